@@ -1,0 +1,86 @@
+package sqsfake
+
+import (
+	"context"
+	"time"
+
+	"github.com/benbjohnson/clock"
+)
+
+// Clock is the time source of a Fake. Everything the fake does with time — visibility,
+// delays, retention, cooldowns, long-poll deadlines and every timestamp it reports — reads it.
+//
+// A *clock.Mock and clock.New() from github.com/benbjohnson/clock satisfy it as they are, and
+// so does RealClock. The fake only ever calls WithDeadline with context.Background() as the
+// parent and only reads Done() of the result. Any other clock adapts with ClockFuncs.
+type Clock interface {
+	Now() time.Time
+	WithDeadline(parent context.Context, d time.Time) (context.Context, context.CancelFunc)
+}
+
+// DefaultStart is the instant a Fake's default mock clock starts at, so that timestamps in
+// tests are the same on every run.
+var DefaultStart = time.Date(2025, time.January, 1, 0, 0, 0, 0, time.UTC)
+
+// NewMockClock returns a benbjohnson mock clock set to DefaultStart: the clock New uses when
+// no WithClock option is given.
+func NewMockClock() *clock.Mock {
+	m := clock.NewMock()
+	m.Set(DefaultStart)
+	return m
+}
+
+// RealClock reads the wall clock through package time. Inside a testing/synctest bubble that
+// is the bubble's fake time, which makes a Fake on a RealClock deterministic there.
+type RealClock struct{}
+
+// Now returns time.Now().
+func (RealClock) Now() time.Time { return time.Now() }
+
+// WithDeadline returns context.WithDeadline(parent, d).
+func (RealClock) WithDeadline(parent context.Context, d time.Time) (context.Context, context.CancelFunc) {
+	return context.WithDeadline(parent, d)
+}
+
+// ClockFuncs adapts a clock that has Now and an AfterFunc-style timer (clockwork, quartz,
+// home-grown clocks) to Clock. AfterFunc must run f once d has passed on that clock and
+// return a function that stops the timer.
+type ClockFuncs struct {
+	NowFunc       func() time.Time
+	AfterFuncFunc func(d time.Duration, f func()) (stop func() bool)
+	// AddFunc, if set, moves the clock forward; Fake.Advance uses it.
+	AddFunc func(d time.Duration)
+}
+
+// Now returns NowFunc().
+func (c ClockFuncs) Now() time.Time { return c.NowFunc() }
+
+// WithDeadline returns a context that ends when the adapted clock reaches d.
+func (c ClockFuncs) WithDeadline(parent context.Context, d time.Time) (context.Context, context.CancelFunc) {
+	ctx, cancel := context.WithCancelCause(parent)
+	stop := c.AfterFuncFunc(d.Sub(c.NowFunc()), func() { cancel(context.DeadlineExceeded) })
+	return ctx, func() { stop(); cancel(context.Canceled) }
+}
+
+// Add moves the clock forward with AddFunc.
+func (c ClockFuncs) Add(d time.Duration) {
+	if c.AddFunc != nil {
+		c.AddFunc(d)
+	}
+}
+
+// adder is a clock that can be moved forward, as *clock.Mock can.
+type adder interface{ Add(d time.Duration) }
+
+// moveClock moves c forward by d: with its Add method when it has one, else (a real clock)
+// by sleeping, which inside a testing/synctest bubble takes no real time.
+func moveClock(c Clock, d time.Duration) {
+	if d <= 0 {
+		return
+	}
+	if a, ok := c.(adder); ok {
+		a.Add(d)
+		return
+	}
+	time.Sleep(d)
+}

@@ -1,0 +1,229 @@
+package sqsfake
+
+import (
+	"context"
+	"errors"
+	"net/http"
+
+	awshttp "github.com/aws/aws-sdk-go-v2/aws/transport/http"
+	"github.com/aws/aws-sdk-go-v2/service/sqs/types"
+	"github.com/aws/smithy-go"
+	smithyhttp "github.com/aws/smithy-go/transport/http"
+)
+
+// An sqsError is a service error as the engine produces it, before a door shapes it for its
+// caller: door 1 and door 2 wrap it as the SDK's error chain, door 3 writes it on the wire.
+type sqsError struct {
+	shape   string // the wire __type short name, e.g. "QueueDoesNotExist"
+	code    string // the legacy query code that ErrorCode() returns, e.g. "AWS.SimpleQueueService.NonExistentQueue"
+	status  int    // the HTTP status AWS answers with
+	message string
+}
+
+func (e *sqsError) Error() string { return e.code + ": " + e.message }
+
+// errorKind is one row of the error table: the shape's query code and HTTP status.
+type errorKind struct {
+	code   string
+	status int
+}
+
+// errorKinds lists every error SQS can answer with, keyed by wire shape name (SPEC.md §11,
+// ECOSYSTEM.md §2.5). The two unmodeled shapes arrive as smithy.GenericAPIError.
+var errorKinds = map[string]errorKind{
+	"BatchEntryIdsNotDistinct":          {"AWS.SimpleQueueService.BatchEntryIdsNotDistinct", 400},
+	"BatchRequestTooLong":               {"AWS.SimpleQueueService.BatchRequestTooLong", 400},
+	"EmptyBatchRequest":                 {"AWS.SimpleQueueService.EmptyBatchRequest", 400},
+	"InvalidAddress":                    {"InvalidAddress", 404},
+	"InvalidAttributeName":              {"InvalidAttributeName", 400},
+	"InvalidAttributeValue":             {"InvalidAttributeValue", 400},
+	"InvalidBatchEntryId":               {"AWS.SimpleQueueService.InvalidBatchEntryId", 400},
+	"InvalidIdFormat":                   {"InvalidIdFormat", 400},
+	"InvalidMessageContents":            {"InvalidMessageContents", 400},
+	"InvalidSecurity":                   {"InvalidSecurity", 403},
+	"KmsAccessDenied":                   {"KMS.AccessDeniedException", 400},
+	"KmsDisabled":                       {"KMS.DisabledException", 400},
+	"KmsInvalidKeyUsage":                {"KMS.InvalidKeyUsageException", 400},
+	"KmsInvalidState":                   {"KMS.InvalidStateException", 400},
+	"KmsNotFound":                       {"KMS.NotFoundException", 400},
+	"KmsOptInRequired":                  {"KMS.OptInRequired", 403},
+	"KmsThrottled":                      {"KMS.ThrottlingException", 400},
+	"MessageNotInflight":                {"AWS.SimpleQueueService.MessageNotInflight", 400},
+	"OverLimit":                         {"OverLimit", 403},
+	"PurgeQueueInProgress":              {"AWS.SimpleQueueService.PurgeQueueInProgress", 403},
+	"QueueDeletedRecently":              {"AWS.SimpleQueueService.QueueDeletedRecently", 400},
+	"QueueDoesNotExist":                 {"AWS.SimpleQueueService.NonExistentQueue", 400},
+	"QueueNameExists":                   {"QueueAlreadyExists", 400},
+	"ReceiptHandleIsInvalid":            {"ReceiptHandleIsInvalid", 404},
+	"RequestThrottled":                  {"RequestThrottled", 403},
+	"ResourceNotFoundException":         {"ResourceNotFoundException", 404},
+	"TooManyEntriesInBatchRequest":      {"AWS.SimpleQueueService.TooManyEntriesInBatchRequest", 400},
+	"UnsupportedOperation":              {"AWS.SimpleQueueService.UnsupportedOperation", 400},
+	"InvalidParameterValueException":    {"InvalidParameterValue", 400},
+	"MissingRequiredParameterException": {"MissingParameter", 400},
+	"InternalError":                     {"InternalError", 500},
+	"ServiceUnavailable":                {"ServiceUnavailable", 503},
+}
+
+// newError builds the error SQS answers with for a wire shape, e.g. newError("OverLimit", "…").
+func newError(shape, message string) *sqsError {
+	k, ok := errorKinds[shape]
+	if !ok {
+		k = errorKind{code: shape, status: 400}
+	}
+	return &sqsError{shape: shape, code: k.code, status: k.status, message: message}
+}
+
+// Constructors for the errors the engine returns most.
+
+func errQueueDoesNotExist() *sqsError {
+	return newError("QueueDoesNotExist", "The specified queue does not exist.")
+}
+
+func errInvalidParameterValue(message string) *sqsError {
+	return newError("InvalidParameterValueException", message)
+}
+
+func errMissingParameter(name string) *sqsError {
+	return newError("MissingRequiredParameterException", "The request must contain the parameter "+name+".")
+}
+
+// errInvalidValue is the "Value <v> for parameter <P> is invalid. Reason: <r>." family.
+func errInvalidValue(value, param, reason string) *sqsError {
+	return errInvalidParameterValue("Value " + value + " for parameter " + param + " is invalid. Reason: " + reason)
+}
+
+func errInvalidAttributeName(message string) *sqsError {
+	return newError("InvalidAttributeName", message)
+}
+
+func errUnknownAttribute(name string) *sqsError {
+	return errInvalidAttributeName("Unknown Attribute " + name + ".")
+}
+
+func errInvalidAttributeValue(message string) *sqsError {
+	return newError("InvalidAttributeValue", message)
+}
+
+func errReceiptHandleIsInvalid(handle string) *sqsError {
+	return newError("ReceiptHandleIsInvalid", `The input receipt handle "`+handle+`" is not a valid receipt handle.`)
+}
+
+// apiError returns the error value a caller of the real client would see inside the response
+// error: the typed error of the SDK's types package with ErrorCodeOverride set from the
+// x-amzn-query-error header, or smithy.GenericAPIError for shapes the model does not have.
+func (e *sqsError) apiError() smithy.APIError {
+	msg, code := &e.message, &e.code
+	switch e.shape {
+	case "BatchEntryIdsNotDistinct":
+		return &types.BatchEntryIdsNotDistinct{Message: msg, ErrorCodeOverride: code}
+	case "BatchRequestTooLong":
+		return &types.BatchRequestTooLong{Message: msg, ErrorCodeOverride: code}
+	case "EmptyBatchRequest":
+		return &types.EmptyBatchRequest{Message: msg, ErrorCodeOverride: code}
+	case "InvalidAddress":
+		return &types.InvalidAddress{Message: msg, ErrorCodeOverride: code}
+	case "InvalidAttributeName":
+		return &types.InvalidAttributeName{Message: msg, ErrorCodeOverride: code}
+	case "InvalidAttributeValue":
+		return &types.InvalidAttributeValue{Message: msg, ErrorCodeOverride: code}
+	case "InvalidBatchEntryId":
+		return &types.InvalidBatchEntryId{Message: msg, ErrorCodeOverride: code}
+	case "InvalidIdFormat":
+		return &types.InvalidIdFormat{ErrorCodeOverride: code}
+	case "InvalidMessageContents":
+		return &types.InvalidMessageContents{Message: msg, ErrorCodeOverride: code}
+	case "InvalidSecurity":
+		return &types.InvalidSecurity{Message: msg, ErrorCodeOverride: code}
+	case "KmsAccessDenied":
+		return &types.KmsAccessDenied{Message: msg, ErrorCodeOverride: code}
+	case "KmsDisabled":
+		return &types.KmsDisabled{Message: msg, ErrorCodeOverride: code}
+	case "KmsInvalidKeyUsage":
+		return &types.KmsInvalidKeyUsage{Message: msg, ErrorCodeOverride: code}
+	case "KmsInvalidState":
+		return &types.KmsInvalidState{Message: msg, ErrorCodeOverride: code}
+	case "KmsNotFound":
+		return &types.KmsNotFound{Message: msg, ErrorCodeOverride: code}
+	case "KmsOptInRequired":
+		return &types.KmsOptInRequired{Message: msg, ErrorCodeOverride: code}
+	case "KmsThrottled":
+		return &types.KmsThrottled{Message: msg, ErrorCodeOverride: code}
+	case "MessageNotInflight":
+		return &types.MessageNotInflight{ErrorCodeOverride: code}
+	case "OverLimit":
+		return &types.OverLimit{Message: msg, ErrorCodeOverride: code}
+	case "PurgeQueueInProgress":
+		return &types.PurgeQueueInProgress{Message: msg, ErrorCodeOverride: code}
+	case "QueueDeletedRecently":
+		return &types.QueueDeletedRecently{Message: msg, ErrorCodeOverride: code}
+	case "QueueDoesNotExist":
+		return &types.QueueDoesNotExist{Message: msg, ErrorCodeOverride: code}
+	case "QueueNameExists":
+		return &types.QueueNameExists{Message: msg, ErrorCodeOverride: code}
+	case "ReceiptHandleIsInvalid":
+		return &types.ReceiptHandleIsInvalid{Message: msg, ErrorCodeOverride: code}
+	case "RequestThrottled":
+		return &types.RequestThrottled{Message: msg, ErrorCodeOverride: code}
+	case "ResourceNotFoundException":
+		return &types.ResourceNotFoundException{Message: msg, ErrorCodeOverride: code}
+	case "TooManyEntriesInBatchRequest":
+		return &types.TooManyEntriesInBatchRequest{Message: msg, ErrorCodeOverride: code}
+	case "UnsupportedOperation":
+		return &types.UnsupportedOperation{Message: msg, ErrorCodeOverride: code}
+	}
+	fault := smithy.FaultClient
+	if e.status >= 500 {
+		fault = smithy.FaultServer
+	}
+	return &smithy.GenericAPIError{Code: e.code, Message: e.message, Fault: fault}
+}
+
+// responseError wraps the API error the way the SDK's ResponseErrorWrapper does, with the HTTP
+// status and the request id, so errors.As finds *awshttp.ResponseError as against AWS.
+func (e *sqsError) responseError(requestID string) *awshttp.ResponseError {
+	header := http.Header{}
+	header.Set("Content-Type", "application/x-amz-json-1.0")
+	header.Set("X-Amzn-Requestid", requestID)
+	fault := "Sender"
+	if e.status >= 500 {
+		fault = "Receiver"
+	}
+	header.Set("X-Amzn-Query-Error", e.code+";"+fault)
+	return &awshttp.ResponseError{
+		RequestID: requestID,
+		ResponseError: &smithyhttp.ResponseError{
+			Response: &smithyhttp.Response{Response: &http.Response{
+				StatusCode: e.status, Header: header, Body: http.NoBody,
+			}},
+			Err: e.apiError(),
+		},
+	}
+}
+
+// operationError gives err the outermost shape every SDK error has. Service errors gain the
+// response layer with requestID; context errors of a call that was waiting gain the
+// cancellation layer the SDK's HTTP handler adds; anything else (client-side validation, a
+// context that had ended before the call) is wrapped as it is.
+func operationError(op, requestID string, err error) error {
+	var se *sqsError
+	if errors.As(err, &se) {
+		err = se.responseError(requestID)
+	} else if ce := (*canceledWait)(nil); errors.As(err, &ce) {
+		err = &awshttp.ResponseError{ResponseError: &smithyhttp.ResponseError{
+			Response: &smithyhttp.Response{Response: &http.Response{StatusCode: 0, Header: http.Header{}, Body: http.NoBody}},
+			Err:      &smithy.CanceledError{Err: ce.err},
+		}}
+	}
+	return &smithy.OperationError{ServiceID: "SQS", OperationName: op, Err: err}
+}
+
+// canceledWait marks a context that ended while a call was waiting (a long poll), which the
+// SDK reports through its HTTP layer rather than before sending.
+type canceledWait struct{ err error }
+
+func (c *canceledWait) Error() string { return c.err.Error() }
+func (c *canceledWait) Unwrap() error { return c.err }
+
+// contextError reports the context's error in the shape a call that was waiting sees.
+func contextError(ctx context.Context) error { return &canceledWait{err: ctx.Err()} }

@@ -1,0 +1,387 @@
+package sqsfake
+
+import (
+	"crypto/md5"
+	"encoding/hex"
+	"strconv"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/sqs"
+	"github.com/aws/aws-sdk-go-v2/service/sqs/types"
+)
+
+// Message operations of the engine for standard queues.
+
+// sendRequest is one message to send: a SendMessage input or one SendMessageBatch entry.
+type sendRequest struct {
+	body    string
+	delay   int32
+	attrs   map[string]types.MessageAttributeValue
+	sys     map[string]types.MessageSystemAttributeValue
+	dedupID *string
+	groupID *string
+}
+
+// validIdentifier reports whether s is 1–128 alphanumeric or punctuation characters, the
+// rule for MessageGroupId, MessageDeduplicationId and ReceiveRequestAttemptId.
+func validIdentifier(s string) bool {
+	if len(s) < 1 || len(s) > 128 {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < '!' || c > '~' {
+			return false
+		}
+	}
+	return true
+}
+
+// validateSend checks one message against the queue's rules, in the order AWS is believed
+// to apply them (SPEC.md §5.8; the order when several apply is unverified). In a batch the
+// size error says "cannot be validated" as AWS's batch answer does.
+func (q *queue) validateSend(r *sendRequest, batch bool) *sqsError {
+	if err := validateBody(r.body); err != nil {
+		return err
+	}
+	if r.delay < 0 || r.delay > maxDelaySeconds {
+		return errInvalidValue(strconv.Itoa(int(r.delay)), "DelaySeconds", "DelaySeconds must be >= 0 and <= 900.")
+	}
+	if err := validateMessageAttributes(r.attrs); err != nil {
+		return err
+	}
+	if err := validateSystemAttributes(r.sys); err != nil {
+		return err
+	}
+	if size := messageSize(r.body, r.attrs); size > q.cfg.maximumMessageSize {
+		verb := "are invalid"
+		if batch {
+			verb = "cannot be validated"
+		}
+		return errInvalidParameterValue("One or more parameters " + verb + ". Reason: Message must be shorter than " + strconv.Itoa(q.cfg.maximumMessageSize) + " bytes.")
+	}
+	if r.groupID != nil && !validIdentifier(*r.groupID) {
+		return errInvalidValue(*r.groupID, "MessageGroupId", "MessageGroupId can only include alphanumeric and punctuation characters. 1 to 128 in length.")
+	}
+	if r.dedupID != nil {
+		return errInvalidValue(*r.dedupID, "MessageDeduplicationId", "The request include parameter that is not valid for this queue type.")
+	}
+	return nil
+}
+
+// enqueue stores a validated message and returns it.
+func (f *Fake) enqueue(q *queue, r *sendRequest, now int64) *message {
+	f.nextMsgID++
+	m := &message{
+		idNum:      f.nextMsgID,
+		body:       r.body,
+		md5Body:    md5.Sum([]byte(r.body)),
+		attrs:      copyMessageAttributes(r.attrs),
+		sentAt:     now,
+		retainFrom: now,
+	}
+	if len(r.attrs) > 0 || len(r.sys) > 0 || r.groupID != nil {
+		ext := &messageExt{}
+		if len(r.attrs) > 0 {
+			ext.md5Attrs = md5OfMessageAttributes(r.attrs)
+		}
+		if len(r.sys) > 0 {
+			ext.md5SysAttrs = md5OfSystemAttributes(r.sys)
+			if v, ok := r.sys["AWSTraceHeader"]; ok && v.StringValue != nil {
+				ext.traceHeader = aws.String(*v.StringValue)
+			}
+		}
+		if r.groupID != nil {
+			ext.groupID = aws.String(*r.groupID)
+		}
+		m.ext = ext
+	}
+	delay := q.cfg.delaySeconds
+	if r.delay > 0 {
+		delay = int(r.delay)
+	}
+	q.add(m, now, now+int64(delay)*int64(time.Second))
+	if len(q.pollers) > 0 {
+		f.servePollers(q, now)
+	}
+	return m
+}
+
+// messageID returns the message's MessageId.
+func (f *Fake) messageID(m *message) string { return uuidFor(f.seed, streamMessageID, m.idNum) }
+
+// sendResult holds a SendMessage output and the strings it points to in one allocation.
+type sendResult struct {
+	out          sqs.SendMessageOutput
+	id, md5      string
+	md5Attrs     string
+	md5SysAttrs  string
+	sequenceNumb string
+}
+
+func (f *Fake) sendMessage(in *sqs.SendMessageInput) (*sqs.SendMessageOutput, error) {
+	r := sendRequest{
+		body: sanitizeBody(aws.ToString(in.MessageBody)), delay: in.DelaySeconds,
+		attrs: in.MessageAttributes, sys: in.MessageSystemAttributes,
+		dedupID: in.MessageDeduplicationId, groupID: in.MessageGroupId,
+	}
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	q, err := f.lookupURL(aws.ToString(in.QueueUrl))
+	if err != nil {
+		return nil, err
+	}
+	now := f.now()
+	f.settleAt(q, now)
+	if err := q.validateSend(&r, false); err != nil {
+		return nil, err
+	}
+	m := f.enqueue(q, &r, now)
+	res := &sendResult{}
+	res.id, res.md5 = f.idAndMD5(m)
+	res.out.MessageId, res.out.MD5OfMessageBody = &res.id, &res.md5
+	if m.ext != nil {
+		if m.ext.md5Attrs != "" {
+			res.md5Attrs = m.ext.md5Attrs
+			res.out.MD5OfMessageAttributes = &res.md5Attrs
+		}
+		if m.ext.md5SysAttrs != "" {
+			res.md5SysAttrs = m.ext.md5SysAttrs
+			res.out.MD5OfMessageSystemAttributes = &res.md5SysAttrs
+		}
+	}
+	return &res.out, nil
+}
+
+// idAndMD5 returns the MessageId and MD5OfMessageBody of m, made in one allocation.
+func (f *Fake) idAndMD5(m *message) (id, sum string) {
+	var buf [uuidLen + 32]byte
+	b := appendUUID(buf[:0], f.seed, streamMessageID, m.idNum)
+	b = hex.AppendEncode(b, m.md5Body[:])
+	s := string(b)
+	return s[:uuidLen], s[uuidLen:]
+}
+
+// validBatchEntryID reports whether id is 1–80 characters of [A-Za-z0-9_-].
+func validBatchEntryID(id string) bool { return validQueueName(id, false) }
+
+// checkBatch applies the whole-request rules every batch operation shares (SPEC.md §5.9,
+// §5.12): 1–10 entries with valid, distinct ids.
+func checkBatch(op string, ids []string) *sqsError {
+	if len(ids) == 0 {
+		return newError("EmptyBatchRequest", "There should be at least one "+op+"RequestEntry in the request.")
+	}
+	if len(ids) > 10 {
+		return newError("TooManyEntriesInBatchRequest", "Maximum number of entries per request are 10. You have sent "+strconv.Itoa(len(ids))+".")
+	}
+	for _, id := range ids {
+		if !validBatchEntryID(id) {
+			return newError("InvalidBatchEntryId", "A batch entry id can only contain alphanumeric characters, hyphens and underscores. It can be at most 80 letters long.")
+		}
+	}
+	for i, id := range ids {
+		for _, other := range ids[:i] {
+			if id == other {
+				return newError("BatchEntryIdsNotDistinct", "Id "+id+" repeated.")
+			}
+		}
+	}
+	return nil
+}
+
+// failedEntry reports one failed batch entry. Every per-entry failure SQS reports is the
+// sender's fault.
+func failedEntry(id string, err *sqsError) types.BatchResultErrorEntry {
+	return types.BatchResultErrorEntry{Id: aws.String(id), Code: aws.String(err.code), Message: aws.String(err.message), SenderFault: true}
+}
+
+const maxBatchPayload = 1048576
+
+func (f *Fake) sendMessageBatch(in *sqs.SendMessageBatchInput) (*sqs.SendMessageBatchOutput, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	q, err := f.lookupURL(aws.ToString(in.QueueUrl))
+	if err != nil {
+		return nil, err
+	}
+	ids := make([]string, len(in.Entries))
+	for i, e := range in.Entries {
+		ids[i] = aws.ToString(e.Id)
+	}
+	if err := checkBatch("SendMessageBatch", ids); err != nil {
+		return nil, err
+	}
+	reqs := make([]sendRequest, len(in.Entries))
+	total := 0
+	for i, e := range in.Entries {
+		reqs[i] = sendRequest{
+			body: sanitizeBody(aws.ToString(e.MessageBody)), delay: e.DelaySeconds,
+			attrs: e.MessageAttributes, sys: e.MessageSystemAttributes,
+			dedupID: e.MessageDeduplicationId, groupID: e.MessageGroupId,
+		}
+		total += messageSize(reqs[i].body, reqs[i].attrs)
+	}
+	if total > maxBatchPayload {
+		return nil, newError("BatchRequestTooLong", "Batch requests cannot be longer than 1048576 bytes. You have sent "+strconv.Itoa(total)+" bytes.")
+	}
+	now := f.now()
+	f.settleAt(q, now)
+	out := &sqs.SendMessageBatchOutput{}
+	for i := range reqs {
+		if err := q.validateSend(&reqs[i], true); err != nil {
+			out.Failed = append(out.Failed, failedEntry(ids[i], err))
+			continue
+		}
+		m := f.enqueue(q, &reqs[i], now)
+		id, sum := f.idAndMD5(m)
+		entry := types.SendMessageBatchResultEntry{Id: aws.String(ids[i]), MessageId: &id, MD5OfMessageBody: &sum}
+		if m.ext != nil {
+			if m.ext.md5Attrs != "" {
+				entry.MD5OfMessageAttributes = aws.String(m.ext.md5Attrs)
+			}
+			if m.ext.md5SysAttrs != "" {
+				entry.MD5OfMessageSystemAttributes = aws.String(m.ext.md5SysAttrs)
+			}
+		}
+		out.Successful = append(out.Successful, entry)
+	}
+	return out, nil
+}
+
+// deleteOne deletes the message a receipt handle names (SPEC.md §5.11). On a standard queue
+// any handle the message was ever received with deletes it, and deleting a message that is
+// already gone succeeds.
+func (f *Fake) deleteOne(q *queue, handle string) *sqsError {
+	m, err := f.messageOf(q, handle)
+	if err != nil {
+		return err
+	}
+	if m != nil {
+		q.remove(m)
+	}
+	return nil
+}
+
+// messageOf resolves a receipt handle of q to its message, which is nil when the message is
+// no longer in the queue.
+func (f *Fake) messageOf(q *queue, handle string) (*message, *sqsError) {
+	r, err := decodeReceipt(f.seed, handle)
+	if err != nil {
+		return nil, errReceiptHandleIsInvalid(handle)
+	}
+	if r.queue != q.id {
+		return nil, newError("ReceiptHandleIsInvalid", `The receipt handle "`+handle+`" is not valid for this queue.`)
+	}
+	return q.msgs[r.seq], nil
+}
+
+func (f *Fake) deleteMessage(in *sqs.DeleteMessageInput) (*sqs.DeleteMessageOutput, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	q, err := f.lookupURL(aws.ToString(in.QueueUrl))
+	if err != nil {
+		return nil, err
+	}
+	f.settle(q)
+	if err := f.deleteOne(q, aws.ToString(in.ReceiptHandle)); err != nil {
+		return nil, err
+	}
+	return &sqs.DeleteMessageOutput{}, nil
+}
+
+func (f *Fake) deleteMessageBatch(in *sqs.DeleteMessageBatchInput) (*sqs.DeleteMessageBatchOutput, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	q, err := f.lookupURL(aws.ToString(in.QueueUrl))
+	if err != nil {
+		return nil, err
+	}
+	ids := make([]string, len(in.Entries))
+	for i, e := range in.Entries {
+		ids[i] = aws.ToString(e.Id)
+	}
+	if err := checkBatch("DeleteMessageBatch", ids); err != nil {
+		return nil, err
+	}
+	f.settle(q)
+	out := &sqs.DeleteMessageBatchOutput{}
+	for i, e := range in.Entries {
+		if err := f.deleteOne(q, aws.ToString(e.ReceiptHandle)); err != nil {
+			out.Failed = append(out.Failed, failedEntry(ids[i], err))
+			continue
+		}
+		out.Successful = append(out.Successful, types.DeleteMessageBatchResultEntry{Id: aws.String(ids[i])})
+	}
+	return out, nil
+}
+
+// changeVisibilityOne applies ChangeMessageVisibility for one handle (SPEC.md §5.13).
+func (f *Fake) changeVisibilityOne(q *queue, handle string, timeout int32, now int64) *sqsError {
+	if timeout < 0 {
+		// Unverified wording; a value above 43200 gets AWS's "Total VisibilityTimeout"
+		// answer below, as any value too long for the message does.
+		return errInvalidValue(strconv.Itoa(int(timeout)), "VisibilityTimeout", "Must be >= 0 and <= 43200, if provided.")
+	}
+	m, err := f.messageOf(q, handle)
+	if err != nil {
+		return err
+	}
+	if m == nil {
+		return errInvalidValue(handle, "ReceiptHandle", "Message does not exist or is not available for visibility timeout change.")
+	}
+	if !m.inFlight() {
+		// Its visibility already lapsed: AWS answers 200 and changes nothing.
+		return nil
+	}
+	if now-m.recvAt+int64(timeout)*int64(time.Second) > maxVisibilityTimeout*int64(time.Second) {
+		return errInvalidValue(strconv.Itoa(int(timeout)), "VisibilityTimeout", "Total VisibilityTimeout for the message is beyond the limit [43200 seconds].")
+	}
+	if timeout == 0 {
+		q.makeVisible(m, now)
+		f.servePollers(q, now)
+		return nil
+	}
+	q.hide(m, now+int64(timeout)*int64(time.Second))
+	q.kickPollers()
+	return nil
+}
+
+func (f *Fake) changeMessageVisibility(in *sqs.ChangeMessageVisibilityInput) (*sqs.ChangeMessageVisibilityOutput, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	q, err := f.lookupURL(aws.ToString(in.QueueUrl))
+	if err != nil {
+		return nil, err
+	}
+	now := f.settle(q)
+	if err := f.changeVisibilityOne(q, aws.ToString(in.ReceiptHandle), in.VisibilityTimeout, now); err != nil {
+		return nil, err
+	}
+	return &sqs.ChangeMessageVisibilityOutput{}, nil
+}
+
+func (f *Fake) changeMessageVisibilityBatch(in *sqs.ChangeMessageVisibilityBatchInput) (*sqs.ChangeMessageVisibilityBatchOutput, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	q, err := f.lookupURL(aws.ToString(in.QueueUrl))
+	if err != nil {
+		return nil, err
+	}
+	ids := make([]string, len(in.Entries))
+	for i, e := range in.Entries {
+		ids[i] = aws.ToString(e.Id)
+	}
+	if err := checkBatch("ChangeMessageVisibilityBatch", ids); err != nil {
+		return nil, err
+	}
+	now := f.settle(q)
+	out := &sqs.ChangeMessageVisibilityBatchOutput{}
+	for i, e := range in.Entries {
+		if err := f.changeVisibilityOne(q, aws.ToString(e.ReceiptHandle), e.VisibilityTimeout, now); err != nil {
+			out.Failed = append(out.Failed, failedEntry(ids[i], err))
+			continue
+		}
+		out.Successful = append(out.Successful, types.ChangeMessageVisibilityBatchResultEntry{Id: aws.String(ids[i])})
+	}
+	return out, nil
+}

@@ -1,0 +1,215 @@
+package sqsfake
+
+import (
+	"context"
+	"crypto/md5"
+	"encoding/hex"
+	"fmt"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/sqs"
+)
+
+// Door 1: the method set of *sqs.Client. Each method only translates: it gives a nil input
+// the SDK's treatment (an empty input, then validation), runs the SDK's client-side checks,
+// calls the engine, and shapes errors as the real client does. Inputs are read, never kept.
+
+// invoke runs one operation through the door.
+func invoke[In, Out any](f *Fake, ctx context.Context, op string, params *In, optFns []func(*sqs.Options),
+	run func(*Fake, *In) (*Out, error)) (*Out, error) {
+	if params == nil {
+		params = new(In)
+	}
+	c, err := f.begin(ctx, op, params, optFns)
+	if err != nil {
+		return nil, err
+	}
+	out, err := run(f, params)
+	if err != nil {
+		return nil, c.fail(err)
+	}
+	return out, nil
+}
+
+// AddPermission adds a statement for other accounts to the queue's Policy.
+func (f *Fake) AddPermission(ctx context.Context, params *sqs.AddPermissionInput, optFns ...func(*sqs.Options)) (*sqs.AddPermissionOutput, error) {
+	return invoke(f, ctx, "AddPermission", params, optFns, (*Fake).addPermission)
+}
+
+// CancelMessageMoveTask cancels a running message move task.
+func (f *Fake) CancelMessageMoveTask(ctx context.Context, params *sqs.CancelMessageMoveTaskInput, optFns ...func(*sqs.Options)) (*sqs.CancelMessageMoveTaskOutput, error) {
+	return invoke(f, ctx, "CancelMessageMoveTask", params, optFns, (*Fake).cancelMessageMoveTask)
+}
+
+// ChangeMessageVisibility sets how long a received message stays hidden, counted from now.
+func (f *Fake) ChangeMessageVisibility(ctx context.Context, params *sqs.ChangeMessageVisibilityInput, optFns ...func(*sqs.Options)) (*sqs.ChangeMessageVisibilityOutput, error) {
+	return invoke(f, ctx, "ChangeMessageVisibility", params, optFns, (*Fake).changeMessageVisibility)
+}
+
+// ChangeMessageVisibilityBatch changes the visibility of up to 10 received messages.
+func (f *Fake) ChangeMessageVisibilityBatch(ctx context.Context, params *sqs.ChangeMessageVisibilityBatchInput, optFns ...func(*sqs.Options)) (*sqs.ChangeMessageVisibilityBatchOutput, error) {
+	return invoke(f, ctx, "ChangeMessageVisibilityBatch", params, optFns, (*Fake).changeMessageVisibilityBatch)
+}
+
+// CreateQueue creates a queue, or returns the URL of an existing one with the same
+// attributes.
+func (f *Fake) CreateQueue(ctx context.Context, params *sqs.CreateQueueInput, optFns ...func(*sqs.Options)) (*sqs.CreateQueueOutput, error) {
+	return invoke(f, ctx, "CreateQueue", params, optFns, (*Fake).createQueue)
+}
+
+// DeleteMessage deletes the message a receipt handle names.
+func (f *Fake) DeleteMessage(ctx context.Context, params *sqs.DeleteMessageInput, optFns ...func(*sqs.Options)) (*sqs.DeleteMessageOutput, error) {
+	return invoke(f, ctx, "DeleteMessage", params, optFns, (*Fake).deleteMessage)
+}
+
+// DeleteMessageBatch deletes up to 10 messages.
+func (f *Fake) DeleteMessageBatch(ctx context.Context, params *sqs.DeleteMessageBatchInput, optFns ...func(*sqs.Options)) (*sqs.DeleteMessageBatchOutput, error) {
+	return invoke(f, ctx, "DeleteMessageBatch", params, optFns, (*Fake).deleteMessageBatch)
+}
+
+// DeleteQueue deletes a queue and all its messages.
+func (f *Fake) DeleteQueue(ctx context.Context, params *sqs.DeleteQueueInput, optFns ...func(*sqs.Options)) (*sqs.DeleteQueueOutput, error) {
+	return invoke(f, ctx, "DeleteQueue", params, optFns, (*Fake).deleteQueue)
+}
+
+// GetQueueAttributes returns the queue attributes asked for that have a value.
+func (f *Fake) GetQueueAttributes(ctx context.Context, params *sqs.GetQueueAttributesInput, optFns ...func(*sqs.Options)) (*sqs.GetQueueAttributesOutput, error) {
+	return invoke(f, ctx, "GetQueueAttributes", params, optFns, (*Fake).getQueueAttributes)
+}
+
+// GetQueueUrl returns the URL of a queue by name.
+func (f *Fake) GetQueueUrl(ctx context.Context, params *sqs.GetQueueUrlInput, optFns ...func(*sqs.Options)) (*sqs.GetQueueUrlOutput, error) {
+	return invoke(f, ctx, "GetQueueUrl", params, optFns, (*Fake).getQueueURL)
+}
+
+// ListDeadLetterSourceQueues lists the queues whose RedrivePolicy names this queue.
+func (f *Fake) ListDeadLetterSourceQueues(ctx context.Context, params *sqs.ListDeadLetterSourceQueuesInput, optFns ...func(*sqs.Options)) (*sqs.ListDeadLetterSourceQueuesOutput, error) {
+	return invoke(f, ctx, "ListDeadLetterSourceQueues", params, optFns, (*Fake).listDeadLetterSourceQueues)
+}
+
+// ListMessageMoveTasks lists the most recent message move tasks of a source queue.
+func (f *Fake) ListMessageMoveTasks(ctx context.Context, params *sqs.ListMessageMoveTasksInput, optFns ...func(*sqs.Options)) (*sqs.ListMessageMoveTasksOutput, error) {
+	return invoke(f, ctx, "ListMessageMoveTasks", params, optFns, (*Fake).listMessageMoveTasks)
+}
+
+// ListQueueTags returns a queue's tags.
+func (f *Fake) ListQueueTags(ctx context.Context, params *sqs.ListQueueTagsInput, optFns ...func(*sqs.Options)) (*sqs.ListQueueTagsOutput, error) {
+	return invoke(f, ctx, "ListQueueTags", params, optFns, (*Fake).listQueueTags)
+}
+
+// ListQueues lists queue URLs in lexicographic order of their names.
+func (f *Fake) ListQueues(ctx context.Context, params *sqs.ListQueuesInput, optFns ...func(*sqs.Options)) (*sqs.ListQueuesOutput, error) {
+	return invoke(f, ctx, "ListQueues", params, optFns, (*Fake).listQueues)
+}
+
+// PurgeQueue deletes every message of a queue, at most once every 60 seconds.
+func (f *Fake) PurgeQueue(ctx context.Context, params *sqs.PurgeQueueInput, optFns ...func(*sqs.Options)) (*sqs.PurgeQueueOutput, error) {
+	return invoke(f, ctx, "PurgeQueue", params, optFns, (*Fake).purgeQueue)
+}
+
+// ReceiveMessage receives up to 10 messages, long-polling on the fake's clock when the wait
+// time is above zero.
+func (f *Fake) ReceiveMessage(ctx context.Context, params *sqs.ReceiveMessageInput, optFns ...func(*sqs.Options)) (*sqs.ReceiveMessageOutput, error) {
+	return invoke(f, ctx, "ReceiveMessage", params, optFns, func(f *Fake, in *sqs.ReceiveMessageInput) (*sqs.ReceiveMessageOutput, error) {
+		return f.receiveMessage(ctx, in)
+	})
+}
+
+// RemovePermission removes the statement with a label from the queue's Policy.
+func (f *Fake) RemovePermission(ctx context.Context, params *sqs.RemovePermissionInput, optFns ...func(*sqs.Options)) (*sqs.RemovePermissionOutput, error) {
+	return invoke(f, ctx, "RemovePermission", params, optFns, (*Fake).removePermission)
+}
+
+// SendMessage sends a message.
+func (f *Fake) SendMessage(ctx context.Context, params *sqs.SendMessageInput, optFns ...func(*sqs.Options)) (*sqs.SendMessageOutput, error) {
+	if params == nil {
+		params = &sqs.SendMessageInput{}
+	}
+	c, err := f.begin(ctx, "SendMessage", params, optFns)
+	if err != nil {
+		return nil, err
+	}
+	out, err := f.sendMessage(params)
+	if err != nil {
+		return nil, c.fail(err)
+	}
+	if body := aws.ToString(params.MessageBody); !utf8.ValidString(body) && !c.checksumsDisabled() {
+		if e := checksumMismatch(aws.ToString(out.MessageId), body, aws.ToString(out.MD5OfMessageBody)); e != "" {
+			return nil, c.fail(fmt.Errorf("message checksum validation failed, %s", e))
+		}
+	}
+	return out, nil
+}
+
+// SendMessageBatch sends up to 10 messages; entries that fail are reported in Failed.
+func (f *Fake) SendMessageBatch(ctx context.Context, params *sqs.SendMessageBatchInput, optFns ...func(*sqs.Options)) (*sqs.SendMessageBatchOutput, error) {
+	if params == nil {
+		params = &sqs.SendMessageBatchInput{}
+	}
+	c, err := f.begin(ctx, "SendMessageBatch", params, optFns)
+	if err != nil {
+		return nil, err
+	}
+	out, err := f.sendMessageBatch(params)
+	if err != nil {
+		return nil, c.fail(err)
+	}
+	if !c.checksumsDisabled() {
+		var bad []string
+		for _, e := range params.Entries {
+			body := aws.ToString(e.MessageBody)
+			if utf8.ValidString(body) {
+				continue
+			}
+			for _, s := range out.Successful {
+				if aws.ToString(s.Id) == aws.ToString(e.Id) {
+					if m := checksumMismatch(aws.ToString(s.MessageId), body, aws.ToString(s.MD5OfMessageBody)); m != "" {
+						bad = append(bad, m)
+					}
+				}
+			}
+		}
+		if len(bad) > 0 {
+			return nil, c.fail(fmt.Errorf("message checksum validation failed, message checksum errors\n\t%s", strings.Join(bad, "\n\t")))
+		}
+	}
+	return out, nil
+}
+
+// checksumMismatch reproduces the SDK's MD5 body check (cust_checksum_validation.go): the
+// client hashes the Go string it sent, the service the text it received, in which the JSON
+// encoder had replaced invalid UTF-8. It returns the SDK's description of a mismatch, or "".
+func checksumMismatch(messageID, sent, serverMD5 string) string {
+	sum := md5.Sum([]byte(sent))
+	got := hex.EncodeToString(sum[:])
+	if got == serverMD5 {
+		return ""
+	}
+	prefix := "message"
+	if messageID != "" {
+		prefix += " " + messageID
+	}
+	return prefix + " has invalid checksum, expected MD5 checksum " + serverMD5 + ", got " + got
+}
+
+// SetQueueAttributes changes queue attributes; nothing changes when one is invalid.
+func (f *Fake) SetQueueAttributes(ctx context.Context, params *sqs.SetQueueAttributesInput, optFns ...func(*sqs.Options)) (*sqs.SetQueueAttributesOutput, error) {
+	return invoke(f, ctx, "SetQueueAttributes", params, optFns, (*Fake).setQueueAttributes)
+}
+
+// StartMessageMoveTask starts moving messages out of a dead-letter queue.
+func (f *Fake) StartMessageMoveTask(ctx context.Context, params *sqs.StartMessageMoveTaskInput, optFns ...func(*sqs.Options)) (*sqs.StartMessageMoveTaskOutput, error) {
+	return invoke(f, ctx, "StartMessageMoveTask", params, optFns, (*Fake).startMessageMoveTask)
+}
+
+// TagQueue adds or overwrites queue tags.
+func (f *Fake) TagQueue(ctx context.Context, params *sqs.TagQueueInput, optFns ...func(*sqs.Options)) (*sqs.TagQueueOutput, error) {
+	return invoke(f, ctx, "TagQueue", params, optFns, (*Fake).tagQueue)
+}
+
+// UntagQueue removes queue tags.
+func (f *Fake) UntagQueue(ctx context.Context, params *sqs.UntagQueueInput, optFns ...func(*sqs.Options)) (*sqs.UntagQueueOutput, error) {
+	return invoke(f, ctx, "UntagQueue", params, optFns, (*Fake).untagQueue)
+}

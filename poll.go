@@ -1,0 +1,267 @@
+package sqsfake
+
+import (
+	"context"
+	"slices"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/service/sqs"
+)
+
+// Long polling. A receive that finds nothing and may wait parks a poller on its queue and
+// blocks without holding the lock, on a channel its own goroutine made (so it stays durably
+// blocked inside a testing/synctest bubble). It wakes when
+//   - a message becomes available: the operation that made it available hands it over
+//     under the lock, at that operation's time, in the order the pollers parked;
+//   - the clock reaches its deadline or the queue's next visibility event, through a
+//     context from Clock.WithDeadline;
+//   - its caller's context ends.
+//
+// Advance moves the clock from one poller event to the next and serves the pollers at each,
+// so that a poll's outcome does not depend on goroutine scheduling.
+
+// poller is one parked long poll.
+type poller struct {
+	q        *queue
+	p        *receiveParams
+	deadline int64
+	kick     chan struct{} // closed to make the poller look again; nil while it is awake
+	out      *sqs.ReceiveMessageOutput
+	done     bool
+}
+
+// pollWaiter is a WaitForPollers call waiting for n parked polls.
+type pollWaiter struct {
+	n  int
+	ch chan struct{}
+}
+
+// settle brings q up to the clock's current time and returns that time.
+func (f *Fake) settle(q *queue) int64 {
+	now := f.now()
+	f.settleAt(q, now)
+	return now
+}
+
+// settleAt applies q's due events at now and hands messages that became available to
+// parked polls.
+func (f *Fake) settleAt(q *queue, now int64) {
+	if q.settle(now) && len(q.pollers) > 0 {
+		f.servePollers(q, now)
+	}
+}
+
+// servePollers hands q's available messages to its parked polls, first parked first.
+func (f *Fake) servePollers(q *queue, now int64) {
+	for len(q.pollers) > 0 && q.visible.len() > 0 {
+		pl := q.pollers[0]
+		msgs := f.receiveFrom(q, pl.p, now)
+		if len(msgs) == 0 {
+			return
+		}
+		f.finishPoll(pl, f.render(q, msgs, pl.p))
+	}
+}
+
+// kickPollers makes q's parked polls look at the queue again: its next event may have moved.
+func (q *queue) kickPollers() {
+	for _, pl := range q.pollers {
+		if pl.kick != nil {
+			close(pl.kick)
+			pl.kick = nil
+		}
+	}
+}
+
+// park registers pl as waiting and wakes the WaitForPollers calls it satisfies.
+func (f *Fake) park(pl *poller) {
+	pl.q.pollers = append(pl.q.pollers, pl)
+	f.pollers = append(f.pollers, pl)
+	kept := f.pollWaiters[:0]
+	for _, w := range f.pollWaiters {
+		if len(f.pollers) >= w.n {
+			close(w.ch)
+		} else {
+			kept = append(kept, w)
+		}
+	}
+	clear(f.pollWaiters[len(kept):])
+	f.pollWaiters = kept
+}
+
+func removePoller(list []*poller, pl *poller) []*poller {
+	for i, x := range list {
+		if x == pl {
+			copy(list[i:], list[i+1:])
+			list[len(list)-1] = nil
+			return list[:len(list)-1]
+		}
+	}
+	return list
+}
+
+// finishPoll ends pl with out and wakes its goroutine.
+func (f *Fake) finishPoll(pl *poller, out *sqs.ReceiveMessageOutput) {
+	pl.q.pollers = removePoller(pl.q.pollers, pl)
+	f.pollers = removePoller(f.pollers, pl)
+	pl.out, pl.done = out, true
+	if pl.kick != nil {
+		close(pl.kick)
+		pl.kick = nil
+	}
+}
+
+// endPollsOf ends the polls of a queue that is being deleted with an empty result.
+func (f *Fake) endPollsOf(q *queue) {
+	for len(q.pollers) > 0 {
+		f.finishPoll(q.pollers[0], &sqs.ReceiveMessageOutput{})
+	}
+}
+
+// longPoll parks a receive on q until it is served, its deadline passes, or ctx ends. It is
+// called with f.mu held and returns with it released.
+func (f *Fake) longPoll(ctx context.Context, q *queue, p *receiveParams, now int64) (*sqs.ReceiveMessageOutput, error) {
+	pl := &poller{q: q, p: p, deadline: now + p.wait}
+	f.park(pl)
+	for {
+		wake := pl.deadline
+		if d := q.nextDue(); d != 0 && d < wake {
+			wake = d
+		}
+		kick := make(chan struct{})
+		pl.kick = kick
+		f.mu.Unlock()
+
+		timer, cancel := f.clk.WithDeadline(context.Background(), time.Unix(0, wake))
+		select {
+		case <-kick:
+		case <-timer.Done():
+		case <-ctx.Done():
+		}
+		cancel()
+
+		f.mu.Lock()
+		if pl.done {
+			f.mu.Unlock()
+			return pl.out, nil
+		}
+		pl.kick = nil
+		if ctx.Err() != nil {
+			f.dropPoll(pl)
+			f.mu.Unlock()
+			return nil, contextError(ctx)
+		}
+		now = f.now()
+		f.settleAt(q, now)
+		if pl.done {
+			f.mu.Unlock()
+			return pl.out, nil
+		}
+		if now >= pl.deadline {
+			f.dropPoll(pl)
+			f.mu.Unlock()
+			return &sqs.ReceiveMessageOutput{}, nil
+		}
+	}
+}
+
+// dropPoll removes a poll that ends without messages.
+func (f *Fake) dropPoll(pl *poller) {
+	pl.q.pollers = removePoller(pl.q.pollers, pl)
+	f.pollers = removePoller(f.pollers, pl)
+}
+
+// WaitForPollers blocks until at least n receives are parked in long polls, or ctx ends. A
+// test calls it before moving the clock, so that a poll started in another goroutine has
+// read the time it waits from before the clock moves.
+func (f *Fake) WaitForPollers(ctx context.Context, n int) error {
+	f.mu.Lock()
+	if len(f.pollers) >= n {
+		f.mu.Unlock()
+		return nil
+	}
+	w := &pollWaiter{n: n, ch: make(chan struct{})}
+	f.pollWaiters = append(f.pollWaiters, w)
+	f.mu.Unlock()
+	select {
+	case <-w.ch:
+		return nil
+	case <-ctx.Done():
+		f.mu.Lock()
+		for i, x := range f.pollWaiters {
+			if x == w {
+				f.pollWaiters = append(f.pollWaiters[:i], f.pollWaiters[i+1:]...)
+				break
+			}
+		}
+		f.mu.Unlock()
+		return ctx.Err()
+	}
+}
+
+// Pollers returns how many receives are parked in long polls.
+func (f *Fake) Pollers() int {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return len(f.pollers)
+}
+
+// Advance moves the fake's clock forward by d. Long polls that a message reaches, or whose
+// wait ends, within d are answered at the moment that happens on the clock. The clock moves
+// with its Add method (a benbjohnson *clock.Mock, ClockFuncs with AddFunc); a real clock is
+// moved by sleeping, which inside a testing/synctest bubble takes no real time.
+//
+// Moving the injected clock directly works too: queue state is a function of the clock's
+// time and is settled at each call. Advance adds only the stepping that makes parked long
+// polls deterministic.
+func (f *Fake) Advance(d time.Duration) {
+	f.advanceMu.Lock()
+	defer f.advanceMu.Unlock()
+	target := f.clk.Now().Add(d).UnixNano()
+	for {
+		now := f.now()
+		step := target
+		f.mu.Lock()
+		if next := f.nextPollEvent(now); next != 0 && next < step {
+			step = next
+		}
+		f.mu.Unlock()
+		moveClock(f.clk, time.Duration(step-now))
+		f.mu.Lock()
+		f.servePollsAt(f.now())
+		f.mu.Unlock()
+		if step >= target {
+			return
+		}
+	}
+}
+
+// nextPollEvent is the earliest time after now at which a parked poll's deadline passes or a
+// message of a polled queue becomes visible; 0 when there is none.
+func (f *Fake) nextPollEvent(now int64) int64 {
+	next := int64(0)
+	consider := func(t int64) {
+		if t > now && (next == 0 || t < next) {
+			next = t
+		}
+	}
+	for _, pl := range f.pollers {
+		consider(pl.deadline)
+		consider(pl.q.nextDue())
+	}
+	return next
+}
+
+// servePollsAt settles every polled queue at now, serves its polls, and ends the polls whose
+// wait is over.
+func (f *Fake) servePollsAt(now int64) {
+	for _, pl := range slices.Clone(f.pollers) {
+		if pl.done {
+			continue
+		}
+		f.settleAt(pl.q, now)
+		if !pl.done && now >= pl.deadline {
+			f.finishPoll(pl, &sqs.ReceiveMessageOutput{})
+		}
+	}
+}

@@ -1,0 +1,193 @@
+package sqsfake
+
+import (
+	"strconv"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/service/sqs/types"
+)
+
+// A message is one stored message of a queue. Times are Unix nanoseconds on the fake's
+// clock. The struct is kept small: the rarely used parts live in ext.
+type message struct {
+	seq          uint64 // order of arrival in this queue; names the message in receipt handles
+	idNum        uint64 // the MessageId's counter value; kept across a DLQ move
+	body         string
+	md5Body      [16]byte
+	attrs        map[string]types.MessageAttributeValue
+	ext          *messageExt
+	sentAt       int64 // SentTimestamp
+	retainFrom   int64 // start of the retention period
+	firstRecvAt  int64 // ApproximateFirstReceiveTimestamp; 0 before the first receive
+	recvAt       int64 // time of the latest receive, for the 12-hour visibility cap
+	at           int64 // visible: when it became available; pending: when it becomes visible
+	receiveCount uint32
+	hidx, ridx   int32
+	pending      bool // delayed or in flight (in the pending heap)
+}
+
+// messageExt holds what only some messages have.
+type messageExt struct {
+	md5Attrs    string // MD5OfMessageAttributes over all attributes
+	traceHeader *string
+	md5SysAttrs string
+	groupID     *string
+	dlqSource   string // DeadLetterQueueSourceArn
+}
+
+func (m *message) inFlight() bool { return m.pending && m.receiveCount > 0 }
+
+// queue is one queue: its settings, its messages and their indexes.
+type queue struct {
+	id       uint32
+	name     string
+	url      string
+	arn      string
+	cfg      queueConfig
+	created  int64
+	modified int64
+	tags     map[string]string
+
+	msgs      map[uint64]*message
+	visible   msgHeap // available now, in (at, seq) order
+	pending   msgHeap // delayed or in flight, by the time they become visible
+	retention msgHeap // every message, by the start of its retention period
+	nextSeq   uint64
+	inFlight  int
+	delayed   int
+	lastPurge int64 // 0 when never purged
+	pollers   []*poller
+}
+
+func newQueue(id uint32, name, url, arn string, cfg queueConfig, now int64) *queue {
+	return &queue{
+		id: id, name: name, url: url, arn: arn, cfg: cfg,
+		created: now, modified: now,
+		msgs:      make(map[uint64]*message),
+		retention: msgHeap{retention: true},
+	}
+}
+
+// settle applies every event that has come due by now, in time order: delays and visibility
+// timeouts that ended, and messages whose retention period passed. It reports whether
+// messages became available.
+func (q *queue) settle(now int64) bool {
+	woke := false
+	for q.pending.len() > 0 && q.pending.top().at <= now {
+		m := q.pending.pop()
+		q.leavePending(m)
+		q.visible.push(m)
+		woke = true
+	}
+	period := int64(q.cfg.retentionPeriod) * int64(time.Second)
+	for q.retention.len() > 0 && q.retention.top().retainFrom+period <= now {
+		q.remove(q.retention.top())
+	}
+	return woke
+}
+
+// nextDue is the earliest time at which a pending message becomes visible, or 0.
+func (q *queue) nextDue() int64 {
+	if m := q.pending.top(); m != nil {
+		return m.at
+	}
+	return 0
+}
+
+func (q *queue) leavePending(m *message) {
+	m.pending = false
+	if m.receiveCount > 0 {
+		q.inFlight--
+	} else {
+		q.delayed--
+	}
+}
+
+func (q *queue) enterPending(m *message, at int64) {
+	m.at = at
+	m.pending = true
+	if m.receiveCount > 0 {
+		q.inFlight++
+	} else {
+		q.delayed++
+	}
+	q.pending.push(m)
+}
+
+// add stores a new message that becomes visible at availableAt.
+func (q *queue) add(m *message, now, availableAt int64) {
+	q.nextSeq++
+	m.seq = q.nextSeq
+	q.msgs[m.seq] = m
+	q.retention.push(m)
+	if availableAt > now {
+		q.enterPending(m, availableAt)
+	} else {
+		m.at = now
+		q.visible.push(m)
+	}
+}
+
+// remove deletes m from the queue, whatever its state.
+func (q *queue) remove(m *message) {
+	if m.pending {
+		q.pending.remove(m)
+		q.leavePending(m)
+	} else {
+		q.visible.remove(m)
+	}
+	q.retention.remove(m)
+	delete(q.msgs, m.seq)
+}
+
+// purge deletes every message.
+func (q *queue) purge() {
+	clear(q.msgs)
+	q.visible.clear()
+	q.pending.clear()
+	q.retention.clear()
+	q.inFlight, q.delayed = 0, 0
+}
+
+// makeVisible ends m's invisibility at now (ChangeMessageVisibility to 0).
+func (q *queue) makeVisible(m *message, now int64) {
+	q.pending.remove(m)
+	q.leavePending(m)
+	m.at = now
+	q.visible.push(m)
+}
+
+// hide makes m in flight until deadline (a receive, or a visibility change).
+func (q *queue) hide(m *message, deadline int64) {
+	if m.pending {
+		m.at = deadline
+		q.pending.fix(m)
+		return
+	}
+	q.visible.remove(m)
+	q.enterPending(m, deadline)
+}
+
+// counts returns ApproximateNumberOfMessages, …NotVisible and …Delayed as of the last settle.
+func (q *queue) counts() (visible, inFlight, delayed int) {
+	return q.visible.len(), q.inFlight, q.delayed
+}
+
+// attribute returns a queue attribute's value as GetQueueAttributes reports it.
+func (q *queue) attribute(name string) (string, bool) {
+	switch name {
+	case attrApproximateNumberOfMessages:
+		return strconv.Itoa(q.visible.len()), true
+	case attrApproximateNumberNotVisible:
+		return strconv.Itoa(q.inFlight), true
+	case attrApproximateNumberDelayed:
+		return strconv.Itoa(q.delayed), true
+	case attrCreatedTimestamp:
+		return strconv.FormatInt(q.created/int64(time.Second), 10), true
+	case attrLastModifiedTimestamp:
+		return strconv.FormatInt(q.modified/int64(time.Second), 10), true
+	case attrQueueArn:
+		return q.arn, true
+	}
+	return q.cfg.settable(name)
+}

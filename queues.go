@@ -1,0 +1,389 @@
+package sqsfake
+
+import (
+	"encoding/base64"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/sqs"
+	"github.com/aws/aws-sdk-go-v2/service/sqs/types"
+)
+
+// Queue-level operations of the engine. Each one locks the fake, validates everything
+// before it changes anything, and returns values that share no memory with the fake.
+
+const (
+	queueNameRule     = "Can only include alphanumeric characters, hyphens, or underscores. 1 to 80 in length"
+	fifoQueueNameRule = "The name of a FIFO queue can only include alphanumeric characters, hyphens, or underscores, must end with .fifo suffix and be 1 to 80 in length."
+	nameCooldown      = 60 * time.Second
+	purgeCooldown     = 60 * time.Second
+)
+
+// redriveResolverFor checks a RedrivePolicy target for the queue whose ARN is source: it must
+// be a queue of this fake, of the same kind, whose RedriveAllowPolicy admits source. The
+// reasons' texts are unverified against AWS (SPEC.md §8.1, §13).
+func (f *Fake) redriveResolverFor(source string) redriveResolver {
+	return func(arn string, fifo bool) string {
+		dlq := f.lookupARN(arn)
+		if dlq == nil {
+			return "Dead letter target does not exist."
+		}
+		if dlq.cfg.fifo != fifo {
+			if fifo {
+				return "Dead-letter queue must be a FIFO queue for a FIFO source queue."
+			}
+			return "Dead-letter queue must be a standard queue for a standard source queue."
+		}
+		if !dlq.cfg.redriveAllowPolicy.allows(source) {
+			return "Queue " + source + " is not allowed to use " + arn + " as its dead-letter queue by the RedriveAllowPolicy of " + arn + "."
+		}
+		return ""
+	}
+}
+
+func (f *Fake) createQueue(in *sqs.CreateQueueInput) (*sqs.CreateQueueOutput, error) {
+	name := aws.ToString(in.QueueName)
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	now := f.now()
+
+	fifo := false
+	if v, ok := in.Attributes[attrFifoQueue]; ok {
+		b, err := parseBool(attrFifoQueue, v)
+		if err != nil {
+			return nil, err
+		}
+		fifo = b
+	}
+	if !validQueueName(name, fifo) {
+		rule := queueNameRule
+		if fifo {
+			rule = fifoQueueNameRule
+		}
+		return nil, errInvalidParameterValue(rule)
+	}
+	cfg, err := defaultQueueConfig(fifo).applyAttributes(in.Attributes, true, f.redriveResolverFor(f.queueARN(name)))
+	if err != nil {
+		return nil, err
+	}
+	if q := f.queues[name]; q != nil {
+		for _, attr := range sortedKeys(in.Attributes) {
+			want, _ := cfg.settable(attr)
+			have, _ := q.cfg.settable(attr)
+			if want != have {
+				return nil, newError("QueueNameExists", "A queue already exists with the same name and a different value for attribute "+attr)
+			}
+		}
+		// Tags given to an idempotent re-create are ignored (SPEC.md §5.1, unverified).
+		return &sqs.CreateQueueOutput{QueueUrl: aws.String(q.url)}, nil
+	}
+	if at, ok := f.deletedAt[name]; ok {
+		if now-at < int64(nameCooldown) {
+			return nil, newError("QueueDeletedRecently", "You must wait 60 seconds after deleting a queue before you can create another with the same name.")
+		}
+		delete(f.deletedAt, name)
+	}
+	var tags map[string]string
+	if len(in.Tags) > 0 {
+		if err := validateTags(name, nil, in.Tags); err != nil {
+			return nil, err
+		}
+		tags = make(map[string]string, len(in.Tags))
+		for k, v := range in.Tags {
+			tags[k] = v
+		}
+	}
+	f.nextQueueID++
+	q := newQueue(f.nextQueueID, name, f.queueURL(name), f.queueARN(name), cfg, now)
+	q.tags = tags
+	f.queues[name] = q
+	f.queuesByID[q.id] = q
+	return &sqs.CreateQueueOutput{QueueUrl: aws.String(q.url)}, nil
+}
+
+func (f *Fake) getQueueURL(in *sqs.GetQueueUrlInput) (*sqs.GetQueueUrlOutput, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if in.QueueOwnerAWSAccountId != nil && *in.QueueOwnerAWSAccountId != f.account {
+		return nil, errQueueDoesNotExist()
+	}
+	q := f.queues[aws.ToString(in.QueueName)]
+	if q == nil {
+		return nil, errQueueDoesNotExist()
+	}
+	return &sqs.GetQueueUrlOutput{QueueUrl: aws.String(q.url)}, nil
+}
+
+// pageOf returns one page of sorted names for ListQueues and ListDeadLetterSourceQueues.
+// Without maxResults it returns at most 1,000 and never a token (SPEC.md §5.3). The token is
+// the base64 of the last name returned; the texts of the errors are unverified.
+func pageOf(names []string, maxResults *int32, token *string) ([]string, *string, *sqsError) {
+	limit := 1000
+	if maxResults != nil {
+		if *maxResults < 1 || *maxResults > 1000 {
+			return nil, nil, errInvalidValue(strconv.Itoa(int(*maxResults)), "MaxResults", "MaxResults must be an integer between 1 and 1000.")
+		}
+		limit = int(*maxResults)
+	}
+	start := 0
+	if token != nil && *token != "" {
+		after, err := base64.RawURLEncoding.DecodeString(*token)
+		if err != nil || len(after) == 0 {
+			return nil, nil, errInvalidParameterValue("Invalid NextToken value.")
+		}
+		start = sort.SearchStrings(names, string(after))
+		if start < len(names) && names[start] == string(after) {
+			start++
+		}
+	}
+	end := min(start+limit, len(names))
+	page := names[start:end]
+	var next *string
+	if maxResults != nil && end < len(names) {
+		next = aws.String(base64.RawURLEncoding.EncodeToString([]byte(page[len(page)-1])))
+	}
+	return page, next, nil
+}
+
+func (f *Fake) listQueues(in *sqs.ListQueuesInput) (*sqs.ListQueuesOutput, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	prefix := aws.ToString(in.QueueNamePrefix)
+	var names []string
+	for name := range f.queues {
+		if strings.HasPrefix(name, prefix) {
+			names = append(names, name)
+		}
+	}
+	sort.Strings(names)
+	page, next, err := pageOf(names, in.MaxResults, in.NextToken)
+	if err != nil {
+		return nil, err
+	}
+	out := &sqs.ListQueuesOutput{NextToken: next}
+	for _, name := range page {
+		out.QueueUrls = append(out.QueueUrls, f.queues[name].url)
+	}
+	return out, nil
+}
+
+func (f *Fake) listDeadLetterSourceQueues(in *sqs.ListDeadLetterSourceQueuesInput) (*sqs.ListDeadLetterSourceQueuesOutput, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	dlq, err := f.lookupURL(aws.ToString(in.QueueUrl))
+	if err != nil {
+		return nil, err
+	}
+	var names []string
+	for name, q := range f.queues {
+		if p := q.cfg.redrivePolicy; p != nil && p.deadLetterTargetArn == dlq.arn {
+			names = append(names, name)
+		}
+	}
+	sort.Strings(names)
+	page, next, perr := pageOf(names, in.MaxResults, in.NextToken)
+	if perr != nil {
+		return nil, perr
+	}
+	// Like ListQueues, an empty result has no QueueUrls: AWS's JSON answers omit empty
+	// lists even where the model marks them required (SPEC.md §5.9's Failed).
+	out := &sqs.ListDeadLetterSourceQueuesOutput{NextToken: next}
+	for _, name := range page {
+		out.QueueUrls = append(out.QueueUrls, f.queues[name].url)
+	}
+	return out, nil
+}
+
+func (f *Fake) deleteQueue(in *sqs.DeleteQueueInput) (*sqs.DeleteQueueOutput, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	q, err := f.lookupURL(aws.ToString(in.QueueUrl))
+	if err != nil {
+		return nil, err
+	}
+	delete(f.queues, q.name)
+	delete(f.queuesByID, q.id)
+	f.deletedAt[q.name] = f.now()
+	f.endPollsOf(q)
+	return &sqs.DeleteQueueOutput{}, nil
+}
+
+func (f *Fake) getQueueAttributes(in *sqs.GetQueueAttributesInput) (*sqs.GetQueueAttributesOutput, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	q, err := f.lookupURL(aws.ToString(in.QueueUrl))
+	if err != nil {
+		return nil, err
+	}
+	all := false
+	for _, n := range in.AttributeNames {
+		if !knownQueueAttributes[string(n)] {
+			return nil, errUnknownAttribute(string(n))
+		}
+		all = all || n == types.QueueAttributeNameAll
+	}
+	out := &sqs.GetQueueAttributesOutput{}
+	if len(in.AttributeNames) == 0 {
+		return out, nil
+	}
+	f.settle(q)
+	names := allQueueAttributeNames
+	if !all {
+		names = make([]string, len(in.AttributeNames))
+		for i, n := range in.AttributeNames {
+			names[i] = string(n)
+		}
+	}
+	for _, n := range names {
+		if v, ok := q.attribute(n); ok {
+			if out.Attributes == nil {
+				out.Attributes = make(map[string]string)
+			}
+			out.Attributes[n] = v
+		}
+	}
+	return out, nil
+}
+
+func (f *Fake) setQueueAttributes(in *sqs.SetQueueAttributesInput) (*sqs.SetQueueAttributesOutput, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	q, err := f.lookupURL(aws.ToString(in.QueueUrl))
+	if err != nil {
+		return nil, err
+	}
+	if len(in.Attributes) == 0 {
+		return &sqs.SetQueueAttributesOutput{}, nil
+	}
+	// Settle under the old settings first: a message that was due before the change keeps
+	// the history it had.
+	f.settle(q)
+	cfg, aerr := q.cfg.applyAttributes(in.Attributes, false, f.redriveResolverFor(q.arn))
+	if aerr != nil {
+		return nil, aerr
+	}
+	q.cfg = cfg
+	q.modified = f.now()
+	return &sqs.SetQueueAttributesOutput{}, nil
+}
+
+func (f *Fake) purgeQueue(in *sqs.PurgeQueueInput) (*sqs.PurgeQueueOutput, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	q, err := f.lookupURL(aws.ToString(in.QueueUrl))
+	if err != nil {
+		return nil, err
+	}
+	now := f.now()
+	if q.lastPurge != 0 && now-q.lastPurge < int64(purgeCooldown) {
+		return nil, newError("PurgeQueueInProgress", "Only one PurgeQueue operation on "+q.name+" is allowed every 60 seconds.")
+	}
+	q.purge()
+	q.lastPurge = now
+	return &sqs.PurgeQueueOutput{}, nil
+}
+
+// Tag rules (SPEC.md §5.16). AWS documents the limits; the texts of their errors are
+// unverified and follow AWS's style.
+const maxTagsPerQueue = 50
+
+func validTagText(s string) bool {
+	for _, r := range s {
+		if !(unicode.IsLetter(r) || unicode.IsDigit(r) || unicode.IsSpace(r) || strings.ContainsRune("_.:/=+-@", r)) {
+			return false
+		}
+	}
+	return true
+}
+
+// validateTags checks tags being added to a queue that already has existing.
+func validateTags(queueName string, existing, tags map[string]string) *sqsError {
+	for _, k := range sortedKeys(tags) {
+		v := tags[k]
+		if n := utf8.RuneCountInString(k); n < 1 || n > 128 {
+			return errInvalidParameterValue("Tag keys must be between 1 and 128 characters in length.")
+		}
+		if utf8.RuneCountInString(v) > 256 {
+			return errInvalidParameterValue("Tag values must be less than 256 characters in length.")
+		}
+		if strings.HasPrefix(strings.ToLower(k), "aws:") {
+			return errInvalidParameterValue("Tag keys must not start with the reserved prefix aws:.")
+		}
+		if !validTagText(k) || !validTagText(v) {
+			return errInvalidParameterValue("Tag keys and values can only contain Unicode letters, digits, white space, and these symbols: _ . : / = + - @")
+		}
+	}
+	total := len(existing)
+	for k := range tags {
+		if _, ok := existing[k]; !ok {
+			total++
+		}
+	}
+	if total > maxTagsPerQueue {
+		return errInvalidParameterValue("Too many tags added for queue " + queueName + ".")
+	}
+	return nil
+}
+
+func (f *Fake) tagQueue(in *sqs.TagQueueInput) (*sqs.TagQueueOutput, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	q, err := f.lookupURL(aws.ToString(in.QueueUrl))
+	if err != nil {
+		return nil, err
+	}
+	if len(in.Tags) == 0 {
+		return nil, errMissingParameter("Tags")
+	}
+	if err := validateTags(q.name, q.tags, in.Tags); err != nil {
+		return nil, err
+	}
+	if q.tags == nil {
+		q.tags = make(map[string]string, len(in.Tags))
+	}
+	for k, v := range in.Tags {
+		q.tags[k] = v
+	}
+	return &sqs.TagQueueOutput{}, nil
+}
+
+func (f *Fake) untagQueue(in *sqs.UntagQueueInput) (*sqs.UntagQueueOutput, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	q, err := f.lookupURL(aws.ToString(in.QueueUrl))
+	if err != nil {
+		return nil, err
+	}
+	if len(in.TagKeys) == 0 {
+		return nil, errInvalidParameterValue("Tag keys must be between 1 and 128 characters in length.")
+	}
+	for _, k := range in.TagKeys {
+		delete(q.tags, k)
+	}
+	if len(q.tags) == 0 {
+		q.tags = nil
+	}
+	return &sqs.UntagQueueOutput{}, nil
+}
+
+func (f *Fake) listQueueTags(in *sqs.ListQueueTagsInput) (*sqs.ListQueueTagsOutput, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	q, err := f.lookupURL(aws.ToString(in.QueueUrl))
+	if err != nil {
+		return nil, err
+	}
+	out := &sqs.ListQueueTagsOutput{}
+	if len(q.tags) > 0 {
+		out.Tags = make(map[string]string, len(q.tags))
+		for k, v := range q.tags {
+			out.Tags[k] = v
+		}
+	}
+	return out, nil
+}

@@ -1,0 +1,265 @@
+package sqsfake
+
+import (
+	"context"
+	"encoding/hex"
+	"strconv"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/sqs"
+	"github.com/aws/aws-sdk-go-v2/service/sqs/types"
+)
+
+// System attributes a receive can ask for, as a bit set.
+type sysAttrSet uint16
+
+const (
+	sysSenderID sysAttrSet = 1 << iota
+	sysSentTimestamp
+	sysApproximateReceiveCount
+	sysApproximateFirstReceiveTimestamp
+	sysAWSTraceHeader
+	sysMessageGroupID
+	sysMessageDeduplicationID
+	sysSequenceNumber
+	sysDeadLetterQueueSourceArn
+	sysAll = 1<<iota - 1
+)
+
+var sysAttrBits = map[string]sysAttrSet{
+	"All":                              sysAll,
+	"SenderId":                         sysSenderID,
+	"SentTimestamp":                    sysSentTimestamp,
+	"ApproximateReceiveCount":          sysApproximateReceiveCount,
+	"ApproximateFirstReceiveTimestamp": sysApproximateFirstReceiveTimestamp,
+	"AWSTraceHeader":                   sysAWSTraceHeader,
+	"MessageGroupId":                   sysMessageGroupID,
+	"MessageDeduplicationId":           sysMessageDeduplicationID,
+	"SequenceNumber":                   sysSequenceNumber,
+	"DeadLetterQueueSourceArn":         sysDeadLetterQueueSourceArn,
+}
+
+// receiveParams are a receive's effective settings, defaults applied.
+type receiveParams struct {
+	max        int
+	visibility int64 // nanoseconds
+	wait       int64 // nanoseconds
+	sys        sysAttrSet
+	attrNames  []string
+}
+
+// receiveParams validates a ReceiveMessage input against q. A Go zero in MaxNumberOfMessages,
+// VisibilityTimeout or WaitTimeSeconds means "not sent" (the SDK omits it), so the default
+// applies (SPEC.md §1.3).
+func (q *queue) receiveParams(in *sqs.ReceiveMessageInput) (receiveParams, *sqsError) {
+	p := receiveParams{max: 1}
+	if n := in.MaxNumberOfMessages; n != 0 {
+		if n < 1 || n > 10 {
+			return p, errInvalidValue(strconv.Itoa(int(n)), "MaxNumberOfMessages", "Must be between 1 and 10, if provided.")
+		}
+		p.max = int(n)
+	}
+	vt := q.cfg.visibilityTimeout
+	if n := in.VisibilityTimeout; n != 0 {
+		if n < 0 || n > maxVisibilityTimeout {
+			return p, errInvalidValue(strconv.Itoa(int(n)), "VisibilityTimeout", "Must be >= 0 and <= 43200, if provided.")
+		}
+		vt = int(n)
+	}
+	wait := q.cfg.receiveWaitSeconds
+	if n := in.WaitTimeSeconds; n != 0 {
+		if n < 0 || n > maxWaitTimeSeconds {
+			return p, errInvalidValue(strconv.Itoa(int(n)), "WaitTimeSeconds", "Must be >= 0 and <= 20, if provided.")
+		}
+		wait = int(n)
+	}
+	p.visibility = int64(vt) * int64(time.Second)
+	p.wait = int64(wait) * int64(time.Second)
+	// Either list selects system attributes; with both, their union (SPEC.md §5.10).
+	// Queue attribute names and unknown names select nothing.
+	for _, n := range in.AttributeNames {
+		p.sys |= sysAttrBits[string(n)]
+	}
+	for _, n := range in.MessageSystemAttributeNames {
+		p.sys |= sysAttrBits[string(n)]
+	}
+	p.attrNames = in.MessageAttributeNames
+	return p, nil
+}
+
+// overLimit is the OverLimit error of a short poll on a standard queue whose in-flight
+// messages reached the limit; the text is real SQS's as quoted in a 2014 report.
+func errOverLimitInFlight() *sqsError {
+	return newError("OverLimit", "Too many messages have been received without being deleted. Please delete your received messages or let them timeout before receiving more.")
+}
+
+// receiveFrom takes up to p.max available messages from q, oldest available first, making
+// each in flight for p.visibility. A message that has reached its queue's maxReceiveCount
+// moves to the dead-letter queue instead of being returned (SPEC.md §8.2).
+func (f *Fake) receiveFrom(q *queue, p *receiveParams, now int64) []*message {
+	var got []*message
+	var stayVisible []*message
+	var policy *redrivePolicy
+	var dlq *queue
+	if q.cfg.redrivePolicy != nil {
+		policy = q.cfg.redrivePolicy
+		dlq = f.lookupARN(policy.deadLetterTargetArn)
+	}
+	for len(got) < p.max && q.visible.len() > 0 && q.inFlight < f.inFlightLimit {
+		m := q.visible.pop()
+		// A message whose DLQ has been deleted stays and is delivered: there is nowhere to
+		// move it (SPEC.md §8.2 leaves this unverified).
+		if dlq != nil && int(m.receiveCount) >= policy.maxReceiveCount {
+			f.moveToDLQ(q, m, dlq, now)
+			continue
+		}
+		m.receiveCount++
+		if m.firstRecvAt == 0 {
+			m.firstRecvAt = now
+		}
+		m.recvAt = now
+		if p.visibility > 0 {
+			q.enterPending(m, now+p.visibility)
+		} else {
+			stayVisible = append(stayVisible, m)
+		}
+		got = append(got, m)
+	}
+	for _, m := range stayVisible {
+		m.at = now
+		q.visible.push(m)
+	}
+	if len(got) > 0 {
+		q.kickPollers() // a visibility deadline may now be the queue's next event
+	}
+	return got
+}
+
+// moveToDLQ moves m, which was popped from src's visible heap, to dlq. It keeps its
+// MessageId, body, attributes, timestamps and receive count and gains
+// DeadLetterQueueSourceArn. A standard DLQ keeps the original enqueue time for retention; a
+// FIFO DLQ restarts it (SPEC.md §8.2).
+func (f *Fake) moveToDLQ(src *queue, m *message, dlq *queue, now int64) {
+	src.retention.remove(m)
+	delete(src.msgs, m.seq)
+	moved := *m
+	moved.hidx, moved.ridx, moved.pending = -1, -1, false
+	ext := messageExt{}
+	if m.ext != nil {
+		ext = *m.ext
+	}
+	ext.dlqSource = src.arn
+	moved.ext = &ext
+	if dlq.cfg.fifo {
+		moved.retainFrom = now
+	}
+	dlq.add(&moved, now, now)
+	dlq.kickPollers()
+}
+
+// msgStrings holds the strings one received message points to.
+type msgStrings struct{ id, md5, handle, body, md5Attrs string }
+
+// render builds the ReceiveMessage output for msgs. The ids, digests and handles of all the
+// messages share one string allocation.
+func (f *Fake) render(q *queue, msgs []*message, p *receiveParams) *sqs.ReceiveMessageOutput {
+	out := &sqs.ReceiveMessageOutput{}
+	if len(msgs) == 0 {
+		return out
+	}
+	const per = uuidLen + 32 + receiptTextLen
+	var stack [10 * per]byte
+	buf := stack[:0]
+	for _, m := range msgs {
+		buf = appendUUID(buf, f.seed, streamMessageID, m.idNum)
+		buf = hex.AppendEncode(buf, m.md5Body[:])
+		buf = appendReceipt(buf, f.seed, receipt{queue: q.id, seq: m.seq, receive: m.receiveCount})
+	}
+	text := string(buf)
+	out.Messages = make([]types.Message, len(msgs))
+	strs := make([]msgStrings, len(msgs))
+	for i, m := range msgs {
+		t := text[i*per : (i+1)*per]
+		s := &strs[i]
+		s.id, s.md5, s.handle, s.body = t[:uuidLen], t[uuidLen:uuidLen+32], t[uuidLen+32:], m.body
+		o := &out.Messages[i]
+		o.MessageId, o.MD5OfBody, o.ReceiptHandle, o.Body = &s.id, &s.md5, &s.handle, &s.body
+		if p.sys != 0 {
+			o.Attributes = f.systemAttributes(m, p.sys)
+		}
+		if len(p.attrNames) > 0 && len(m.attrs) > 0 {
+			if sel := selectMessageAttributes(m.attrs, p.attrNames); sel != nil {
+				o.MessageAttributes = sel
+				if len(sel) == len(m.attrs) {
+					s.md5Attrs = m.ext.md5Attrs
+				} else {
+					s.md5Attrs = md5OfMessageAttributes(sel)
+				}
+				o.MD5OfMessageAttributes = &s.md5Attrs
+			}
+		}
+	}
+	return out
+}
+
+func millis(ns int64) string { return strconv.FormatInt(ns/int64(time.Millisecond), 10) }
+
+// systemAttributes returns the selected system attributes that m has.
+func (f *Fake) systemAttributes(m *message, sel sysAttrSet) map[string]string {
+	a := make(map[string]string, 4)
+	if sel&sysSenderID != 0 {
+		a["SenderId"] = f.senderID
+	}
+	if sel&sysSentTimestamp != 0 {
+		a["SentTimestamp"] = millis(m.sentAt)
+	}
+	if sel&sysApproximateReceiveCount != 0 {
+		a["ApproximateReceiveCount"] = strconv.FormatUint(uint64(m.receiveCount), 10)
+	}
+	if sel&sysApproximateFirstReceiveTimestamp != 0 && m.firstRecvAt != 0 {
+		a["ApproximateFirstReceiveTimestamp"] = millis(m.firstRecvAt)
+	}
+	if x := m.ext; x != nil {
+		if sel&sysAWSTraceHeader != 0 && x.traceHeader != nil {
+			a["AWSTraceHeader"] = *x.traceHeader
+		}
+		if sel&sysMessageGroupID != 0 && x.groupID != nil {
+			a["MessageGroupId"] = *x.groupID
+		}
+		if sel&sysDeadLetterQueueSourceArn != 0 && x.dlqSource != "" {
+			a["DeadLetterQueueSourceArn"] = x.dlqSource
+		}
+	}
+	if len(a) == 0 {
+		return nil
+	}
+	return a
+}
+
+func (f *Fake) receiveMessage(ctx context.Context, in *sqs.ReceiveMessageInput) (*sqs.ReceiveMessageOutput, error) {
+	f.mu.Lock()
+	q, err := f.lookupURL(aws.ToString(in.QueueUrl))
+	if err != nil {
+		f.mu.Unlock()
+		return nil, err
+	}
+	p, perr := q.receiveParams(in)
+	if perr != nil {
+		f.mu.Unlock()
+		return nil, perr
+	}
+	now := f.settle(q)
+	if p.wait == 0 && !q.cfg.fifo && q.inFlight >= f.inFlightLimit {
+		f.mu.Unlock()
+		return nil, errOverLimitInFlight()
+	}
+	msgs := f.receiveFrom(q, &p, now)
+	if len(msgs) > 0 || p.wait == 0 {
+		out := f.render(q, msgs, &p)
+		f.mu.Unlock()
+		return out, nil
+	}
+	p.attrNames = append([]string(nil), p.attrNames...) // the poll outlives the caller's input
+	return f.longPoll(ctx, q, &p, now)
+}
