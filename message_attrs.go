@@ -19,8 +19,9 @@ import (
 // the body as the wire delivers it (sanitizeBody), its character rules (validateBody), the
 // rules for message and system attributes (SPEC.md §9.2), the size checked against
 // MaximumMessageSize (§5.8), the MD5 digests (§9.3), deep copies, and the ReceiveMessage
-// attribute filter (§5.10). Everything here is pure and, on the paths every message takes,
-// allocation-free except for the strings it returns.
+// attribute filter (§5.10). Everything here is pure. On valid input the checks and sizes
+// allocate nothing, the digests only the string they return, and a copy its map plus one
+// array for its strings and one buffer for its bytes.
 //
 // Where AWS's error text is not known (SPEC.md marks it UNVERIFIED) the text below is chosen
 // and its source is named next to it: [AWS] recorded against real SQS, [3P] real SQS output

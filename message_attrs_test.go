@@ -28,7 +28,7 @@ func binAttr(dataType string, value []byte) types.MessageAttributeValue {
 	return types.MessageAttributeValue{DataType: aws.String(dataType), BinaryValue: value}
 }
 
-const traceHeader = "Root=1-5759e988-bd862e3fe1be46a994272793;Parent=53995c3f42cd8ad8;Sampled=1"
+const sampleTraceHeader = "Root=1-5759e988-bd862e3fe1be46a994272793;Parent=53995c3f42cd8ad8;Sampled=1"
 
 func traceAttr(value string) map[string]types.MessageSystemAttributeValue {
 	return map[string]types.MessageSystemAttributeValue{
@@ -106,8 +106,8 @@ func TestMD5OfMessageAttributesMatchesSpecVectors(t *testing.T) {
 }
 
 func TestMD5OfSystemAttributesMatchesAWSTraceHeaderVector(t *testing.T) {
-	assert.Equal(t, "5ae4d5d7636402d80f4eb6d213245a88", md5OfSystemAttributes(traceAttr(traceHeader))) // SPEC §9.1/§9.3 [AWS]
-	assert.Equal(t, "5ae4d5d7636402d80f4eb6d213245a88", md5OfSystemAttributes(copySystemAttributes(traceAttr(traceHeader))))
+	assert.Equal(t, "5ae4d5d7636402d80f4eb6d213245a88", md5OfSystemAttributes(traceAttr(sampleTraceHeader))) // SPEC §9.1/§9.3 [AWS]
+	assert.Equal(t, "5ae4d5d7636402d80f4eb6d213245a88", md5OfSystemAttributes(copySystemAttributes(traceAttr(sampleTraceHeader))))
 }
 
 func TestMD5OfAttributesIsEmptyWithoutAttributes(t *testing.T) {
@@ -418,7 +418,7 @@ func TestCheckNumberFollowsDecimalSyntaxPrecisionAndRange(t *testing.T) {
 func TestValidateSystemAttributesAcceptsOnlyAWSTraceHeaderString(t *testing.T) {
 	assert.Nil(t, validateSystemAttributes(nil))
 	assert.Nil(t, validateSystemAttributes(map[string]types.MessageSystemAttributeValue{}))
-	assert.Nil(t, validateSystemAttributes(traceAttr(traceHeader)))
+	assert.Nil(t, validateSystemAttributes(traceAttr(sampleTraceHeader)))
 
 	sys := func(name string, v types.MessageSystemAttributeValue) map[string]types.MessageSystemAttributeValue {
 		return map[string]types.MessageSystemAttributeValue{name: v}
@@ -516,12 +516,12 @@ func TestCopyMessageAttributesIsIndependentOfTheInput(t *testing.T) {
 }
 
 func TestCopySystemAttributesIsIndependentOfTheInput(t *testing.T) {
-	in := traceAttr(traceHeader)
+	in := traceAttr(sampleTraceHeader)
 	out := copySystemAttributes(in)
 	require.Equal(t, in, out)
 	*in["AWSTraceHeader"].StringValue = "changed"
 	in["other"] = types.MessageSystemAttributeValue{}
-	assert.Equal(t, traceHeader, *out["AWSTraceHeader"].StringValue)
+	assert.Equal(t, sampleTraceHeader, *out["AWSTraceHeader"].StringValue)
 	assert.Len(t, out, 1)
 }
 
@@ -644,7 +644,7 @@ func TestHotPathAllocations(t *testing.T) {
 		"timestamp": strAttr("Number", "1493147359900"),
 		"blob":      binAttr("Binary", []byte{1, 2, 3}),
 	}
-	sys := traceAttr(traceHeader)
+	sys := traceAttr(sampleTraceHeader)
 	allocs := func(f func()) float64 { return testing.AllocsPerRun(200, f) }
 
 	assert.Equal(t, 1.0, allocs(func() { _ = md5Hex(body) }), "md5Hex allocates only its result")
