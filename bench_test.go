@@ -1,0 +1,186 @@
+package sqsfake
+
+import (
+	"context"
+	"fmt"
+	"runtime"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/sqs"
+	"github.com/aws/aws-sdk-go-v2/service/sqs/types"
+)
+
+// Benchmarks for the bars the core issue sets:
+//   - a send+receive+delete cycle ≤ 2 µs and ≤ 15 allocations;
+//   - receive+delete with 1,000,000 queued within 2× of the same with 1,000 queued;
+//   - an Advance that expires 100,000 in-flight messages ≤ 1 µs per message beyond the clock;
+//   - ≤ 300 bytes per queued 100-byte message beyond the body.
+// Run: go test -run '^$' -bench . -benchmem
+
+var body100 = strings.Repeat("x", 100)
+
+func benchQueue(b *testing.B, f *Fake, attrs map[string]string) *string {
+	b.Helper()
+	out, err := f.CreateQueue(context.Background(), &sqs.CreateQueueInput{QueueName: aws.String("bench"), Attributes: attrs})
+	if err != nil {
+		b.Fatal(err)
+	}
+	return out.QueueUrl
+}
+
+func BenchmarkSendReceiveDeleteCycle(b *testing.B) {
+	ctx := context.Background()
+	f := New()
+	q := benchQueue(b, f, nil)
+	send := &sqs.SendMessageInput{QueueUrl: q, MessageBody: aws.String(body100)}
+	recv := &sqs.ReceiveMessageInput{QueueUrl: q}
+	del := &sqs.DeleteMessageInput{QueueUrl: q}
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := f.SendMessage(ctx, send); err != nil {
+			b.Fatal(err)
+		}
+		out, err := f.ReceiveMessage(ctx, recv)
+		if err != nil || len(out.Messages) != 1 {
+			b.Fatal(err, out)
+		}
+		del.ReceiptHandle = out.Messages[0].ReceiptHandle
+		if _, err := f.DeleteMessage(ctx, del); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// fill sends n messages of 100 bytes.
+func fill(b *testing.B, f *Fake, q *string, n int) {
+	b.Helper()
+	entries := make([]types.SendMessageBatchRequestEntry, 10)
+	for i := range entries {
+		entries[i] = types.SendMessageBatchRequestEntry{Id: aws.String(fmt.Sprint("e", i)), MessageBody: aws.String(body100)}
+	}
+	for sent := 0; sent < n; sent += 10 {
+		if _, err := f.SendMessageBatch(context.Background(), &sqs.SendMessageBatchInput{QueueUrl: q, Entries: entries}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkReceiveDelete measures one receive+delete with many messages queued. Each
+// iteration also sends one message, so the queue stays at its size (stopping the timer
+// around the send would cost more than what is measured). Compare queued=1000 with
+// queued=1000000: the cost must stay within 2×.
+func BenchmarkReceiveDelete(b *testing.B) {
+	for _, n := range []int{1000, 1000000} {
+		b.Run(fmt.Sprint("queued=", n), func(b *testing.B) {
+			ctx := context.Background()
+			f := New()
+			q := benchQueue(b, f, nil)
+			fill(b, f, q, n)
+			recv := &sqs.ReceiveMessageInput{QueueUrl: q}
+			del := &sqs.DeleteMessageInput{QueueUrl: q}
+			send := &sqs.SendMessageInput{QueueUrl: q, MessageBody: aws.String(body100)}
+			runtime.GC()
+			b.ReportAllocs()
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				if _, err := f.SendMessage(ctx, send); err != nil {
+					b.Fatal(err)
+				}
+				out, err := f.ReceiveMessage(ctx, recv)
+				if err != nil || len(out.Messages) != 1 {
+					b.Fatal(err, out)
+				}
+				del.ReceiptHandle = out.Messages[0].ReceiptHandle
+				if _, err := f.DeleteMessage(ctx, del); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
+// BenchmarkAdvanceExpiring100kInFlight measures an Advance past the visibility timeout of
+// 100,000 in-flight messages, plus the call that settles them, minus the same Advance on an
+// empty fake (benbjohnson's mock sleeps 1 ms per Add). It reports ns per expired message.
+func BenchmarkAdvanceExpiring100kInFlight(b *testing.B) {
+	const n = 100000
+	ctx := context.Background()
+	attrs := &sqs.GetQueueAttributesInput{AttributeNames: []types.QueueAttributeName{"ApproximateNumberOfMessages"}}
+
+	// The clock's own cost.
+	empty := New()
+	eq := benchQueue(b, empty, nil)
+	attrs.QueueUrl = eq
+	start := time.Now()
+	const rounds = 20
+	for range rounds {
+		empty.Advance(31 * time.Second)
+		if _, err := empty.GetQueueAttributes(ctx, attrs); err != nil {
+			b.Fatal(err)
+		}
+	}
+	overhead := time.Since(start) / rounds
+
+	var total time.Duration
+	for b.Loop() {
+		b.StopTimer()
+		f := New()
+		q := benchQueue(b, f, nil)
+		fill(b, f, q, n)
+		for received := 0; received < n; {
+			out, err := f.ReceiveMessage(ctx, &sqs.ReceiveMessageInput{QueueUrl: q, MaxNumberOfMessages: 10})
+			if err != nil {
+				b.Fatal(err)
+			}
+			received += len(out.Messages)
+		}
+		attrs.QueueUrl = q
+		runtime.GC()
+		b.StartTimer()
+		t0 := time.Now()
+		f.Advance(31 * time.Second)
+		out, err := f.GetQueueAttributes(ctx, attrs)
+		total += time.Since(t0)
+		if err != nil || out.Attributes["ApproximateNumberOfMessages"] != fmt.Sprint(n) {
+			b.Fatal(err, out)
+		}
+	}
+	perMsg := float64(total/time.Duration(b.N)-overhead) / n
+	b.ReportMetric(perMsg, "ns/expired-msg")
+	b.ReportMetric(float64(overhead.Microseconds()), "µs-clock-overhead")
+}
+
+// BenchmarkMemoryPerQueuedMessage reports the heap bytes each queued 100-byte message costs
+// beyond its body.
+func BenchmarkMemoryPerQueuedMessage(b *testing.B) {
+	const n = 200000
+	ctx := context.Background()
+	var perMsg float64
+	for b.Loop() {
+		f := New()
+		q := benchQueue(b, f, nil)
+		bodies := make([]string, n)
+		for i := range bodies {
+			bodies[i] = strings.Repeat("y", 90) + fmt.Sprintf("%010d", i)
+		}
+		in := &sqs.SendMessageInput{QueueUrl: q}
+		var before, after runtime.MemStats
+		runtime.GC()
+		runtime.ReadMemStats(&before)
+		for i := range bodies {
+			in.MessageBody = &bodies[i]
+			if _, err := f.SendMessage(ctx, in); err != nil {
+				b.Fatal(err)
+			}
+		}
+		runtime.GC()
+		runtime.ReadMemStats(&after)
+		perMsg = float64(after.HeapAlloc-before.HeapAlloc) / n
+		runtime.KeepAlive(bodies)
+		runtime.KeepAlive(f)
+	}
+	b.ReportMetric(perMsg, "bytes/msg")
+}
