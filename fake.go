@@ -56,6 +56,10 @@ type Fake struct {
 
 	pollers     []*poller // parked long polls, in the order they parked
 	pollWaiters []*pollWaiter
+
+	tasks        map[uint32][]*moveTask // message move tasks by source queue id, oldest first
+	runningTasks []*moveTask
+	nextTaskID   uint64
 }
 
 // Option configures a Fake.

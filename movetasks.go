@@ -1,25 +1,329 @@
 package sqsfake
 
 import (
+	"encoding/base64"
+	"encoding/json"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/sqs"
+	"github.com/aws/aws-sdk-go-v2/service/sqs/types"
 )
 
-// Message move tasks (StartMessageMoveTask, ListMessageMoveTasks, CancelMessageMoveTask) are
-// the subject of a later change; until then they answer UnsupportedOperation, a typed SQS
-// error, so a caller can tell and never sees a panic.
+// Message move tasks (SPEC.md §8.3): StartMessageMoveTask moves messages out of a
+// dead-letter queue, oldest first, at a rate on the fake's clock — back to the queue each
+// message was dead-lettered from, or to an explicit destination. Progress is settled lazily,
+// like everything else: at each call, the task has moved floor(elapsed × rate) messages,
+// each at the instant it would have moved.
 
-func errMoveTasksUnsupported(op string) *sqsError {
-	return newError("UnsupportedOperation", op+" is not supported by sqsfake yet.")
+// SystemOptimizedMoveRate is the rate, in messages per second, of a move task started
+// without MaxNumberOfMessagesPerSecond. AWS does not publish its "system-optimised" rate; the
+// fake uses the largest rate a caller may ask for.
+const SystemOptimizedMoveRate = 500
+
+// Move task statuses.
+const (
+	taskRunning   = "RUNNING"
+	taskCompleted = "COMPLETED"
+	taskCancelled = "CANCELLED"
+	taskFailed    = "FAILED"
+)
+
+// moveTask is one message move task.
+type moveTask struct {
+	id        string
+	handle    string
+	source    *queue
+	sourceArn string
+	destArn   string // "" when each message goes back to its source
+	rate      int    // messages per second
+	rateGiven bool
+	started   int64
+	status    string
+	moved     int64
+	toMove    int64
+	failure   string
 }
 
-func (f *Fake) startMessageMoveTask(*sqs.StartMessageMoveTaskInput) (*sqs.StartMessageMoveTaskOutput, error) {
-	return nil, errMoveTasksUnsupported("StartMessageMoveTask")
+func errSourceNotFound() *sqsError {
+	return newError("ResourceNotFoundException", "The resource that you specified for the SourceArn parameter doesn't exist.")
 }
 
-func (f *Fake) listMessageMoveTasks(*sqs.ListMessageMoveTasksInput) (*sqs.ListMessageMoveTasksOutput, error) {
-	return nil, errMoveTasksUnsupported("ListMessageMoveTasks")
+// wellFormedARN reports whether s has the shape arn:<partition>:<service>:<region>:<account>:<resource>.
+func wellFormedARN(s string) bool {
+	parts := strings.Split(s, ":")
+	return len(parts) == 6 && parts[0] == "arn" && parts[1] != "" && parts[2] != "" && parts[5] != ""
 }
 
-func (f *Fake) cancelMessageMoveTask(*sqs.CancelMessageMoveTaskInput) (*sqs.CancelMessageMoveTaskOutput, error) {
-	return nil, errMoveTasksUnsupported("CancelMessageMoveTask")
+func errARNFormat(param string) *sqsError {
+	return errInvalidParameterValue("You must use this format to specify the " + param + ": arn:<partition>:<service>:<region>:<account-id>:<resource-id>")
+}
+
+// sourceQueue resolves a move task's source ARN.
+func (f *Fake) sourceQueue(arn string) (*queue, *sqsError) {
+	if !wellFormedARN(arn) {
+		return nil, errARNFormat("SourceArn")
+	}
+	q := f.lookupARN(arn)
+	if q == nil {
+		return nil, errSourceNotFound()
+	}
+	return q, nil
+}
+
+// isDeadLetterQueue reports whether some queue's RedrivePolicy names q.
+func (f *Fake) isDeadLetterQueue(q *queue) bool {
+	for _, src := range f.queues {
+		if p := src.cfg.redrivePolicy; p != nil && p.deadLetterTargetArn == q.arn {
+			return true
+		}
+	}
+	return false
+}
+
+func (f *Fake) startMessageMoveTask(in *sqs.StartMessageMoveTaskInput) (*sqs.StartMessageMoveTaskOutput, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	now := f.now()
+	f.progressTasks(now)
+	src, err := f.sourceQueue(aws.ToString(in.SourceArn))
+	if err != nil {
+		return nil, err
+	}
+	if !f.isDeadLetterQueue(src) {
+		return nil, errInvalidParameterValue("Source queue must be configured as a Dead Letter Queue.")
+	}
+	t := &moveTask{source: src, sourceArn: src.arn, rate: SystemOptimizedMoveRate, started: now, status: taskRunning}
+	if in.DestinationArn != nil {
+		dest := aws.ToString(in.DestinationArn)
+		if !wellFormedARN(dest) {
+			return nil, errARNFormat("DestinationArn")
+		}
+		dq := f.lookupARN(dest)
+		if dq == nil {
+			return nil, newError("ResourceNotFoundException", "The resource that you specified for the DestinationArn parameter doesn't exist.")
+		}
+		if dq.cfg.fifo != src.cfg.fifo {
+			// Unverified text; the documented rule is that both queues are of one kind.
+			return nil, errInvalidParameterValue("The source queue and the destination queue must be of the same queue type.")
+		}
+		t.destArn = dest
+	}
+	if r := in.MaxNumberOfMessagesPerSecond; r != nil {
+		if *r < 1 || *r > 500 {
+			// Unverified text; the documented range is 1 to 500.
+			return nil, errInvalidValue(strconv.Itoa(int(*r)), "MaxNumberOfMessagesPerSecond", "Must be between 1 and 500.")
+		}
+		t.rate, t.rateGiven = int(*r), true
+	}
+	for _, other := range f.tasks[src.id] {
+		if other.status == taskRunning {
+			return nil, errInvalidParameterValue("There is already a task running. Only one active task is allowed for a source queue arn at a given time.")
+		}
+	}
+	f.nextTaskID++
+	t.id = uuidFor(f.seed, streamTaskID, f.nextTaskID)
+	handle, _ := json.Marshal(struct {
+		TaskID    string `json:"taskId"`
+		SourceArn string `json:"sourceArn"`
+	}{t.id, src.arn})
+	t.handle = base64.StdEncoding.EncodeToString(handle)
+	_, inFlight, _ := src.counts()
+	t.toMove = int64(src.visible.len() + inFlight)
+	if f.tasks == nil {
+		f.tasks = make(map[uint32][]*moveTask)
+	}
+	f.tasks[src.id] = append(f.tasks[src.id], t)
+	f.runningTasks = append(f.runningTasks, t)
+	f.finishIfDone(t)
+	return &sqs.StartMessageMoveTaskOutput{TaskHandle: aws.String(t.handle)}, nil
+}
+
+// moveTime is the instant at which a task moves its k-th message (k from 1).
+func (t *moveTask) moveTime(k int64) int64 {
+	sec := int64(time.Second)
+	r := int64(t.rate)
+	return t.started + (k/r)*sec + ((k%r)*sec+r-1)/r
+}
+
+// progressTasks brings every running task up to now.
+func (f *Fake) progressTasks(now int64) {
+	if len(f.runningTasks) == 0 {
+		return
+	}
+	for _, t := range f.runningTasks {
+		f.progressTask(t, now)
+	}
+	kept := f.runningTasks[:0]
+	for _, t := range f.runningTasks {
+		if t.status == taskRunning {
+			kept = append(kept, t)
+		}
+	}
+	clear(f.runningTasks[len(kept):])
+	f.runningTasks = kept
+}
+
+func (f *Fake) progressTask(t *moveTask, now int64) {
+	src := t.source
+	if f.queuesByID[src.id] != src {
+		t.fail("AWS.SimpleQueueService.NonExistentQueue")
+		return
+	}
+	if src.settle(now) && len(src.pollers) > 0 {
+		f.servePollers(src, now)
+	}
+	for t.status == taskRunning {
+		at := t.moveTime(t.moved + 1)
+		if at > now {
+			break
+		}
+		m := src.visible.top()
+		if m == nil {
+			break
+		}
+		destArn := t.destArn
+		if destArn == "" && m.ext != nil {
+			destArn = m.ext.dlqSource
+		}
+		dest := f.lookupARN(destArn)
+		if dest == nil {
+			// The destination was deleted (or the message was never dead-lettered from a
+			// queue): AWS ends the task FAILED and leaves the rest in the DLQ.
+			t.fail("AWS.SimpleQueueService.NonExistentQueue")
+			return
+		}
+		src.remove(m)
+		f.redrive(m, dest, at, now)
+		t.moved++
+		f.finishIfDone(t)
+	}
+}
+
+// finishIfDone completes a task that has moved what it set out to move, or whose source
+// holds nothing more to move.
+func (f *Fake) finishIfDone(t *moveTask) {
+	_, inFlight, _ := t.source.counts()
+	if t.moved >= t.toMove || t.source.visible.len()+inFlight == 0 {
+		t.status = taskCompleted
+	}
+}
+
+func (t *moveTask) fail(reason string) {
+	t.status, t.failure = taskFailed, reason
+}
+
+// redrive stores a copy of m in dest as a new message sent at the instant at: a new
+// MessageId, a new enqueue time and retention period, no receives yet; body, attributes,
+// trace header and group are kept (SPEC.md §8.3).
+func (f *Fake) redrive(m *message, dest *queue, at, now int64) {
+	f.nextMsgID++
+	nm := &message{
+		idNum: f.nextMsgID, body: m.body, md5Body: m.md5Body, attrs: m.attrs,
+		sentAt: at, retainFrom: at,
+	}
+	if m.ext != nil {
+		ext := *m.ext
+		ext.dlqSource = ""
+		nm.ext = &ext
+	}
+	dest.add(nm, now, at+int64(dest.cfg.delaySeconds)*int64(time.Second))
+	if len(dest.pollers) > 0 {
+		f.servePollers(dest, now)
+	}
+}
+
+// nextTaskEvent is the earliest time after now at which a running task moves a message; 0
+// when none will.
+func (f *Fake) nextTaskEvent(now int64) int64 {
+	next := int64(0)
+	for _, t := range f.runningTasks {
+		if t.source.visible.len() == 0 && t.source.nextDue() == 0 {
+			continue
+		}
+		if at := t.moveTime(t.moved + 1); at > now && (next == 0 || at < next) {
+			next = at
+		}
+	}
+	return next
+}
+
+func (f *Fake) listMessageMoveTasks(in *sqs.ListMessageMoveTasksInput) (*sqs.ListMessageMoveTasksOutput, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.progressTasks(f.now())
+	src, err := f.sourceQueue(aws.ToString(in.SourceArn))
+	if err != nil {
+		return nil, err
+	}
+	limit := 1
+	if in.MaxResults != nil {
+		if *in.MaxResults < 1 || *in.MaxResults > 10 {
+			// Unverified text; the documented range is 1 to 10.
+			return nil, errInvalidValue(strconv.Itoa(int(*in.MaxResults)), "MaxResults", "You must enter a number that's between 1 and 10.")
+		}
+		limit = int(*in.MaxResults)
+	}
+	tasks := f.tasks[src.id]
+	out := &sqs.ListMessageMoveTasksOutput{}
+	for i := len(tasks) - 1; i >= 0 && len(out.Results) < limit; i-- {
+		t := tasks[i]
+		e := types.ListMessageMoveTasksResultEntry{
+			Status:                            aws.String(t.status),
+			SourceArn:                         aws.String(t.sourceArn),
+			ApproximateNumberOfMessagesMoved:  t.moved,
+			ApproximateNumberOfMessagesToMove: aws.Int64(t.toMove),
+			StartedTimestamp:                  t.started / int64(time.Millisecond),
+		}
+		if t.destArn != "" {
+			e.DestinationArn = aws.String(t.destArn)
+		}
+		if t.rateGiven {
+			e.MaxNumberOfMessagesPerSecond = aws.Int32(int32(t.rate))
+		}
+		if t.status == taskRunning {
+			e.TaskHandle = aws.String(t.handle)
+		}
+		if t.status == taskFailed {
+			e.FailureReason = aws.String(t.failure)
+		}
+		out.Results = append(out.Results, e)
+	}
+	return out, nil
+}
+
+func (f *Fake) cancelMessageMoveTask(in *sqs.CancelMessageMoveTaskInput) (*sqs.CancelMessageMoveTaskOutput, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.progressTasks(f.now())
+	handle := aws.ToString(in.TaskHandle)
+	var ref struct {
+		TaskID    string `json:"taskId"`
+		SourceArn string `json:"sourceArn"`
+	}
+	raw, derr := base64.StdEncoding.DecodeString(handle)
+	if derr != nil || json.Unmarshal(raw, &ref) != nil || ref.TaskID == "" || ref.SourceArn == "" {
+		return nil, errInvalidParameterValue("Value for parameter TaskHandle is invalid.")
+	}
+	src := f.lookupARN(ref.SourceArn)
+	if src == nil {
+		return nil, errSourceNotFound()
+	}
+	for _, t := range f.tasks[src.id] {
+		if t.id != ref.TaskID {
+			continue
+		}
+		if t.status != taskRunning {
+			// Only running tasks can be cancelled (documented); the error text is unverified.
+			return nil, errInvalidValue(handle, "TaskHandle", "Only tasks with status RUNNING can be cancelled.")
+		}
+		// A fake stops at once: the CANCELLING phase in which AWS may move a few more
+		// messages is not modelled.
+		t.status = taskCancelled
+		f.progressTasks(f.now()) // drops it from the running list
+		return &sqs.CancelMessageMoveTaskOutput{ApproximateNumberOfMessagesMoved: t.moved}, nil
+	}
+	return nil, newError("ResourceNotFoundException", "Task does not exist.")
 }

@@ -46,6 +46,7 @@ func (f *Fake) settle(q *queue) int64 {
 // settleAt applies q's due events at now and hands messages that became available to
 // parked polls.
 func (f *Fake) settleAt(q *queue, now int64) {
+	f.progressTasks(now)
 	if q.settle(now) && len(q.pollers) > 0 {
 		f.servePollers(q, now)
 	}
@@ -127,6 +128,9 @@ func (f *Fake) longPoll(ctx context.Context, q *queue, p *receiveParams, now int
 		wake := pl.deadline
 		if d := q.nextDue(); d != 0 && d < wake {
 			wake = d
+		}
+		if d := f.nextTaskEvent(now); d != 0 && d < wake {
+			wake = d // a move task may bring a message to this queue
 		}
 		kick := make(chan struct{})
 		pl.kick = kick
@@ -248,6 +252,9 @@ func (f *Fake) nextPollEvent(now int64) int64 {
 	for _, pl := range f.pollers {
 		consider(pl.deadline)
 		consider(pl.q.nextDue())
+	}
+	if len(f.pollers) > 0 {
+		consider(f.nextTaskEvent(now))
 	}
 	return next
 }
