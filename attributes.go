@@ -168,7 +168,9 @@ func (c queueConfig) applyAttributes(attrs map[string]string, creating bool, res
 		case attrSqsManagedSseEnabled:
 			out.sqsManagedSSE, err = parseBool(name, v)
 		case attrPolicy:
-			if v != "" && !json.Valid([]byte(v)) {
+			// A policy is a JSON object; AddPermission and RemovePermission edit its
+			// statements. AWS validates policies further; that is not modelled.
+			if v != "" && !isJSONObject(v) {
 				err = errInvalidAttrValue(name)
 			}
 			out.policy = v
@@ -205,9 +207,12 @@ func (c queueConfig) applyAttributes(attrs map[string]string, creating bool, res
 			return c, err
 		}
 	}
-	// Setting a KMS key switches SQS-managed encryption off; asking for both is an error.
-	if _, ok := attrs[attrKmsMasterKeyID]; ok && out.kmsMasterKeyID != "" {
-		if v, ok := attrs[attrSqsManagedSseEnabled]; ok && strings.EqualFold(v, "true") {
+	// A queue uses one kind of encryption at a time. Setting a KMS key switches SQS-managed
+	// encryption off; asking for SQS-managed encryption while the queue would keep a KMS key
+	// (given in the same request or set before) is an error, so that no queue ever reports
+	// both.
+	if out.kmsMasterKeyID != "" {
+		if _, ok := attrs[attrSqsManagedSseEnabled]; ok && out.sqsManagedSSE {
 			return c, errInvalidAttributeName("You can use one type of server-side encryption (SSE) at one time. You can either enable KMS SSE or SQS SSE.")
 		}
 		out.sqsManagedSSE = false
@@ -216,6 +221,12 @@ func (c queueConfig) applyAttributes(attrs map[string]string, creating bool, res
 		return c, errInvalidAttributeValue("Invalid value for the parameter FifoThroughputLimit. Reason: FifoThroughputLimit perMessageGroupId is only valid with DeduplicationScope messageGroup.")
 	}
 	return out, nil
+}
+
+// isJSONObject reports whether s is one well-formed JSON object.
+func isJSONObject(s string) bool {
+	var m map[string]json.RawMessage
+	return json.Unmarshal([]byte(s), &m) == nil && m != nil
 }
 
 // settable reports the value of a settable attribute as GetQueueAttributes shows it, and

@@ -1,6 +1,7 @@
 package sqsfake
 
 import (
+	"bytes"
 	"encoding/json"
 	"strconv"
 
@@ -22,9 +23,21 @@ const maxPermissionActions = 7
 // policyDocument is a queue policy with its statements kept as they were written, so that a
 // policy set with SetQueueAttributes survives AddPermission and RemovePermission unchanged.
 type policyDocument struct {
-	Version   string            `json:"Version"`
-	ID        string            `json:"Id,omitempty"`
-	Statement []json.RawMessage `json:"Statement"`
+	Version   string        `json:"Version"`
+	ID        string        `json:"Id,omitempty"`
+	Statement statementList `json:"Statement"`
+}
+
+// statementList is a policy's Statement member. IAM allows a single statement object in
+// place of the array; it is read as a list of one so that AddPermission keeps it.
+type statementList []json.RawMessage
+
+func (l *statementList) UnmarshalJSON(b []byte) error {
+	if b = bytes.TrimSpace(b); len(b) > 0 && b[0] == '{' {
+		*l = statementList{json.RawMessage(bytes.Clone(b))} // Unmarshal may reuse b
+		return nil
+	}
+	return json.Unmarshal(b, (*[]json.RawMessage)(l))
 }
 
 // permissionStatement is the statement AddPermission writes, in AWS's member order.
@@ -130,7 +143,8 @@ func (f *Fake) removePermission(in *sqs.RemovePermissionInput) (*sqs.RemovePermi
 	label := aws.ToString(in.Label)
 	doc := q.policyDocument()
 	for i, st := range doc.Statement {
-		if statementSid(st) != label {
+		// A statement written without a Sid has no label; "" names none.
+		if label == "" || statementSid(st) != label {
 			continue
 		}
 		doc.Statement = append(doc.Statement[:i], doc.Statement[i+1:]...)

@@ -2,6 +2,7 @@ package sqsfake
 
 import (
 	"encoding/base64"
+	"math"
 	"sort"
 	"strconv"
 	"strings"
@@ -22,6 +23,9 @@ const (
 	fifoQueueNameRule = "The name of a FIFO queue can only include alphanumeric characters, hyphens, or underscores, must end with .fifo suffix and be 1 to 80 in length."
 	nameCooldown      = 60 * time.Second
 	purgeCooldown     = 60 * time.Second
+	// neverPurged marks a queue that was never purged. It cannot be 0: a clock may stand at
+	// the Unix epoch (a fresh benbjohnson clock.NewMock() does), where a purge happens at 0.
+	neverPurged = math.MinInt64
 )
 
 // redriveResolverFor checks a RedrivePolicy target for the queue whose ARN is source: it must
@@ -51,6 +55,8 @@ func (f *Fake) createQueue(in *sqs.CreateQueueInput) (*sqs.CreateQueueOutput, er
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	now := f.now()
+	// Move tasks that were due before this queue existed must not see it.
+	f.progressTasks(now)
 
 	fifo := false
 	if v, ok := in.Attributes[attrFifoQueue]; ok {
@@ -73,8 +79,8 @@ func (f *Fake) createQueue(in *sqs.CreateQueueInput) (*sqs.CreateQueueOutput, er
 	}
 	if q := f.queues[name]; q != nil {
 		for _, attr := range sortedKeys(in.Attributes) {
-			want, _ := cfg.settable(attr)
-			have, _ := q.cfg.settable(attr)
+			want, _ := cfg.comparable(attr)
+			have, _ := q.cfg.comparable(attr)
 			if want != have {
 				return nil, newError("QueueNameExists", "A queue already exists with the same name and a different value for attribute "+attr)
 			}
@@ -101,6 +107,7 @@ func (f *Fake) createQueue(in *sqs.CreateQueueInput) (*sqs.CreateQueueOutput, er
 	f.nextQueueID++
 	q := newQueue(f.nextQueueID, name, f.queueURL(name), f.queueARN(name), cfg, now)
 	q.tags = tags
+	q.lastPurge = neverPurged
 	f.queues[name] = q
 	f.queuesByID[q.id] = q
 	return &sqs.CreateQueueOutput{QueueUrl: aws.String(q.url)}, nil
@@ -206,9 +213,12 @@ func (f *Fake) deleteQueue(in *sqs.DeleteQueueInput) (*sqs.DeleteQueueOutput, er
 	if err != nil {
 		return nil, err
 	}
+	// Bring the fake up to now first: a move task that was due to move messages into or
+	// out of this queue before the delete must have done so.
+	now := f.settle(q)
 	delete(f.queues, q.name)
 	delete(f.queuesByID, q.id)
-	f.deletedAt[q.name] = f.now()
+	f.deletedAt[q.name] = now
 	f.endPollsOf(q)
 	return &sqs.DeleteQueueOutput{}, nil
 }
@@ -279,8 +289,9 @@ func (f *Fake) purgeQueue(in *sqs.PurgeQueueInput) (*sqs.PurgeQueueOutput, error
 	if err != nil {
 		return nil, err
 	}
-	now := f.now()
-	if q.lastPurge != 0 && now-q.lastPurge < int64(purgeCooldown) {
+	// Settle first, so that what was due before the purge (a move task's progress) happens.
+	now := f.settle(q)
+	if q.lastPurge != neverPurged && now-q.lastPurge < int64(purgeCooldown) {
 		return nil, newError("PurgeQueueInProgress", "Only one PurgeQueue operation on "+q.name+" is allowed every 60 seconds.")
 	}
 	q.purge()
