@@ -5,6 +5,7 @@ import (
 	"encoding/hex"
 	"strconv"
 	"time"
+	"unicode/utf8"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/sqs"
@@ -82,12 +83,18 @@ func (f *Fake) enqueue(q *queue, r *sendRequest, now int64) *message {
 	}
 	if len(r.attrs) > 0 || len(r.sys) > 0 || r.groupID != nil {
 		ext := &messageExt{}
-		if len(r.attrs) > 0 {
-			ext.md5Attrs = md5OfMessageAttributes(r.attrs)
+		if len(m.attrs) > 0 {
+			// Over the stored copy: it holds what SQS received (invalid UTF-8 replaced by
+			// U+FFFD), and a receive that returns every attribute reuses this digest.
+			ext.md5Attrs = md5OfMessageAttributes(m.attrs)
 		}
 		if len(r.sys) > 0 {
-			ext.md5SysAttrs = md5OfSystemAttributes(r.sys)
-			if v, ok := r.sys["AWSTraceHeader"]; ok && v.StringValue != nil {
+			sys := r.sys
+			if !systemAttributesValidUTF8(sys) {
+				sys = copySystemAttributes(sys)
+			}
+			ext.md5SysAttrs = md5OfSystemAttributes(sys)
+			if v, ok := sys["AWSTraceHeader"]; ok && v.StringValue != nil {
 				ext.traceHeader = aws.String(*v.StringValue)
 			}
 		}
@@ -105,6 +112,17 @@ func (f *Fake) enqueue(q *queue, r *sendRequest, now int64) *message {
 		f.servePollers(q, now)
 	}
 	return m
+}
+
+// systemAttributesValidUTF8 reports whether every string of attrs is valid UTF-8, so that it
+// is exactly what the SDK puts on the wire.
+func systemAttributesValidUTF8(attrs map[string]types.MessageSystemAttributeValue) bool {
+	for _, v := range attrs {
+		if v.DataType != nil && !utf8.ValidString(*v.DataType) || v.StringValue != nil && !utf8.ValidString(*v.StringValue) {
+			return false
+		}
+	}
+	return true
 }
 
 // messageID returns the message's MessageId.

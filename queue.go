@@ -18,7 +18,7 @@ type message struct {
 	ext          *messageExt
 	sentAt       int64 // SentTimestamp
 	retainFrom   int64 // start of the retention period
-	firstRecvAt  int64 // ApproximateFirstReceiveTimestamp; 0 before the first receive
+	firstRecvAt  int64 // ApproximateFirstReceiveTimestamp; meaningful once receiveCount > 0
 	recvAt       int64 // time of the latest receive, for the 12-hour visibility cap
 	at           int64 // visible: when it became available; pending: when it becomes visible
 	receiveCount uint32
@@ -55,8 +55,9 @@ type queue struct {
 	nextSeq   uint64
 	inFlight  int
 	delayed   int
-	lastPurge int64 // 0 when never purged
+	lastPurge int64 // neverPurged when never purged
 	pollers   []*poller
+	serving   bool // serveDLQ is handing moved messages to this queue's polls
 }
 
 func newQueue(id uint32, name, url, arn string, cfg queueConfig, now int64) *queue {

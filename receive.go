@@ -105,19 +105,28 @@ func (f *Fake) receiveFrom(q *queue, p *receiveParams, now int64) []*message {
 	if q.cfg.redrivePolicy != nil {
 		policy = q.cfg.redrivePolicy
 		dlq = f.lookupARN(policy.deadLetterTargetArn)
+		if dlq == q {
+			// A queue that is its own DLQ: moving a message would put it straight back where
+			// the loop below pops it, for ever. Deliver it instead.
+			dlq = nil
+		}
 	}
+	moved := false
 	for len(got) < p.max && q.visible.len() > 0 && q.inFlight < f.inFlightLimit {
 		m := q.visible.pop()
 		// A message whose DLQ has been deleted stays and is delivered: there is nowhere to
 		// move it (SPEC.md §8.2 leaves this unverified).
 		if dlq != nil && int(m.receiveCount) >= policy.maxReceiveCount {
 			f.moveToDLQ(q, m, dlq, now)
+			moved = true
 			continue
 		}
-		m.receiveCount++
-		if m.firstRecvAt == 0 {
+		// The receive count, not the timestamp, tells a first receive: on a clock at the
+		// Unix epoch the first receive happens at time 0.
+		if m.receiveCount == 0 {
 			m.firstRecvAt = now
 		}
+		m.receiveCount++
 		m.recvAt = now
 		if p.visibility > 0 {
 			q.enterPending(m, now+p.visibility)
@@ -133,7 +142,30 @@ func (f *Fake) receiveFrom(q *queue, p *receiveParams, now int64) []*message {
 	if len(got) > 0 {
 		q.kickPollers() // a visibility deadline may now be the queue's next event
 	}
+	if moved {
+		// q's own polls are not served from inside: this receive may be one of them, still
+		// unanswered. A message the DLQ's polls send back (a redrive cycle) waits in q for
+		// the next receive.
+		was := q.serving
+		q.serving = true
+		f.serveDLQ(dlq, now)
+		q.serving = was
+	}
 	return got
+}
+
+// serveDLQ hands messages that were just moved into dlq to the long polls parked on it, at
+// the time of the move, as a send would. It runs after the source's receive loop has ended,
+// and not for a queue whose polls are already being served further up the stack, so that a
+// redrive cycle (A's DLQ is B, B's is A) moves a message a bounded number of times.
+func (f *Fake) serveDLQ(dlq *queue, now int64) {
+	if len(dlq.pollers) == 0 || dlq.serving {
+		return
+	}
+	dlq.serving = true
+	dlq.settle(now) // the queue only: this may run inside settleAt, which also drives move tasks
+	f.servePollers(dlq, now)
+	dlq.serving = false
 }
 
 // moveToDLQ moves m, which was popped from src's visible heap, to dlq. It keeps its
@@ -155,7 +187,6 @@ func (f *Fake) moveToDLQ(src *queue, m *message, dlq *queue, now int64) {
 		moved.retainFrom = now
 	}
 	dlq.add(&moved, now, now)
-	dlq.kickPollers()
 }
 
 // msgStrings holds the strings one received message points to.
@@ -217,7 +248,7 @@ func (f *Fake) systemAttributes(m *message, sel sysAttrSet) map[string]string {
 	if sel&sysApproximateReceiveCount != 0 {
 		a["ApproximateReceiveCount"] = strconv.FormatUint(uint64(m.receiveCount), 10)
 	}
-	if sel&sysApproximateFirstReceiveTimestamp != 0 && m.firstRecvAt != 0 {
+	if sel&sysApproximateFirstReceiveTimestamp != 0 && m.receiveCount > 0 {
 		a["ApproximateFirstReceiveTimestamp"] = millis(m.firstRecvAt)
 	}
 	if x := m.ext; x != nil {
