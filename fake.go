@@ -43,6 +43,7 @@ type Fake struct {
 
 	region, account, partition string
 	senderID                   string
+	endpoint                   string // WithEndpoint: the base of queue URLs, or "" for AWS's
 	seed                       uint64
 	inFlightLimit              int
 	opts                       sqs.Options
@@ -52,6 +53,7 @@ type Fake struct {
 	deletedAt   map[string]int64 // name → when it was deleted, for the 60-second cooldown
 	nextQueueID uint32
 	nextMsgID   uint64
+	nextSeqNum  uint64 // FIFO sequence numbers
 	requests    atomic.Uint64
 
 	pollers     []*poller // parked long polls, in the order they parked
@@ -145,6 +147,9 @@ type call struct {
 // context, and numbers the call for its request id.
 func (f *Fake) begin(ctx context.Context, op string, params any, optFns []func(*sqs.Options)) (call, error) {
 	c := call{f: f, op: op, req: f.requests.Add(1)}
+	if n, ok := ctx.Value(callNumberKey{}).(*uint64); ok {
+		*n = c.req
+	}
 	if len(optFns) > 0 {
 		o := f.opts.Copy()
 		for _, fn := range optFns {
@@ -160,6 +165,11 @@ func (f *Fake) begin(ctx context.Context, op string, params any, optFns []func(*
 	}
 	return c, nil
 }
+
+// callNumberKey is the context key under which door 2 (Client) and door 3 (Handler) pass a
+// *uint64 that begin fills with the call's number, so that a success they answer carries the
+// request id an error of the same call would have carried.
+type callNumberKey struct{}
 
 // requestID formats the call's request id, a UUID derived from the call's number.
 func (c call) requestID() string { return uuidFor(c.f.seed, streamRequestID, c.req) }

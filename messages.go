@@ -40,8 +40,14 @@ func validIdentifier(s string) bool {
 
 // validateSend checks one message against the queue's rules, in the order AWS is believed
 // to apply them (SPEC.md §5.8; the order when several apply is unverified). In a batch the
-// size error says "cannot be validated" as AWS's batch answer does.
+// size error says "cannot be validated" as AWS's batch answer does, and the FIFO rules on
+// missing ids have been checked for the whole batch already.
 func (q *queue) validateSend(r *sendRequest, batch bool) *sqsError {
+	if q.fifo != nil && !batch {
+		if err := q.missingFifoID(r, false); err != nil {
+			return err
+		}
+	}
 	if err := validateBody(r.body); err != nil {
 		return err
 	}
@@ -64,17 +70,53 @@ func (q *queue) validateSend(r *sendRequest, batch bool) *sqsError {
 	if r.groupID != nil && !validIdentifier(*r.groupID) {
 		return errInvalidValue(*r.groupID, "MessageGroupId", "MessageGroupId can only include alphanumeric and punctuation characters. 1 to 128 in length.")
 	}
-	if r.dedupID != nil {
-		return errInvalidValue(*r.dedupID, "MessageDeduplicationId", "The request include parameter that is not valid for this queue type.")
+	if q.fifo == nil {
+		if r.dedupID != nil {
+			return errInvalidValue(*r.dedupID, "MessageDeduplicationId", "The request include parameter that is not valid for this queue type.")
+		}
+		return nil
+	}
+	if r.delay > 0 {
+		return errInvalidValue(strconv.Itoa(int(r.delay)), "DelaySeconds", "The request include parameter that is not valid for this queue type.")
+	}
+	if r.dedupID != nil && !validIdentifier(*r.dedupID) {
+		return errInvalidValue(*r.dedupID, "MessageDeduplicationId", "MessageDeduplicationId can only include alphanumeric and punctuation characters. 1 to 128 in length.")
 	}
 	return nil
 }
 
-// enqueue stores a validated message and returns it.
-func (f *Fake) enqueue(q *queue, r *sendRequest, now int64) *message {
-	f.nextMsgID++
+// missingFifoID checks that a message to a FIFO queue names its group and, unless the queue
+// deduplicates by content, its deduplication id. SendMessage reports a missing group as
+// MissingParameter, SendMessageBatch as InvalidParameterValue (SPEC.md §5.9).
+func (q *queue) missingFifoID(r *sendRequest, batch bool) *sqsError {
+	if r.groupID == nil {
+		if batch {
+			return errInvalidParameterValue("The request must contain the parameter MessageGroupId.")
+		}
+		return errMissingParameter("MessageGroupId")
+	}
+	if r.dedupID == nil && !q.cfg.contentBasedDedup {
+		return errInvalidParameterValue("The queue should either have ContentBasedDeduplication enabled or MessageDeduplicationId provided explicitly")
+	}
+	return nil
+}
+
+// sent describes what a send answers with: the message stored, or, for a FIFO duplicate,
+// the message the deduplication id first sent.
+type sent struct {
+	idNum       uint64
+	md5Body     [16]byte
+	md5Attrs    string
+	md5SysAttrs string
+	seqNum      string
+}
+
+// enqueue stores a validated message and reports it. A FIFO message whose deduplication id
+// was sent within the last five minutes is not stored: the send answers with the original
+// MessageId and SequenceNumber (SPEC.md §7; unverified, emulators agree) and the digests of
+// what this request sent.
+func (f *Fake) enqueue(q *queue, r *sendRequest, now int64) sent {
 	m := &message{
-		idNum:      f.nextMsgID,
 		body:       r.body,
 		md5Body:    md5.Sum([]byte(r.body)),
 		attrs:      copyMessageAttributes(r.attrs),
@@ -103,15 +145,40 @@ func (f *Fake) enqueue(q *queue, r *sendRequest, now int64) *message {
 		}
 		m.ext = ext
 	}
+	out := sent{md5Body: m.md5Body}
+	if m.ext != nil {
+		out.md5Attrs, out.md5SysAttrs = m.ext.md5Attrs, m.ext.md5SysAttrs
+	}
 	delay := q.cfg.delaySeconds
-	if r.delay > 0 {
-		delay = int(r.delay)
+	if q.fifo != nil {
+		dedupID := aws.ToString(r.dedupID)
+		if r.dedupID == nil {
+			dedupID = contentDedupID(r.body)
+		}
+		key := q.dedupKey(*r.groupID, dedupID)
+		if orig, dup := q.fifo.duplicateOf(key, now); dup {
+			out.idNum, out.seqNum = orig.idNum, orig.seqNum
+			return out
+		}
+		f.nextMsgID++
+		m.idNum = f.nextMsgID
+		m.ext.dedupID = dedupID
+		m.ext.seqNum = f.nextSequenceNumber()
+		q.fifo.remember(key, dedupRecord{idNum: m.idNum, seqNum: m.ext.seqNum, expires: now + int64(dedupWindow)})
+		out.idNum, out.seqNum = m.idNum, m.ext.seqNum
+	} else {
+		if r.delay > 0 {
+			delay = int(r.delay)
+		}
+		f.nextMsgID++
+		m.idNum = f.nextMsgID
+		out.idNum = m.idNum
 	}
 	q.add(m, now, now+int64(delay)*int64(time.Second))
 	if len(q.pollers) > 0 {
 		f.servePollers(q, now)
 	}
-	return m
+	return out
 }
 
 // systemAttributesValidUTF8 reports whether every string of attrs is valid UTF-8, so that it
@@ -130,11 +197,11 @@ func (f *Fake) messageID(m *message) string { return uuidFor(f.seed, streamMessa
 
 // sendResult holds a SendMessage output and the strings it points to in one allocation.
 type sendResult struct {
-	out          sqs.SendMessageOutput
-	id, md5      string
-	md5Attrs     string
-	md5SysAttrs  string
-	sequenceNumb string
+	out         sqs.SendMessageOutput
+	id, md5     string
+	md5Attrs    string
+	md5SysAttrs string
+	seqNum      string
 }
 
 func (f *Fake) sendMessage(in *sqs.SendMessageInput) (*sqs.SendMessageOutput, error) {
@@ -154,28 +221,27 @@ func (f *Fake) sendMessage(in *sqs.SendMessageInput) (*sqs.SendMessageOutput, er
 	if err := q.validateSend(&r, false); err != nil {
 		return nil, err
 	}
-	m := f.enqueue(q, &r, now)
-	res := &sendResult{}
-	res.id, res.md5 = f.idAndMD5(m)
+	done := f.enqueue(q, &r, now)
+	res := &sendResult{md5Attrs: done.md5Attrs, md5SysAttrs: done.md5SysAttrs, seqNum: done.seqNum}
+	res.id, res.md5 = f.idAndMD5(done.idNum, &done.md5Body)
 	res.out.MessageId, res.out.MD5OfMessageBody = &res.id, &res.md5
-	if m.ext != nil {
-		if m.ext.md5Attrs != "" {
-			res.md5Attrs = m.ext.md5Attrs
-			res.out.MD5OfMessageAttributes = &res.md5Attrs
-		}
-		if m.ext.md5SysAttrs != "" {
-			res.md5SysAttrs = m.ext.md5SysAttrs
-			res.out.MD5OfMessageSystemAttributes = &res.md5SysAttrs
-		}
+	if res.md5Attrs != "" {
+		res.out.MD5OfMessageAttributes = &res.md5Attrs
+	}
+	if res.md5SysAttrs != "" {
+		res.out.MD5OfMessageSystemAttributes = &res.md5SysAttrs
+	}
+	if res.seqNum != "" {
+		res.out.SequenceNumber = &res.seqNum
 	}
 	return &res.out, nil
 }
 
-// idAndMD5 returns the MessageId and MD5OfMessageBody of m, made in one allocation.
-func (f *Fake) idAndMD5(m *message) (id, sum string) {
+// idAndMD5 returns a MessageId and an MD5OfMessageBody, made in one allocation.
+func (f *Fake) idAndMD5(idNum uint64, md5Body *[16]byte) (id, sum string) {
 	var buf [uuidLen + 32]byte
-	b := appendUUID(buf[:0], f.seed, streamMessageID, m.idNum)
-	b = hex.AppendEncode(b, m.md5Body[:])
+	b := appendUUID(buf[:0], f.seed, streamMessageID, idNum)
+	b = hex.AppendEncode(b, md5Body[:])
 	s := string(b)
 	return s[:uuidLen], s[uuidLen:]
 }
@@ -242,6 +308,13 @@ func (f *Fake) sendMessageBatch(in *sqs.SendMessageBatchInput) (*sqs.SendMessage
 	if total > maxBatchPayload {
 		return nil, newError("BatchRequestTooLong", "Batch requests cannot be longer than 1048576 bytes. You have sent "+strconv.Itoa(total)+" bytes.")
 	}
+	if q.fifo != nil {
+		for i := range reqs {
+			if err := q.missingFifoID(&reqs[i], true); err != nil {
+				return nil, err
+			}
+		}
+	}
 	now := f.now()
 	f.settleAt(q, now)
 	out := &sqs.SendMessageBatchOutput{}
@@ -250,16 +323,17 @@ func (f *Fake) sendMessageBatch(in *sqs.SendMessageBatchInput) (*sqs.SendMessage
 			out.Failed = append(out.Failed, failedEntry(ids[i], err))
 			continue
 		}
-		m := f.enqueue(q, &reqs[i], now)
-		id, sum := f.idAndMD5(m)
+		done := f.enqueue(q, &reqs[i], now)
+		id, sum := f.idAndMD5(done.idNum, &done.md5Body)
 		entry := types.SendMessageBatchResultEntry{Id: aws.String(ids[i]), MessageId: &id, MD5OfMessageBody: &sum}
-		if m.ext != nil {
-			if m.ext.md5Attrs != "" {
-				entry.MD5OfMessageAttributes = aws.String(m.ext.md5Attrs)
-			}
-			if m.ext.md5SysAttrs != "" {
-				entry.MD5OfMessageSystemAttributes = aws.String(m.ext.md5SysAttrs)
-			}
+		if done.md5Attrs != "" {
+			entry.MD5OfMessageAttributes = aws.String(done.md5Attrs)
+		}
+		if done.md5SysAttrs != "" {
+			entry.MD5OfMessageSystemAttributes = aws.String(done.md5SysAttrs)
+		}
+		if done.seqNum != "" {
+			entry.SequenceNumber = aws.String(done.seqNum)
 		}
 		out.Successful = append(out.Successful, entry)
 	}
@@ -268,29 +342,41 @@ func (f *Fake) sendMessageBatch(in *sqs.SendMessageBatchInput) (*sqs.SendMessage
 
 // deleteOne deletes the message a receipt handle names (SPEC.md §5.11). On a standard queue
 // any handle the message was ever received with deletes it, and deleting a message that is
-// already gone succeeds.
+// already gone succeeds. On a FIFO queue only the handle of the current, unexpired receive
+// does.
 func (f *Fake) deleteOne(q *queue, handle string) *sqsError {
-	m, err := f.messageOf(q, handle)
+	m, r, err := f.messageOf(q, handle)
 	if err != nil {
 		return err
 	}
-	if m != nil {
-		q.remove(m)
+	if m == nil {
+		return nil
 	}
+	if q.fifo != nil && !m.heldBy(r) {
+		return errHandleExpired(handle)
+	}
+	q.remove(m)
 	return nil
+}
+
+// heldBy reports whether r is the receive that currently holds m in flight.
+func (m *message) heldBy(r receipt) bool { return m.inFlight() && m.receiveCount == r.receive }
+
+func errHandleExpired(handle string) *sqsError {
+	return errInvalidValue(handle, "ReceiptHandle", "The receipt handle has expired.")
 }
 
 // messageOf resolves a receipt handle of q to its message, which is nil when the message is
 // no longer in the queue.
-func (f *Fake) messageOf(q *queue, handle string) (*message, *sqsError) {
+func (f *Fake) messageOf(q *queue, handle string) (*message, receipt, *sqsError) {
 	r, err := decodeReceipt(f.seed, handle)
 	if err != nil {
-		return nil, errReceiptHandleIsInvalid(handle)
+		return nil, r, errReceiptHandleIsInvalid(handle)
 	}
 	if r.queue != q.id {
-		return nil, newError("ReceiptHandleIsInvalid", `The receipt handle "`+handle+`" is not valid for this queue.`)
+		return nil, r, newError("ReceiptHandleIsInvalid", `The receipt handle "`+handle+`" is not valid for this queue.`)
 	}
-	return q.msgs[r.seq], nil
+	return q.msgs[r.seq], r, nil
 }
 
 func (f *Fake) deleteMessage(in *sqs.DeleteMessageInput) (*sqs.DeleteMessageOutput, error) {
@@ -300,10 +386,11 @@ func (f *Fake) deleteMessage(in *sqs.DeleteMessageInput) (*sqs.DeleteMessageOutp
 	if err != nil {
 		return nil, err
 	}
-	f.settle(q)
+	now := f.settle(q)
 	if err := f.deleteOne(q, aws.ToString(in.ReceiptHandle)); err != nil {
 		return nil, err
 	}
+	f.servePollers(q, now) // a deleted FIFO head unlocks its group; a freed in-flight slot
 	return &sqs.DeleteMessageOutput{}, nil
 }
 
@@ -321,7 +408,7 @@ func (f *Fake) deleteMessageBatch(in *sqs.DeleteMessageBatchInput) (*sqs.DeleteM
 	if err := checkBatch("DeleteMessageBatch", ids); err != nil {
 		return nil, err
 	}
-	f.settle(q)
+	now := f.settle(q)
 	out := &sqs.DeleteMessageBatchOutput{}
 	for i, e := range in.Entries {
 		if err := f.deleteOne(q, aws.ToString(e.ReceiptHandle)); err != nil {
@@ -330,6 +417,7 @@ func (f *Fake) deleteMessageBatch(in *sqs.DeleteMessageBatchInput) (*sqs.DeleteM
 		}
 		out.Successful = append(out.Successful, types.DeleteMessageBatchResultEntry{Id: aws.String(ids[i])})
 	}
+	f.servePollers(q, now)
 	return out, nil
 }
 
@@ -340,12 +428,17 @@ func (f *Fake) changeVisibilityOne(q *queue, handle string, timeout int32, now i
 		// answer below, as any value too long for the message does.
 		return errInvalidValue(strconv.Itoa(int(timeout)), "VisibilityTimeout", "Must be >= 0 and <= 43200, if provided.")
 	}
-	m, err := f.messageOf(q, handle)
+	m, r, err := f.messageOf(q, handle)
 	if err != nil {
 		return err
 	}
 	if m == nil {
 		return errInvalidValue(handle, "ReceiptHandle", "Message does not exist or is not available for visibility timeout change.")
+	}
+	if q.fifo != nil && !m.heldBy(r) {
+		// On a FIFO queue a handle whose visibility has lapsed no longer changes anything
+		// (issue 4; AWS records this answer for DeleteMessage).
+		return errHandleExpired(handle)
 	}
 	if !m.inFlight() {
 		// Its visibility already lapsed: AWS answers 200 and changes nothing.

@@ -130,8 +130,8 @@ func (f *Fake) startMessageMoveTask(in *sqs.StartMessageMoveTaskInput) (*sqs.Sta
 		SourceArn string `json:"sourceArn"`
 	}{t.id, src.arn})
 	t.handle = base64.StdEncoding.EncodeToString(handle)
-	_, inFlight, _ := src.counts()
-	t.toMove = int64(src.visible.len() + inFlight)
+	visible, inFlight, _ := src.counts()
+	t.toMove = int64(visible + inFlight)
 	if f.tasks == nil {
 		f.tasks = make(map[uint32][]*moveTask)
 	}
@@ -180,7 +180,7 @@ func (f *Fake) progressTask(t *moveTask, now int64) {
 		if at > now {
 			break
 		}
-		m := src.visible.top()
+		m := src.oldestAvailable()
 		if m == nil {
 			break
 		}
@@ -205,8 +205,8 @@ func (f *Fake) progressTask(t *moveTask, now int64) {
 // finishIfDone completes a task that has moved what it set out to move, or whose source
 // holds nothing more to move.
 func (f *Fake) finishIfDone(t *moveTask) {
-	_, inFlight, _ := t.source.counts()
-	if t.moved >= t.toMove || t.source.visible.len()+inFlight == 0 {
+	visible, inFlight, _ := t.source.counts()
+	if t.moved >= t.toMove || visible+inFlight == 0 {
 		t.status = taskCompleted
 	}
 }
@@ -240,7 +240,7 @@ func (f *Fake) redrive(m *message, dest *queue, at, now int64) {
 func (f *Fake) nextTaskEvent(now int64) int64 {
 	next := int64(0)
 	for _, t := range f.runningTasks {
-		if t.source.visible.len() == 0 && t.source.nextDue() == 0 {
+		if !t.source.receivable() && t.source.nextDue() == 0 {
 			continue
 		}
 		if at := t.moveTime(t.moved + 1); at > now && (next == 0 || at < next) {

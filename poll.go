@@ -54,7 +54,7 @@ func (f *Fake) settleAt(q *queue, now int64) {
 
 // servePollers hands q's available messages to its parked polls, first parked first.
 func (f *Fake) servePollers(q *queue, now int64) {
-	for len(q.pollers) > 0 && q.visible.len() > 0 {
+	for len(q.pollers) > 0 && q.receivable() {
 		pl := q.pollers[0]
 		msgs := f.receiveFrom(q, pl.p, now)
 		if len(msgs) == 0 {
@@ -157,6 +157,7 @@ func (f *Fake) longPoll(ctx context.Context, q *queue, p *receiveParams, now int
 		}
 		now = f.now()
 		f.settleAt(q, now)
+		f.servePollers(q, now)
 		if pl.done {
 			f.mu.Unlock()
 			return pl.out, nil

@@ -33,6 +33,13 @@ type messageExt struct {
 	md5SysAttrs string
 	groupID     *string
 	dlqSource   string // DeadLetterQueueSourceArn
+
+	// FIFO queues only.
+	dedupID    string
+	seqNum     string
+	group      *group
+	prev, next *message // neighbours in the group, in send order
+	order      uint64   // when it was sent or last handed out, for ties in group order
 }
 
 func (m *message) inFlight() bool { return m.pending && m.receiveCount > 0 }
@@ -57,16 +64,21 @@ type queue struct {
 	delayed   int
 	lastPurge int64 // neverPurged when never purged
 	pollers   []*poller
-	serving   bool // serveDLQ is handing moved messages to this queue's polls
+	serving   bool       // serveDLQ is handing moved messages to this queue's polls
+	fifo      *fifoState // nil for a standard queue
 }
 
 func newQueue(id uint32, name, url, arn string, cfg queueConfig, now int64) *queue {
-	return &queue{
+	q := &queue{
 		id: id, name: name, url: url, arn: arn, cfg: cfg,
 		created: now, modified: now,
 		msgs:      make(map[uint64]*message),
 		retention: msgHeap{retention: true},
 	}
+	if cfg.fifo {
+		q.fifo = newFifoState(cfg.dedupScope)
+	}
+	return q
 }
 
 // settle applies every event that has come due by now, in time order: delays and visibility
@@ -77,12 +89,20 @@ func (q *queue) settle(now int64) bool {
 	for q.pending.len() > 0 && q.pending.top().at <= now {
 		m := q.pending.pop()
 		q.leavePending(m)
-		q.visible.push(m)
-		woke = true
+		if q.fifo == nil {
+			q.visible.push(m)
+			woke = true
+		} else if m.isHead() {
+			q.fifoOffer(m.ext.group)
+			woke = true
+		}
 	}
 	period := int64(q.cfg.retentionPeriod) * int64(time.Second)
 	for q.retention.len() > 0 && q.retention.top().retainFrom+period <= now {
 		q.remove(q.retention.top())
+	}
+	if q.fifo != nil {
+		q.fifo.sweep(now)
 	}
 	return woke
 }
@@ -121,11 +141,19 @@ func (q *queue) add(m *message, now, availableAt int64) {
 	m.seq = q.nextSeq
 	q.msgs[m.seq] = m
 	q.retention.push(m)
+	if q.fifo != nil {
+		m.ext.order = q.fifo.stamp()
+		q.fifoLink(m)
+	}
 	if availableAt > now {
 		q.enterPending(m, availableAt)
-	} else {
-		m.at = now
+		return
+	}
+	m.at = now
+	if q.fifo == nil {
 		q.visible.push(m)
+	} else if m.isHead() {
+		q.fifoOffer(m.ext.group)
 	}
 }
 
@@ -134,8 +162,11 @@ func (q *queue) remove(m *message) {
 	if m.pending {
 		q.pending.remove(m)
 		q.leavePending(m)
-	} else {
+	} else if q.fifo == nil {
 		q.visible.remove(m)
+	}
+	if q.fifo != nil {
+		q.fifoUnlink(m)
 	}
 	q.retention.remove(m)
 	delete(q.msgs, m.seq)
@@ -148,6 +179,10 @@ func (q *queue) purge() {
 	q.pending.clear()
 	q.retention.clear()
 	q.inFlight, q.delayed = 0, 0
+	if q.fifo != nil {
+		// Purging also forgets deduplication ids (SPEC.md §5.7).
+		q.fifo = newFifoState(q.fifo.scope)
+	}
 }
 
 // makeVisible ends m's invisibility at now (ChangeMessageVisibility to 0).
@@ -155,7 +190,14 @@ func (q *queue) makeVisible(m *message, now int64) {
 	q.pending.remove(m)
 	q.leavePending(m)
 	m.at = now
-	q.visible.push(m)
+	if q.fifo == nil {
+		q.visible.push(m)
+	} else {
+		m.ext.order = q.fifo.stamp()
+		if m.isHead() {
+			q.fifoOffer(m.ext.group)
+		}
+	}
 }
 
 // hide makes m in flight until deadline (a receive, or a visibility change).
@@ -165,20 +207,47 @@ func (q *queue) hide(m *message, deadline int64) {
 		q.pending.fix(m)
 		return
 	}
-	q.visible.remove(m)
+	if q.fifo == nil {
+		q.visible.remove(m)
+	} else if m.isHead() {
+		q.fifoWithdraw(m.ext.group)
+	}
 	q.enterPending(m, deadline)
 }
 
+// receivable reports whether a receive would find a message now (as of the last settle).
+func (q *queue) receivable() bool {
+	if q.fifo != nil {
+		return q.fifo.ready.len() > 0
+	}
+	return q.visible.len() > 0
+}
+
+// oldestAvailable returns the message a move task takes next, or nil: the oldest available
+// message, or on a FIFO queue the head of the first receivable group.
+func (q *queue) oldestAvailable() *message {
+	if q.fifo != nil {
+		if g := q.fifo.ready.top(); g != nil {
+			return g.head
+		}
+		return nil
+	}
+	return q.visible.top()
+}
+
 // counts returns ApproximateNumberOfMessages, …NotVisible and …Delayed as of the last settle.
+// Every message is visible, in flight or delayed; on a FIFO queue, visible includes messages
+// waiting behind a group's lock, as AWS counts them.
 func (q *queue) counts() (visible, inFlight, delayed int) {
-	return q.visible.len(), q.inFlight, q.delayed
+	return len(q.msgs) - q.inFlight - q.delayed, q.inFlight, q.delayed
 }
 
 // attribute returns a queue attribute's value as GetQueueAttributes reports it.
 func (q *queue) attribute(name string) (string, bool) {
 	switch name {
 	case attrApproximateNumberOfMessages:
-		return strconv.Itoa(q.visible.len()), true
+		visible, _, _ := q.counts()
+		return strconv.Itoa(visible), true
 	case attrApproximateNumberNotVisible:
 		return strconv.Itoa(q.inFlight), true
 	case attrApproximateNumberDelayed:

@@ -277,8 +277,14 @@ func (f *Fake) setQueueAttributes(in *sqs.SetQueueAttributesInput) (*sqs.SetQueu
 	if aerr != nil {
 		return nil, aerr
 	}
+	delayChanged := cfg.delaySeconds != q.cfg.delaySeconds
 	q.cfg = cfg
 	q.modified = f.now()
+	if delayChanged && q.fifo != nil {
+		q.reapplyDelay(q.modified)
+		q.kickPollers()
+		f.servePollers(q, q.modified)
+	}
 	return &sqs.SetQueueAttributesOutput{}, nil
 }
 

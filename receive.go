@@ -47,6 +47,7 @@ type receiveParams struct {
 	wait       int64 // nanoseconds
 	sys        sysAttrSet
 	attrNames  []string
+	attemptID  string // ReceiveRequestAttemptId, FIFO queues only
 }
 
 // receiveParams validates a ReceiveMessage input against q. A Go zero in MaxNumberOfMessages,
@@ -85,6 +86,14 @@ func (q *queue) receiveParams(in *sqs.ReceiveMessageInput) (receiveParams, *sqsE
 		p.sys |= sysAttrBits[string(n)]
 	}
 	p.attrNames = in.MessageAttributeNames
+	// ReceiveRequestAttemptId matters on FIFO queues only; standard queues ignore it
+	// (SPEC.md §7, unverified for standard queues).
+	if id := in.ReceiveRequestAttemptId; id != nil && q.fifo != nil {
+		if !validIdentifier(*id) {
+			return p, errInvalidValue(*id, "ReceiveRequestAttemptId", "ReceiveRequestAttemptId can only include alphanumeric and punctuation characters. 1 to 128 in length.")
+		}
+		p.attemptID = *id
+	}
 	return p, nil
 }
 
@@ -99,7 +108,6 @@ func errOverLimitInFlight() *sqsError {
 // moves to the dead-letter queue instead of being returned (SPEC.md §8.2).
 func (f *Fake) receiveFrom(q *queue, p *receiveParams, now int64) []*message {
 	var got []*message
-	var stayVisible []*message
 	var policy *redrivePolicy
 	var dlq *queue
 	if q.cfg.redrivePolicy != nil {
@@ -111,37 +119,16 @@ func (f *Fake) receiveFrom(q *queue, p *receiveParams, now int64) []*message {
 			dlq = nil
 		}
 	}
-	moved := false
-	for len(got) < p.max && q.visible.len() > 0 && q.inFlight < f.inFlightLimit {
-		m := q.visible.pop()
-		// A message whose DLQ has been deleted stays and is delivered: there is nowhere to
-		// move it (SPEC.md §8.2 leaves this unverified).
-		if dlq != nil && int(m.receiveCount) >= policy.maxReceiveCount {
-			f.moveToDLQ(q, m, dlq, now)
-			moved = true
-			continue
-		}
-		// The receive count, not the timestamp, tells a first receive: on a clock at the
-		// Unix epoch the first receive happens at time 0.
-		if m.receiveCount == 0 {
-			m.firstRecvAt = now
-		}
-		m.receiveCount++
-		m.recvAt = now
-		if p.visibility > 0 {
-			q.enterPending(m, now+p.visibility)
-		} else {
-			stayVisible = append(stayVisible, m)
-		}
-		got = append(got, m)
-	}
-	for _, m := range stayVisible {
-		m.at = now
-		q.visible.push(m)
+	var moved bool
+	if q.fifo != nil {
+		got, moved = f.receiveFIFO(q, p, now, dlq, policy)
+	} else {
+		got, moved = f.receiveStandard(q, p, now, dlq, policy)
 	}
 	if len(got) > 0 {
 		q.kickPollers() // a visibility deadline may now be the queue's next event
 	}
+	q.recordAttempt(p.attemptID, got, now)
 	if moved {
 		// q's own polls are not served from inside: this receive may be one of them, still
 		// unanswered. A message the DLQ's polls send back (a redrive cycle) waits in q for
@@ -152,6 +139,30 @@ func (f *Fake) receiveFrom(q *queue, p *receiveParams, now int64) []*message {
 		q.serving = was
 	}
 	return got
+}
+
+// receiveStandard takes up to p.max messages from a standard queue, oldest available first.
+func (f *Fake) receiveStandard(q *queue, p *receiveParams, now int64, dlq *queue, policy *redrivePolicy) (got []*message, moved bool) {
+	var stayVisible []*message
+	for len(got) < p.max && q.visible.len() > 0 && q.inFlight < f.inFlightLimit {
+		m := q.visible.pop()
+		// A message whose DLQ has been deleted stays and is delivered: there is nowhere to
+		// move it (SPEC.md §8.2 leaves this unverified).
+		if dlq != nil && int(m.receiveCount) >= policy.maxReceiveCount {
+			f.moveToDLQ(q, m, dlq, now)
+			moved = true
+			continue
+		}
+		f.handOut(q, m, p, now)
+		if p.visibility == 0 {
+			stayVisible = append(stayVisible, m)
+		}
+		got = append(got, m)
+	}
+	for _, m := range stayVisible {
+		q.visible.push(m)
+	}
+	return got, moved
 }
 
 // serveDLQ hands messages that were just moved into dlq to the long polls parked on it, at
@@ -172,7 +183,14 @@ func (f *Fake) serveDLQ(dlq *queue, now int64) {
 // MessageId, body, attributes, timestamps and receive count and gains
 // DeadLetterQueueSourceArn. A standard DLQ keeps the original enqueue time for retention; a
 // FIFO DLQ restarts it (SPEC.md §8.2).
+//
+// On a standard source, m was popped from the visible heap; on a FIFO source it is still in
+// its group. Into a FIFO DLQ it keeps its group and order, and its deduplication id becomes
+// its MessageId, so that unrelated messages that shared an id are not collapsed.
 func (f *Fake) moveToDLQ(src *queue, m *message, dlq *queue, now int64) {
+	if src.fifo != nil {
+		src.fifoUnlink(m)
+	}
 	src.retention.remove(m)
 	delete(src.msgs, m.seq)
 	moved := *m
@@ -181,10 +199,12 @@ func (f *Fake) moveToDLQ(src *queue, m *message, dlq *queue, now int64) {
 	if m.ext != nil {
 		ext = *m.ext
 	}
+	ext.group, ext.prev, ext.next = nil, nil, nil
 	ext.dlqSource = src.arn
 	moved.ext = &ext
-	if dlq.cfg.fifo {
+	if dlq.fifo != nil {
 		moved.retainFrom = now
+		ext.dedupID = f.messageID(m)
 	}
 	dlq.add(&moved, now, now)
 }
@@ -258,6 +278,12 @@ func (f *Fake) systemAttributes(m *message, sel sysAttrSet) map[string]string {
 		if sel&sysMessageGroupID != 0 && x.groupID != nil {
 			a["MessageGroupId"] = *x.groupID
 		}
+		if sel&sysMessageDeduplicationID != 0 && x.dedupID != "" {
+			a["MessageDeduplicationId"] = x.dedupID
+		}
+		if sel&sysSequenceNumber != 0 && x.seqNum != "" {
+			a["SequenceNumber"] = x.seqNum
+		}
 		if sel&sysDeadLetterQueueSourceArn != 0 && x.dlqSource != "" {
 			a["DeadLetterQueueSourceArn"] = x.dlqSource
 		}
@@ -281,7 +307,20 @@ func (f *Fake) receiveMessage(ctx context.Context, in *sqs.ReceiveMessageInput) 
 		return nil, perr
 	}
 	now := f.settle(q)
-	if p.wait == 0 && !q.cfg.fifo && q.inFlight >= f.inFlightLimit {
+	if p.attemptID != "" {
+		msgs, err := q.retryAttempt(p.attemptID, &p, now)
+		if err != nil {
+			f.mu.Unlock()
+			return nil, err
+		}
+		if msgs != nil {
+			q.kickPollers()
+			out := f.render(q, msgs, &p)
+			f.mu.Unlock()
+			return out, nil
+		}
+	}
+	if p.wait == 0 && q.fifo == nil && q.inFlight >= f.inFlightLimit {
 		f.mu.Unlock()
 		return nil, errOverLimitInFlight()
 	}

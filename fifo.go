@@ -1,0 +1,432 @@
+package sqsfake
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"strconv"
+	"time"
+)
+
+// FIFO queues (SPEC.md §7). A FIFO queue keeps its messages in message groups, each a list
+// in send order. A group can be received from while its head — its oldest undeleted
+// message — is visible; a receive takes the leading run of visible messages from the head,
+// so a group whose head is in flight is locked. Receivable groups wait in a heap ordered by
+// the moment their head became available (send plus delay, visibility expiry, or a
+// visibility change to 0), ties in the order the messages were handed out: the one rule that
+// explains every group order AWS has been recorded answering with.
+
+// dedupWindow is how long a deduplication id is remembered after the first send.
+const dedupWindow = 5 * time.Minute
+
+// attemptWindow is how long a ReceiveRequestAttemptId can be retried.
+const attemptWindow = 5 * time.Minute
+
+// group is one message group of a FIFO queue.
+type group struct {
+	id         string
+	head, tail *message
+	gidx       int // position in the ready heap; -1 when not there
+	keyAt      int64
+	keyOrder   uint64
+}
+
+// fifoState is what a FIFO queue has beyond a standard one.
+type fifoState struct {
+	groups   map[string]*group
+	ready    groupHeap
+	order    uint64 // stamps sends and handouts, for ties in group order
+	draining *group // the group a receive is taking messages from; not offered meanwhile
+
+	scope      string // DeduplicationScope as the queue was created with
+	dedup      map[string]dedupRecord
+	dedupLog   []dedupEntry // in the order the ids were recorded, which is expiry order
+	attempts   map[string]*attempt
+	attemptLog []dedupEntry
+}
+
+// dedupRecord remembers the message a deduplication id first sent.
+type dedupRecord struct {
+	idNum   uint64
+	seqNum  string
+	expires int64
+}
+
+type dedupEntry struct {
+	key     string
+	expires int64
+}
+
+// attempt remembers what a receive with a ReceiveRequestAttemptId returned.
+type attempt struct {
+	expires int64
+	msgs    []attemptMsg
+}
+
+type attemptMsg struct {
+	m        *message
+	receive  uint32
+	deadline int64
+}
+
+func newFifoState(scope string) *fifoState {
+	return &fifoState{
+		groups:   make(map[string]*group),
+		scope:    scope,
+		dedup:    make(map[string]dedupRecord),
+		attempts: make(map[string]*attempt),
+	}
+}
+
+// stamp returns the next tie-break value.
+func (s *fifoState) stamp() uint64 {
+	s.order++
+	return s.order
+}
+
+// link appends m to the tail of its group.
+func (q *queue) fifoLink(m *message) {
+	s := q.fifo
+	id := *m.ext.groupID
+	g := s.groups[id]
+	if g == nil {
+		g = &group{id: id, gidx: -1}
+		s.groups[id] = g
+	}
+	m.ext.group = g
+	m.ext.prev, m.ext.next = g.tail, nil
+	if g.tail != nil {
+		g.tail.ext.next = m
+	} else {
+		g.head = m
+	}
+	g.tail = m
+}
+
+// fifoUnlink takes m out of its group; a new head that is visible makes the group
+// receivable again.
+func (q *queue) fifoUnlink(m *message) {
+	s, x := q.fifo, m.ext
+	g := x.group
+	if x.prev != nil {
+		x.prev.ext.next = x.next
+	} else {
+		g.head = x.next
+	}
+	if x.next != nil {
+		x.next.ext.prev = x.prev
+	} else {
+		g.tail = x.prev
+	}
+	x.prev, x.next, x.group = nil, nil, nil
+	if g.gidx >= 0 {
+		s.ready.remove(g)
+	}
+	if g.head == nil {
+		delete(s.groups, g.id)
+		return
+	}
+	q.fifoOffer(g)
+}
+
+// fifoOffer puts g in the ready heap when its head is visible.
+func (q *queue) fifoOffer(g *group) {
+	s := q.fifo
+	if g == s.draining || g.gidx >= 0 || g.head == nil || g.head.pending {
+		return
+	}
+	g.keyAt, g.keyOrder = g.head.at, g.head.ext.order
+	s.ready.push(g)
+}
+
+// fifoWithdraw takes g out of the ready heap: its head is no longer visible.
+func (q *queue) fifoWithdraw(g *group) {
+	if g.gidx >= 0 {
+		q.fifo.ready.remove(g)
+	}
+}
+
+func (m *message) isHead() bool { return m.ext != nil && m.ext.group != nil && m.ext.group.head == m }
+
+// receiveFIFO takes up to p.max messages from q's receivable groups: a group at a time, in
+// the ready heap's order, the leading run of visible messages from its head. A message that
+// reached maxReceiveCount moves to dlq on the way, which unlocks what follows it.
+func (f *Fake) receiveFIFO(q *queue, p *receiveParams, now int64, dlq *queue, policy *redrivePolicy) (got []*message, moved bool) {
+	s := q.fifo
+	var again []*group
+	for len(got) < p.max && s.ready.len() > 0 && q.inFlight < f.inFlightLimit {
+		g := s.ready.pop()
+		s.draining = g
+		for m := g.head; m != nil && !m.pending && len(got) < p.max && q.inFlight < f.inFlightLimit; {
+			next := m.ext.next
+			if dlq != nil && int(m.receiveCount) >= policy.maxReceiveCount {
+				f.moveToDLQ(q, m, dlq, now)
+				moved = true
+				m = next
+				continue
+			}
+			f.handOut(q, m, p, now)
+			m.ext.order = s.stamp()
+			got = append(got, m)
+			m = next
+		}
+		s.draining = nil
+		if p.visibility == 0 {
+			again = append(again, g)
+		} else if g.head != nil {
+			q.fifoOffer(g)
+		}
+	}
+	for _, g := range again {
+		if s.groups[g.id] == g {
+			q.fifoOffer(g)
+		}
+	}
+	return got, moved
+}
+
+// handOut makes m received now: its count and timestamps, and in flight for p.visibility.
+func (f *Fake) handOut(q *queue, m *message, p *receiveParams, now int64) {
+	// The receive count, not the timestamp, tells a first receive: on a clock at the Unix
+	// epoch the first receive happens at time 0.
+	if m.receiveCount == 0 {
+		m.firstRecvAt = now
+	}
+	m.receiveCount++
+	m.recvAt = now
+	if p.visibility > 0 {
+		q.enterPending(m, now+p.visibility)
+	} else {
+		m.at = now
+	}
+}
+
+// dedupKey is the key a deduplication id is remembered under in q's scope.
+func (q *queue) dedupKey(groupID, dedupID string) string {
+	if q.fifo.scope == dedupScopeMessageGroup {
+		return groupID + "\x00" + dedupID
+	}
+	return dedupID
+}
+
+// contentDedupID is the deduplication id content-based deduplication derives: the hex
+// SHA-256 of the body (SPEC.md §7; its exact form on AWS is unverified).
+func contentDedupID(body string) string {
+	sum := sha256.Sum256([]byte(body))
+	return hex.EncodeToString(sum[:])
+}
+
+// sweep forgets deduplication ids and receive attempts whose window has passed.
+func (s *fifoState) sweep(now int64) {
+	n := 0
+	for n < len(s.dedupLog) && s.dedupLog[n].expires <= now {
+		e := s.dedupLog[n]
+		if r, ok := s.dedup[e.key]; ok && r.expires == e.expires {
+			delete(s.dedup, e.key)
+		}
+		n++
+	}
+	if n > 0 {
+		s.dedupLog = append(s.dedupLog[:0], s.dedupLog[n:]...)
+	}
+	n = 0
+	for n < len(s.attemptLog) && s.attemptLog[n].expires <= now {
+		e := s.attemptLog[n]
+		if a, ok := s.attempts[e.key]; ok && a.expires == e.expires {
+			delete(s.attempts, e.key)
+		}
+		n++
+	}
+	if n > 0 {
+		s.attemptLog = append(s.attemptLog[:0], s.attemptLog[n:]...)
+	}
+}
+
+// duplicateOf returns the record of the message key first sent, while its window lasts.
+func (s *fifoState) duplicateOf(key string, now int64) (dedupRecord, bool) {
+	r, ok := s.dedup[key]
+	if !ok || r.expires <= now {
+		return dedupRecord{}, false
+	}
+	return r, true
+}
+
+func (s *fifoState) remember(key string, r dedupRecord) {
+	s.dedup[key] = r
+	s.dedupLog = append(s.dedupLog, dedupEntry{key, r.expires})
+}
+
+// nextSequenceNumber returns a FIFO SequenceNumber: a 20-digit decimal, larger than any
+// uint64 as AWS's are, strictly increasing across the fake.
+func (f *Fake) nextSequenceNumber() string {
+	f.nextSeqNum++
+	n := strconv.FormatUint(f.nextSeqNum, 10)
+	const width = 17
+	b := make([]byte, 0, 3+width)
+	b = append(b, "188"...)
+	for i := len(n); i < width; i++ {
+		b = append(b, '0')
+	}
+	return string(append(b, n...))
+}
+
+// reapplyDelay applies a changed DelaySeconds to the messages of a FIFO queue that were not
+// received yet: on a FIFO queue the change is retroactive (SPEC.md §4), counted from each
+// message's send.
+func (q *queue) reapplyDelay(now int64) {
+	delay := int64(q.cfg.delaySeconds) * int64(time.Second)
+	for _, m := range q.msgs {
+		if m.receiveCount > 0 {
+			continue
+		}
+		avail := m.sentAt + delay
+		switch {
+		case avail > now && m.pending:
+			m.at = avail
+			q.pending.fix(m)
+		case avail > now:
+			if m.isHead() {
+				q.fifoWithdraw(m.ext.group)
+			}
+			q.enterPending(m, avail)
+		case m.pending:
+			q.pending.remove(m)
+			q.leavePending(m)
+			m.at = avail
+			if m.isHead() {
+				q.fifoOffer(m.ext.group)
+			}
+		default:
+			m.at = avail
+			if m.isHead() {
+				q.fifoWithdraw(m.ext.group)
+				q.fifoOffer(m.ext.group)
+			}
+		}
+	}
+}
+
+// attemptFor returns the retry of a receive with a ReceiveRequestAttemptId: the messages the
+// first receive returned, with their receipt handles, their visibility restarted — or an
+// error when one of them has been deleted or had its visibility changed since.
+func (q *queue) retryAttempt(id string, p *receiveParams, now int64) ([]*message, *sqsError) {
+	a := q.fifo.attempts[id]
+	if a == nil || a.expires <= now {
+		return nil, nil
+	}
+	for _, am := range a.msgs {
+		m := am.m
+		if q.msgs[m.seq] != m || m.receiveCount != am.receive || (m.pending && m.at != am.deadline) {
+			return nil, errInvalidValue(id, "ReceiveRequestAttemptId", "The receiveRequestAttemptId is not valid anymore since the receive call is not retryable.")
+		}
+	}
+	msgs := make([]*message, len(a.msgs))
+	for i := range a.msgs {
+		am := &a.msgs[i]
+		m := am.m
+		if p.visibility > 0 {
+			q.hide(m, now+p.visibility)
+		} else if m.pending {
+			q.makeVisible(m, now)
+		}
+		am.deadline = m.at
+		msgs[i] = m
+	}
+	return msgs, nil
+}
+
+// recordAttempt remembers what a receive with a ReceiveRequestAttemptId returned.
+func (q *queue) recordAttempt(id string, msgs []*message, now int64) {
+	if q.fifo == nil || id == "" || len(msgs) == 0 {
+		return
+	}
+	a := &attempt{expires: now + int64(attemptWindow), msgs: make([]attemptMsg, len(msgs))}
+	for i, m := range msgs {
+		a.msgs[i] = attemptMsg{m: m, receive: m.receiveCount, deadline: m.at}
+	}
+	q.fifo.attempts[id] = a
+	q.fifo.attemptLog = append(q.fifo.attemptLog, dedupEntry{id, a.expires})
+}
+
+// groupHeap orders receivable groups by (keyAt, keyOrder).
+type groupHeap struct{ gs []*group }
+
+func (h *groupHeap) len() int { return len(h.gs) }
+
+func (h *groupHeap) less(a, b *group) bool {
+	if a.keyAt != b.keyAt {
+		return a.keyAt < b.keyAt
+	}
+	return a.keyOrder < b.keyOrder
+}
+
+func (h *groupHeap) push(g *group) {
+	h.gs = append(h.gs, g)
+	g.gidx = len(h.gs) - 1
+	h.up(g.gidx)
+}
+
+func (h *groupHeap) pop() *group {
+	g := h.gs[0]
+	h.remove(g)
+	return g
+}
+
+func (h *groupHeap) top() *group {
+	if len(h.gs) == 0 {
+		return nil
+	}
+	return h.gs[0]
+}
+
+func (h *groupHeap) remove(g *group) {
+	i, last := g.gidx, len(h.gs)-1
+	if i != last {
+		h.gs[i] = h.gs[last]
+		h.gs[i].gidx = i
+	}
+	h.gs[last] = nil
+	h.gs = h.gs[:last]
+	if i != last {
+		if !h.down(i) {
+			h.up(i)
+		}
+	}
+	g.gidx = -1
+}
+
+func (h *groupHeap) up(i int) {
+	for i > 0 {
+		p := (i - 1) / 2
+		if !h.less(h.gs[i], h.gs[p]) {
+			break
+		}
+		h.swap(i, p)
+		i = p
+	}
+}
+
+func (h *groupHeap) down(i0 int) bool {
+	i, n := i0, len(h.gs)
+	for {
+		l := 2*i + 1
+		if l >= n {
+			break
+		}
+		c := l
+		if r := l + 1; r < n && h.less(h.gs[r], h.gs[l]) {
+			c = r
+		}
+		if !h.less(h.gs[c], h.gs[i]) {
+			break
+		}
+		h.swap(i, c)
+		i = c
+	}
+	return i > i0
+}
+
+func (h *groupHeap) swap(i, j int) {
+	h.gs[i], h.gs[j] = h.gs[j], h.gs[i]
+	h.gs[i].gidx = i
+	h.gs[j].gidx = j
+}
