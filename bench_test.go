@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"runtime"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -183,4 +184,93 @@ func BenchmarkMemoryPerQueuedMessage(b *testing.B) {
 		runtime.KeepAlive(f)
 	}
 	b.ReportMetric(perMsg, "bytes/msg")
+}
+
+// fifoBenchQueue creates a FIFO queue with content-based deduplication and sends one
+// message to each of groups groups.
+func fifoBenchQueue(b *testing.B, f *Fake, groups int) *string {
+	b.Helper()
+	out, err := f.CreateQueue(context.Background(), &sqs.CreateQueueInput{QueueName: aws.String("bench.fifo"),
+		Attributes: map[string]string{"FifoQueue": "true", "ContentBasedDeduplication": "true"}})
+	if err != nil {
+		b.Fatal(err)
+	}
+	for g := range groups {
+		if _, err := f.SendMessage(context.Background(), &sqs.SendMessageInput{QueueUrl: out.QueueUrl,
+			MessageBody: aws.String(fmt.Sprint("seed-", g)), MessageGroupId: aws.String(fmt.Sprint("g", g))}); err != nil {
+			b.Fatal(err)
+		}
+	}
+	return out.QueueUrl
+}
+
+// BenchmarkFifoSendReceiveDeleteCycle measures a FIFO send+receive+delete cycle with 1,000
+// active groups, each holding a message. Bar: ≤ 3 µs.
+func BenchmarkFifoSendReceiveDeleteCycle(b *testing.B) {
+	const groups = 1000
+	ctx := context.Background()
+	f := New()
+	q := fifoBenchQueue(b, f, groups)
+	groupIDs := make([]*string, groups)
+	for i := range groupIDs {
+		groupIDs[i] = aws.String(fmt.Sprint("g", i))
+	}
+	send := &sqs.SendMessageInput{QueueUrl: q, MessageBody: aws.String(body100)}
+	recv := &sqs.ReceiveMessageInput{QueueUrl: q}
+	del := &sqs.DeleteMessageInput{QueueUrl: q}
+	dedup := make([]byte, 0, 24)
+	b.ReportAllocs()
+	i := 0
+	for b.Loop() {
+		send.MessageGroupId = groupIDs[i%groups]
+		dedup = strconv.AppendInt(dedup[:0], int64(i), 10)
+		send.MessageDeduplicationId = aws.String(string(dedup))
+		i++
+		if _, err := f.SendMessage(ctx, send); err != nil {
+			b.Fatal(err)
+		}
+		out, err := f.ReceiveMessage(ctx, recv)
+		if err != nil || len(out.Messages) != 1 {
+			b.Fatal(err, out)
+		}
+		del.ReceiptHandle = out.Messages[0].ReceiptHandle
+		if _, err := f.DeleteMessage(ctx, del); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkFifoReceive measures a FIFO receive+delete (and a send that keeps every group
+// non-empty) against the number of groups: the cost must stay within 2× from 10 to 100,000.
+func BenchmarkFifoReceive(b *testing.B) {
+	for _, groups := range []int{10, 1000, 100000} {
+		b.Run(fmt.Sprint("groups=", groups), func(b *testing.B) {
+			ctx := context.Background()
+			f := New()
+			q := fifoBenchQueue(b, f, groups)
+			recv := &sqs.ReceiveMessageInput{QueueUrl: q, MessageSystemAttributeNames: []types.MessageSystemAttributeName{"MessageGroupId"}}
+			del := &sqs.DeleteMessageInput{QueueUrl: q}
+			send := &sqs.SendMessageInput{QueueUrl: q}
+			runtime.GC()
+			b.ReportAllocs()
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				out, err := f.ReceiveMessage(ctx, recv)
+				if err != nil || len(out.Messages) != 1 {
+					b.Fatal(err, out)
+				}
+				m := out.Messages[0]
+				del.ReceiptHandle = m.ReceiptHandle
+				if _, err := f.DeleteMessage(ctx, del); err != nil {
+					b.Fatal(err)
+				}
+				group := m.Attributes["MessageGroupId"]
+				send.MessageGroupId = &group
+				send.MessageBody = aws.String(strconv.Itoa(i))
+				if _, err := f.SendMessage(ctx, send); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
 }

@@ -3,7 +3,6 @@ package sqsfake
 import (
 	"crypto/sha256"
 	"encoding/hex"
-	"strconv"
 	"time"
 )
 
@@ -47,7 +46,7 @@ type fifoState struct {
 // dedupRecord remembers the message a deduplication id first sent.
 type dedupRecord struct {
 	idNum   uint64
-	seqNum  string
+	seqNo   uint64
 	expires int64
 }
 
@@ -86,7 +85,7 @@ func (s *fifoState) stamp() uint64 {
 // link appends m to the tail of its group.
 func (q *queue) fifoLink(m *message) {
 	s := q.fifo
-	id := *m.ext.groupID
+	id := m.ext.groupID
 	g := s.groups[id]
 	if g == nil {
 		g = &group{id: id, gidx: -1}
@@ -255,18 +254,16 @@ func (s *fifoState) remember(key string, r dedupRecord) {
 	s.dedupLog = append(s.dedupLog, dedupEntry{key, r.expires})
 }
 
-// nextSequenceNumber returns a FIFO SequenceNumber: a 20-digit decimal, larger than any
-// uint64 as AWS's are, strictly increasing across the fake.
-func (f *Fake) nextSequenceNumber() string {
-	f.nextSeqNum++
-	n := strconv.FormatUint(f.nextSeqNum, 10)
-	const width = 17
-	b := make([]byte, 0, 3+width)
-	b = append(b, "188"...)
-	for i := len(n); i < width; i++ {
-		b = append(b, '0')
+// sequenceNumber formats the FIFO SequenceNumber numbered n: a 20-digit decimal, larger than
+// any uint64 as AWS's are ("188" and n in 17 digits), so strictly increasing with n.
+func sequenceNumber(n uint64) string {
+	var b [20]byte
+	copy(b[:], "188")
+	for i := len(b) - 1; i >= 3; i-- {
+		b[i] = byte('0' + n%10)
+		n /= 10
 	}
-	return string(append(b, n...))
+	return string(b[:])
 }
 
 // reapplyDelay applies a changed DelaySeconds to the messages of a FIFO queue that were not

@@ -108,7 +108,7 @@ type sent struct {
 	md5Body     [16]byte
 	md5Attrs    string
 	md5SysAttrs string
-	seqNum      string
+	seqNo       uint64 // FIFO SequenceNumber; 0 on a standard queue
 }
 
 // enqueue stores a validated message and reports it. A FIFO message whose deduplication id
@@ -141,7 +141,7 @@ func (f *Fake) enqueue(q *queue, r *sendRequest, now int64) sent {
 			}
 		}
 		if r.groupID != nil {
-			ext.groupID = aws.String(*r.groupID)
+			ext.groupID = *r.groupID
 		}
 		m.ext = ext
 	}
@@ -157,15 +157,16 @@ func (f *Fake) enqueue(q *queue, r *sendRequest, now int64) sent {
 		}
 		key := q.dedupKey(*r.groupID, dedupID)
 		if orig, dup := q.fifo.duplicateOf(key, now); dup {
-			out.idNum, out.seqNum = orig.idNum, orig.seqNum
+			out.idNum, out.seqNo = orig.idNum, orig.seqNo
 			return out
 		}
 		f.nextMsgID++
 		m.idNum = f.nextMsgID
 		m.ext.dedupID = dedupID
-		m.ext.seqNum = f.nextSequenceNumber()
-		q.fifo.remember(key, dedupRecord{idNum: m.idNum, seqNum: m.ext.seqNum, expires: now + int64(dedupWindow)})
-		out.idNum, out.seqNum = m.idNum, m.ext.seqNum
+		f.nextSeqNum++
+		m.ext.seqNo = f.nextSeqNum
+		q.fifo.remember(key, dedupRecord{idNum: m.idNum, seqNo: m.ext.seqNo, expires: now + int64(dedupWindow)})
+		out.idNum, out.seqNo = m.idNum, m.ext.seqNo
 	} else {
 		if r.delay > 0 {
 			delay = int(r.delay)
@@ -222,7 +223,7 @@ func (f *Fake) sendMessage(in *sqs.SendMessageInput) (*sqs.SendMessageOutput, er
 		return nil, err
 	}
 	done := f.enqueue(q, &r, now)
-	res := &sendResult{md5Attrs: done.md5Attrs, md5SysAttrs: done.md5SysAttrs, seqNum: done.seqNum}
+	res := &sendResult{md5Attrs: done.md5Attrs, md5SysAttrs: done.md5SysAttrs}
 	res.id, res.md5 = f.idAndMD5(done.idNum, &done.md5Body)
 	res.out.MessageId, res.out.MD5OfMessageBody = &res.id, &res.md5
 	if res.md5Attrs != "" {
@@ -231,7 +232,8 @@ func (f *Fake) sendMessage(in *sqs.SendMessageInput) (*sqs.SendMessageOutput, er
 	if res.md5SysAttrs != "" {
 		res.out.MD5OfMessageSystemAttributes = &res.md5SysAttrs
 	}
-	if res.seqNum != "" {
+	if done.seqNo != 0 {
+		res.seqNum = sequenceNumber(done.seqNo)
 		res.out.SequenceNumber = &res.seqNum
 	}
 	return &res.out, nil
@@ -332,8 +334,8 @@ func (f *Fake) sendMessageBatch(in *sqs.SendMessageBatchInput) (*sqs.SendMessage
 		if done.md5SysAttrs != "" {
 			entry.MD5OfMessageSystemAttributes = aws.String(done.md5SysAttrs)
 		}
-		if done.seqNum != "" {
-			entry.SequenceNumber = aws.String(done.seqNum)
+		if done.seqNo != 0 {
+			entry.SequenceNumber = aws.String(sequenceNumber(done.seqNo))
 		}
 		out.Successful = append(out.Successful, entry)
 	}

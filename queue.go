@@ -31,12 +31,12 @@ type messageExt struct {
 	md5Attrs    string // MD5OfMessageAttributes over all attributes
 	traceHeader *string
 	md5SysAttrs string
-	groupID     *string
+	groupID     string // MessageGroupId; "" when none (an empty id is invalid)
 	dlqSource   string // DeadLetterQueueSourceArn
 
 	// FIFO queues only.
 	dedupID    string
-	seqNum     string
+	seqNo      uint64 // SequenceNumber, formatted by sequenceNumber
 	group      *group
 	prev, next *message // neighbours in the group, in send order
 	order      uint64   // when it was sent or last handed out, for ties in group order

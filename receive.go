@@ -275,14 +275,14 @@ func (f *Fake) systemAttributes(m *message, sel sysAttrSet) map[string]string {
 		if sel&sysAWSTraceHeader != 0 && x.traceHeader != nil {
 			a["AWSTraceHeader"] = *x.traceHeader
 		}
-		if sel&sysMessageGroupID != 0 && x.groupID != nil {
-			a["MessageGroupId"] = *x.groupID
+		if sel&sysMessageGroupID != 0 && x.groupID != "" {
+			a["MessageGroupId"] = x.groupID
 		}
 		if sel&sysMessageDeduplicationID != 0 && x.dedupID != "" {
 			a["MessageDeduplicationId"] = x.dedupID
 		}
-		if sel&sysSequenceNumber != 0 && x.seqNum != "" {
-			a["SequenceNumber"] = x.seqNum
+		if sel&sysSequenceNumber != 0 && x.seqNo != 0 {
+			a["SequenceNumber"] = sequenceNumber(x.seqNo)
 		}
 		if sel&sysDeadLetterQueueSourceArn != 0 && x.dlqSource != "" {
 			a["DeadLetterQueueSourceArn"] = x.dlqSource
