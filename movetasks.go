@@ -227,7 +227,14 @@ func (f *Fake) redrive(m *message, dest *queue, at, now int64) {
 	if m.ext != nil {
 		ext := *m.ext
 		ext.dlqSource = ""
+		ext.group, ext.prev, ext.next = nil, nil, nil
 		nm.ext = &ext
+	}
+	if dest.fifo != nil {
+		// A FIFO destination numbers the message anew; it keeps its group and its
+		// deduplication id (in a FIFO DLQ, its original MessageId).
+		f.nextSeqNum++
+		nm.ext.seqNo = f.nextSeqNum
 	}
 	dest.add(nm, now, at+int64(dest.cfg.delaySeconds)*int64(time.Second))
 	if len(dest.pollers) > 0 {

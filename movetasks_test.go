@@ -408,3 +408,35 @@ func BenchmarkMoveTaskRedrive100k(b *testing.B) {
 	}
 	b.ReportMetric(float64(total/time.Duration(b.N)-overhead)/n, "ns/moved-msg")
 }
+
+func TestMoveTaskRedrivesAFifoDLQInGroupOrder(t *testing.T) {
+	ctx := context.Background()
+	f := New()
+	fifo := map[string]string{"FifoQueue": "true", "ContentBasedDeduplication": "true"}
+	dlq := mustCreateQueue(t, f, "dlq.fifo", fifo)
+	src := mustCreateQueue(t, f, "src.fifo", map[string]string{"FifoQueue": "true", "ContentBasedDeduplication": "true",
+		"RedrivePolicy": `{"deadLetterTargetArn":"` + testArnPrefix + `dlq.fifo","maxReceiveCount":1}`})
+	for _, b := range []string{"a1", "a2", "b1"} {
+		_, err := f.SendMessage(ctx, &sqs.SendMessageInput{QueueUrl: src, MessageBody: aws.String(b), MessageGroupId: aws.String(b[:1])})
+		require.NoError(t, err)
+	}
+	// Receive everything once, let it expire, and the next receive moves it all.
+	_, err := f.ReceiveMessage(ctx, &sqs.ReceiveMessageInput{QueueUrl: src, MaxNumberOfMessages: 10})
+	require.NoError(t, err)
+	f.Advance(31 * time.Second)
+	out, err := f.ReceiveMessage(ctx, &sqs.ReceiveMessageInput{QueueUrl: src, MaxNumberOfMessages: 10})
+	require.NoError(t, err)
+	require.Empty(t, out.Messages)
+	v, _ := counts(t, f, dlq)
+	require.Equal(t, 3, v)
+
+	_, err = f.StartMessageMoveTask(ctx, &sqs.StartMessageMoveTaskInput{SourceArn: aws.String(testArnPrefix + "dlq.fifo")})
+	require.NoError(t, err)
+	f.Advance(time.Second)
+	out, err = f.ReceiveMessage(ctx, &sqs.ReceiveMessageInput{QueueUrl: src, MaxNumberOfMessages: 10,
+		MessageSystemAttributeNames: []types.MessageSystemAttributeName{"MessageGroupId", "SequenceNumber"}})
+	require.NoError(t, err)
+	assert.Equal(t, []string{"a1", "a2", "b1"}, bodies(out), "groups and their order survive the round trip")
+	assert.Equal(t, "a", out.Messages[0].Attributes["MessageGroupId"])
+	assert.Less(t, out.Messages[0].Attributes["SequenceNumber"], out.Messages[1].Attributes["SequenceNumber"])
+}
