@@ -312,7 +312,7 @@ func (q *queue) retryAttempt(id string, p *receiveParams, now int64) ([]*message
 	}
 	for _, am := range a.msgs {
 		m := am.m
-		if q.msgs[m.seq] != m || m.receiveCount != am.receive || (m.pending && m.at != am.deadline) {
+		if q.msgs[m.idNum] != m || m.receiveCount != am.receive || (m.pending && m.at != am.deadline) {
 			return nil, errInvalidValue(id, "ReceiveRequestAttemptId", "The receiveRequestAttemptId is not valid anymore since the receive call is not retryable.")
 		}
 	}

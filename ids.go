@@ -51,25 +51,25 @@ const (
 	streamTaskID
 )
 
-// A receipt handle names one receive of one message: the queue's id, the message's sequence
-// number in the queue and which receive of it this was, sealed with a check value derived
+// A receipt handle names one receive of one message: the queue's id, the message's number
+// (the counter its MessageId derives from) and which receive of it this was, sealed with a check value derived
 // from the fake's seed so that strings the fake never issued are recognised. Real handles
 // start with "AQEB" and are base64; ours do too.
 type receipt struct {
 	queue   uint32
-	seq     uint64
+	msg     uint64 // the message's idNum
 	receive uint32
 }
 
 const receiptPrefix = "AQEB"
 
-// receiptLen is the size of a handle's binary payload: queue, seq, receive and a check value.
+// receiptLen is the size of a handle's binary payload: queue, message number, receive and a check value.
 const receiptLen = 4 + 8 + 4 + 8
 
 var errBadReceipt = errors.New("malformed receipt handle")
 
 func receiptCheck(seed uint64, r receipt) uint64 {
-	return mix64(seed ^ mix64(uint64(r.queue)<<32|uint64(r.receive)) ^ mix64(r.seq))
+	return mix64(seed ^ mix64(uint64(r.queue)<<32|uint64(r.receive)) ^ mix64(r.msg))
 }
 
 const b64Alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"
@@ -108,7 +108,7 @@ func appendReceipt(dst []byte, seed uint64, r receipt) []byte {
 	var raw [receiptLen]byte
 	binary.BigEndian.PutUint64(raw[0:], check)
 	binary.BigEndian.PutUint64(raw[8:], (uint64(r.queue)<<32|uint64(r.receive))^m1)
-	binary.BigEndian.PutUint64(raw[16:], r.seq^m2)
+	binary.BigEndian.PutUint64(raw[16:], r.msg^m2)
 	dst = append(dst, receiptPrefix...)
 	// receiptLen is a multiple of 3, so the encoding needs no padding.
 	for i := 0; i < receiptLen; i += 3 {
@@ -141,7 +141,7 @@ func decodeReceipt(seed uint64, h string) (receipt, error) {
 	check := binary.BigEndian.Uint64(raw[0:])
 	m1, m2 := receiptMask(seed, check)
 	qr := binary.BigEndian.Uint64(raw[8:]) ^ m1
-	r := receipt{queue: uint32(qr >> 32), receive: uint32(qr), seq: binary.BigEndian.Uint64(raw[16:]) ^ m2}
+	r := receipt{queue: uint32(qr >> 32), receive: uint32(qr), msg: binary.BigEndian.Uint64(raw[16:]) ^ m2}
 	if check != receiptCheck(seed, r) {
 		return receipt{}, errBadReceipt
 	}

@@ -378,7 +378,7 @@ func (f *Fake) messageOf(q *queue, handle string) (*message, receipt, *sqsError)
 	if r.queue != q.id {
 		return nil, r, newError("ReceiptHandleIsInvalid", `The receipt handle "`+handle+`" is not valid for this queue.`)
 	}
-	return q.msgs[r.seq], r, nil
+	return q.msgs[r.msg], r, nil
 }
 
 func (f *Fake) deleteMessage(in *sqs.DeleteMessageInput) (*sqs.DeleteMessageOutput, error) {

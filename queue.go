@@ -10,8 +10,8 @@ import (
 // A message is one stored message of a queue. Times are Unix nanoseconds on the fake's
 // clock. The struct is kept small: the rarely used parts live in ext.
 type message struct {
-	seq          uint64 // order of arrival in this queue; names the message in receipt handles
-	idNum        uint64 // the MessageId's counter value; kept across a DLQ move
+	seq          uint64 // order of arrival in this queue
+	idNum        uint64 // the MessageId's counter value; kept across a DLQ move; names the message in receipt handles and in msgs
 	body         string
 	md5Body      [16]byte
 	attrs        map[string]types.MessageAttributeValue
@@ -55,7 +55,7 @@ type queue struct {
 	modified int64
 	tags     map[string]string
 
-	msgs      map[uint64]*message
+	msgs      map[uint64]*message // by idNum
 	visible   msgHeap // available now, in (at, seq) order
 	pending   msgHeap // delayed or in flight, by the time they become visible
 	retention msgHeap // every message, by the start of its retention period
@@ -139,7 +139,7 @@ func (q *queue) enterPending(m *message, at int64) {
 func (q *queue) add(m *message, now, availableAt int64) {
 	q.nextSeq++
 	m.seq = q.nextSeq
-	q.msgs[m.seq] = m
+	q.msgs[m.idNum] = m
 	q.retention.push(m)
 	if q.fifo != nil {
 		m.ext.order = q.fifo.stamp()
@@ -169,7 +169,7 @@ func (q *queue) remove(m *message) {
 		q.fifoUnlink(m)
 	}
 	q.retention.remove(m)
-	delete(q.msgs, m.seq)
+	delete(q.msgs, m.idNum)
 }
 
 // purge deletes every message.

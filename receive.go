@@ -192,7 +192,7 @@ func (f *Fake) moveToDLQ(src *queue, m *message, dlq *queue, now int64) {
 		src.fifoUnlink(m)
 	}
 	src.retention.remove(m)
-	delete(src.msgs, m.seq)
+	delete(src.msgs, m.idNum)
 	moved := *m
 	moved.hidx, moved.ridx, moved.pending = -1, -1, false
 	ext := messageExt{}
@@ -225,7 +225,7 @@ func (f *Fake) render(q *queue, msgs []*message, p *receiveParams) *sqs.ReceiveM
 	for _, m := range msgs {
 		buf = appendUUID(buf, f.seed, streamMessageID, m.idNum)
 		buf = hex.AppendEncode(buf, m.md5Body[:])
-		buf = appendReceipt(buf, f.seed, receipt{queue: q.id, seq: m.seq, receive: m.receiveCount})
+		buf = appendReceipt(buf, f.seed, receipt{queue: q.id, msg: m.idNum, receive: m.receiveCount})
 	}
 	text := string(buf)
 	out.Messages = make([]types.Message, len(msgs))
