@@ -56,9 +56,9 @@ type queue struct {
 	tags     map[string]string
 
 	msgs      map[uint64]*message // by idNum
-	visible   msgHeap // available now, in (at, seq) order
-	pending   msgHeap // delayed or in flight, by the time they become visible
-	retention msgHeap // every message, by the start of its retention period
+	visible   msgHeap             // available now, in (at, seq) order
+	pending   msgHeap             // delayed or in flight, by the time they become visible
+	retention msgHeap             // every message, by the start of its retention period
 	nextSeq   uint64
 	inFlight  int
 	delayed   int
