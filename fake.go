@@ -14,6 +14,7 @@ package sqsfake
 
 import (
 	"context"
+	"math/rand/v2"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -59,6 +60,17 @@ type Fake struct {
 	pollers     []*poller // parked long polls, in the order they parked
 	pollWaiters []*pollWaiter
 
+	hist       history
+	queueNames map[uint32]string // every queue's name by id, deleted ones too, for timelines
+	idIndex    map[string]uint64 // MessageId → counter value, built on demand
+	idIndexed  uint64
+
+	faults     faults
+	faultCount atomic.Int32
+	waiting    int // calls holding their response back for an injected latency
+	chaos      *Chaos
+	rng        *rand.Rand
+
 	tasks        map[uint32][]*moveTask // message move tasks by source queue id, oldest first
 	runningTasks []*moveTask
 	nextTaskID   uint64
@@ -101,6 +113,7 @@ func New(opts ...Option) *Fake {
 		queues:        make(map[string]*queue),
 		queuesByID:    make(map[uint32]*queue),
 		deletedAt:     make(map[string]int64),
+		queueNames:    make(map[uint32]string),
 	}
 	for _, o := range opts {
 		o(f)
@@ -140,7 +153,8 @@ type call struct {
 	f    *Fake
 	op   string
 	req  uint64
-	opts *sqs.Options // set only when the caller passed optFns
+	opts  *sqs.Options // set only when the caller passed optFns
+	fault *Fault       // an injected fault that applies to this call
 }
 
 // begin starts a call: it runs the SDK's client-side validation of params, checks the
@@ -163,7 +177,19 @@ func (f *Fake) begin(ctx context.Context, op string, params any, optFns []func(*
 	if err := ctx.Err(); err != nil {
 		return c, operationError(op, "", err)
 	}
+	if c.fault = f.takeFault(op, params); c.fault != nil && c.fault.Err != nil && !c.fault.LoseResponse {
+		return c, c.disturbed(ctx) // the call fails without reaching the engine
+	}
 	return c, nil
+}
+
+// end finishes a call the engine answered: a fault that lets the operation take effect
+// (LoseResponse, or Latency alone) disturbs the answer now.
+func (c *call) end(ctx context.Context) error {
+	if c.fault == nil || !c.fault.LoseResponse && c.fault.Latency == 0 {
+		return nil
+	}
+	return c.disturbed(ctx)
 }
 
 // callNumberKey is the context key under which door 2 (Client) and door 3 (Handler) pass a

@@ -197,6 +197,8 @@ func (f *Fake) handOut(q *queue, m *message, p *receiveParams, now int64) {
 	} else {
 		m.at = now
 	}
+	q.recordReceive(m, now)
+	q.stats.received++
 }
 
 // dedupKey is the key a deduplication id is remembered under in q's scope.

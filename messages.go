@@ -176,6 +176,8 @@ func (f *Fake) enqueue(q *queue, r *sendRequest, now int64) sent {
 		out.idNum = m.idNum
 	}
 	q.add(m, now, now+int64(delay)*int64(time.Second))
+	q.record(EventSent, m, now)
+	q.stats.sent++
 	if len(q.pollers) > 0 {
 		f.servePollers(q, now)
 	}
@@ -357,6 +359,8 @@ func (f *Fake) deleteOne(q *queue, handle string) *sqsError {
 	if q.fifo != nil && !m.heldBy(r) {
 		return errHandleExpired(handle)
 	}
+	q.record(EventDeleted, m, f.now())
+	q.stats.deleted++
 	q.remove(m)
 	return nil
 }
@@ -449,12 +453,14 @@ func (f *Fake) changeVisibilityOne(q *queue, handle string, timeout int32, now i
 	if now-m.recvAt+int64(timeout)*int64(time.Second) > maxVisibilityTimeout*int64(time.Second) {
 		return errInvalidValue(strconv.Itoa(int(timeout)), "VisibilityTimeout", "Total VisibilityTimeout for the message is beyond the limit [43200 seconds].")
 	}
+	deadline := now + int64(timeout)*int64(time.Second)
+	q.hist.add(event{at: now, deadline: deadline, idNum: m.idNum, queue: q.id, kind: EventVisibilityChanged})
 	if timeout == 0 {
 		q.makeVisible(m, now)
 		f.servePollers(q, now)
 		return nil
 	}
-	q.hide(m, now+int64(timeout)*int64(time.Second))
+	q.hide(m, deadline)
 	q.kickPollers()
 	return nil
 }

@@ -195,8 +195,8 @@ func (f *Fake) progressTask(t *moveTask, now int64) {
 			t.fail("AWS.SimpleQueueService.NonExistentQueue")
 			return
 		}
+		f.redrive(src, m, dest, at, now)
 		src.remove(m)
-		f.redrive(m, dest, at, now)
 		t.moved++
 		f.finishIfDone(t)
 	}
@@ -218,7 +218,7 @@ func (t *moveTask) fail(reason string) {
 // redrive stores a copy of m in dest as a new message sent at the instant at: a new
 // MessageId, a new enqueue time and retention period, no receives yet; body, attributes,
 // trace header and group are kept (SPEC.md §8.3).
-func (f *Fake) redrive(m *message, dest *queue, at, now int64) {
+func (f *Fake) redrive(src *queue, m *message, dest *queue, at, now int64) {
 	f.nextMsgID++
 	nm := &message{
 		idNum: f.nextMsgID, body: m.body, md5Body: m.md5Body, attrs: m.attrs,
@@ -237,6 +237,9 @@ func (f *Fake) redrive(m *message, dest *queue, at, now int64) {
 		nm.ext.seqNo = f.nextSeqNum
 	}
 	dest.add(nm, now, at+int64(dest.cfg.delaySeconds)*int64(time.Second))
+	f.hist.add(event{at: at, idNum: m.idNum, other: nm.idNum, queue: src.id, to: dest.id, kind: EventRedriven})
+	f.hist.add(event{at: at, idNum: nm.idNum, other: m.idNum, queue: dest.id, kind: EventSent})
+	dest.stats.sent++
 	if len(dest.pollers) > 0 {
 		f.servePollers(dest, now)
 	}

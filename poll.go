@@ -78,9 +78,18 @@ func (q *queue) kickPollers() {
 func (f *Fake) park(pl *poller) {
 	pl.q.pollers = append(pl.q.pollers, pl)
 	f.pollers = append(f.pollers, pl)
+	f.notifyPollWaiters()
+}
+
+// parked counts the calls waiting on the clock: long polls, and calls holding their response
+// back for an injected latency.
+func (f *Fake) parked() int { return len(f.pollers) + f.waiting }
+
+// notifyPollWaiters wakes the WaitForPollers calls that are now satisfied.
+func (f *Fake) notifyPollWaiters() {
 	kept := f.pollWaiters[:0]
 	for _, w := range f.pollWaiters {
-		if len(f.pollers) >= w.n {
+		if f.parked() >= w.n {
 			close(w.ch)
 		} else {
 			kept = append(kept, w)
@@ -164,6 +173,7 @@ func (f *Fake) longPoll(ctx context.Context, q *queue, p *receiveParams, now int
 		}
 		if now >= pl.deadline {
 			f.dropPoll(pl)
+			q.stats.emptyReceives++
 			f.mu.Unlock()
 			return &sqs.ReceiveMessageOutput{}, nil
 		}
@@ -176,12 +186,13 @@ func (f *Fake) dropPoll(pl *poller) {
 	f.pollers = removePoller(f.pollers, pl)
 }
 
-// WaitForPollers blocks until at least n receives are parked in long polls, or ctx ends. A
-// test calls it before moving the clock, so that a poll started in another goroutine has
-// read the time it waits from before the clock moves.
+// WaitForPollers blocks until at least n calls are waiting on the fake's clock — receives
+// parked in long polls, and calls holding their response back for an injected latency — or
+// ctx ends. A test calls it before moving the clock, so that a call started in another
+// goroutine has read the time it waits from before the clock moves.
 func (f *Fake) WaitForPollers(ctx context.Context, n int) error {
 	f.mu.Lock()
-	if len(f.pollers) >= n {
+	if f.parked() >= n {
 		f.mu.Unlock()
 		return nil
 	}
@@ -204,11 +215,12 @@ func (f *Fake) WaitForPollers(ctx context.Context, n int) error {
 	}
 }
 
-// Pollers returns how many receives are parked in long polls.
+// Pollers returns how many calls are waiting on the fake's clock: receives parked in long
+// polls, and calls holding their response back for an injected latency.
 func (f *Fake) Pollers() int {
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	return len(f.pollers)
+	return f.parked()
 }
 
 // Advance moves the fake's clock forward by d. Long polls that a message reaches, or whose
@@ -269,6 +281,7 @@ func (f *Fake) servePollsAt(now int64) {
 		}
 		f.settleAt(pl.q, now)
 		if !pl.done && now >= pl.deadline {
+			pl.q.stats.emptyReceives++
 			f.finishPoll(pl, &sqs.ReceiveMessageOutput{})
 		}
 	}

@@ -66,6 +66,13 @@ type queue struct {
 	pollers   []*poller
 	serving   bool       // serveDLQ is handing moved messages to this queue's polls
 	fifo      *fifoState // nil for a standard queue
+	hist      *history   // the fake's event log
+	stats     queueStats
+}
+
+// queueStats counts what CloudWatch reports for a queue.
+type queueStats struct {
+	sent, received, deleted, emptyReceives int64
 }
 
 func newQueue(id uint32, name, url, arn string, cfg queueConfig, now int64) *queue {
@@ -89,6 +96,9 @@ func (q *queue) settle(now int64) bool {
 	for q.pending.len() > 0 && q.pending.top().at <= now {
 		m := q.pending.pop()
 		q.leavePending(m)
+		if m.receiveCount > 0 {
+			q.record(EventVisibleAgain, m, m.at)
+		}
 		if q.fifo == nil {
 			q.visible.push(m)
 			woke = true
@@ -99,7 +109,9 @@ func (q *queue) settle(now int64) bool {
 	}
 	period := int64(q.cfg.retentionPeriod) * int64(time.Second)
 	for q.retention.len() > 0 && q.retention.top().retainFrom+period <= now {
-		q.remove(q.retention.top())
+		m := q.retention.top()
+		q.record(EventExpired, m, m.retainFrom+period)
+		q.remove(m)
 	}
 	if q.fifo != nil {
 		q.fifo.sweep(now)
@@ -173,7 +185,10 @@ func (q *queue) remove(m *message) {
 }
 
 // purge deletes every message.
-func (q *queue) purge() {
+func (q *queue) purge(now int64) {
+	for _, m := range q.inSendOrder() {
+		q.record(EventPurged, m, now)
+	}
 	clear(q.msgs)
 	q.visible.clear()
 	q.pending.clear()

@@ -108,6 +108,8 @@ func (f *Fake) createQueue(in *sqs.CreateQueueInput) (*sqs.CreateQueueOutput, er
 	q := newQueue(f.nextQueueID, name, f.queueURL(name), f.queueARN(name), cfg, now)
 	q.tags = tags
 	q.lastPurge = neverPurged
+	q.hist = &f.hist
+	f.queueNames[q.id] = name
 	f.queues[name] = q
 	f.queuesByID[q.id] = q
 	return &sqs.CreateQueueOutput{QueueUrl: aws.String(q.url)}, nil
@@ -216,6 +218,9 @@ func (f *Fake) deleteQueue(in *sqs.DeleteQueueInput) (*sqs.DeleteQueueOutput, er
 	// Bring the fake up to now first: a move task that was due to move messages into or
 	// out of this queue before the delete must have done so.
 	now := f.settle(q)
+	for _, m := range q.inSendOrder() {
+		q.record(EventQueueDeleted, m, now)
+	}
 	delete(f.queues, q.name)
 	delete(f.queuesByID, q.id)
 	f.deletedAt[q.name] = now
@@ -300,7 +305,7 @@ func (f *Fake) purgeQueue(in *sqs.PurgeQueueInput) (*sqs.PurgeQueueOutput, error
 	if q.lastPurge != neverPurged && now-q.lastPurge < int64(purgeCooldown) {
 		return nil, newError("PurgeQueueInProgress", "Only one PurgeQueue operation on "+q.name+" is allowed every 60 seconds.")
 	}
-	q.purge()
+	q.purge(now)
 	q.lastPurge = now
 	return &sqs.PurgeQueueOutput{}, nil
 }

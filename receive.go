@@ -146,6 +146,11 @@ func (f *Fake) receiveStandard(q *queue, p *receiveParams, now int64, dlq *queue
 	var stayVisible []*message
 	for len(got) < p.max && q.visible.len() > 0 && q.inFlight < f.inFlightLimit {
 		m := q.visible.pop()
+		if q.visible.len() > 0 && f.chaosReorder() {
+			second := q.visible.pop()
+			q.visible.push(m)
+			m = second
+		}
 		// A message whose DLQ has been deleted stays and is delivered: there is nowhere to
 		// move it (SPEC.md §8.2 leaves this unverified).
 		if dlq != nil && int(m.receiveCount) >= policy.maxReceiveCount {
@@ -154,7 +159,14 @@ func (f *Fake) receiveStandard(q *queue, p *receiveParams, now int64, dlq *queue
 			continue
 		}
 		f.handOut(q, m, p, now)
-		if p.visibility == 0 {
+		if p.visibility > 0 && f.chaosDuplicate() {
+			// At-least-once: the message stays visible, so a later receive returns it
+			// again while this one still holds it.
+			q.pending.remove(m)
+			q.leavePending(m)
+			m.at = now
+		}
+		if !m.pending {
 			stayVisible = append(stayVisible, m)
 		}
 		got = append(got, m)
@@ -201,6 +213,7 @@ func (f *Fake) moveToDLQ(src *queue, m *message, dlq *queue, now int64) {
 	}
 	ext.group, ext.prev, ext.next = nil, nil, nil
 	ext.dlqSource = src.arn
+	src.hist.add(event{at: now, idNum: m.idNum, queue: src.id, to: dlq.id, kind: EventMovedToDLQ})
 	moved.ext = &ext
 	if dlq.fifo != nil {
 		moved.retainFrom = now
@@ -326,6 +339,9 @@ func (f *Fake) receiveMessage(ctx context.Context, in *sqs.ReceiveMessageInput) 
 	}
 	msgs := f.receiveFrom(q, &p, now)
 	if len(msgs) > 0 || p.wait == 0 {
+		if len(msgs) == 0 {
+			q.stats.emptyReceives++
+		}
 		out := f.render(q, msgs, &p)
 		f.mu.Unlock()
 		return out, nil

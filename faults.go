@@ -1,0 +1,214 @@
+package sqsfake
+
+import (
+	"context"
+	"math/rand/v2"
+	"sync"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/service/sqs"
+)
+
+// Fault injection: make calls fail, lose their responses or answer late, deterministically,
+// through every door (the methods, Client() and Handler() all pass through the same calls).
+
+// Fault describes calls to disturb and how.
+type Fault struct {
+	// Operation is the operation to disturb, e.g. "DeleteMessage"; "" matches every one.
+	Operation string
+	// Match, if set, must return true for a call's input (a *sqs.<Operation>Input) for the
+	// fault to apply.
+	Match func(params any) bool
+	// Times is how many matching calls the fault disturbs; 0 means every matching call
+	// until it is removed.
+	Times int
+	// Err is the error the caller gets: ServiceError for an SQS error (shaped exactly as
+	// the real client shapes it), or any other error, which arrives wrapped in
+	// *smithy.OperationError. With LoseResponse and no Err, the caller gets ErrLostResponse.
+	Err error
+	// LoseResponse makes the operation take effect before the caller gets Err: the classic
+	// cause of duplicates — DeleteMessage succeeded, but the client saw a timeout.
+	LoseResponse bool
+	// Latency holds the response back until the fake's clock has moved on by this much
+	// (the operation itself takes effect when called). WaitForPollers counts such calls.
+	Latency time.Duration
+}
+
+// ServiceError returns the SQS error named by code — a wire shape such as
+// "RequestThrottled" or "QueueDoesNotExist", or a query code such as
+// "AWS.SimpleQueueService.NonExistentQueue" or "InvalidParameterValue" — with message, for
+// use as Fault.Err. The caller receives it exactly as the real client would: the SDK's
+// typed error where it has one, with its ErrorCode and HTTP status.
+func ServiceError(code, message string) error {
+	if _, ok := errorKinds[code]; ok {
+		return newError(code, message)
+	}
+	for shape, k := range errorKinds {
+		if k.code == code {
+			return newError(shape, message)
+		}
+	}
+	return newError(code, message)
+}
+
+// Errors commonly injected.
+var (
+	// ErrThrottled is SQS's throttling error (RequestThrottled, HTTP 403).
+	ErrThrottled = ServiceError("RequestThrottled", "Rate exceeded")
+	// ErrInternal is a server fault (InternalError, HTTP 500).
+	ErrInternal = ServiceError("InternalError", "We encountered an internal error. Please try again.")
+	// ErrServiceUnavailable is a server fault (ServiceUnavailable, HTTP 503).
+	ErrServiceUnavailable = ServiceError("ServiceUnavailable", "Service Unavailable")
+	// ErrLostResponse is what a call whose response was lost returns when the Fault names
+	// no error: the deadline the client gave up at.
+	ErrLostResponse = context.DeadlineExceeded
+)
+
+// activeFault is an injected fault with its remaining count.
+type activeFault struct {
+	Fault
+	left int // remaining calls; -1 for unlimited
+}
+
+// faults holds a fake's injected faults.
+type faults struct {
+	mu   sync.Mutex
+	list []*activeFault
+}
+
+// InjectFault adds a fault; faults apply in the order they were added, the first that
+// matches a call taking it. The returned function removes the fault.
+func (f *Fake) InjectFault(fault Fault) (remove func()) {
+	af := &activeFault{Fault: fault, left: fault.Times}
+	if fault.Times <= 0 {
+		af.left = -1
+	}
+	f.faults.mu.Lock()
+	f.faults.list = append(f.faults.list, af)
+	f.faultCount.Add(1)
+	f.faults.mu.Unlock()
+	return func() { f.dropFault(af) }
+}
+
+func (f *Fake) dropFault(af *activeFault) {
+	f.faults.mu.Lock()
+	defer f.faults.mu.Unlock()
+	for i, x := range f.faults.list {
+		if x == af {
+			f.faults.list = append(f.faults.list[:i], f.faults.list[i+1:]...)
+			f.faultCount.Add(-1)
+			return
+		}
+	}
+}
+
+func (f *Fake) resetFaults() {
+	f.faults.mu.Lock()
+	defer f.faults.mu.Unlock()
+	f.faults.list = nil
+	f.faultCount.Store(0)
+}
+
+// takeFault returns the fault that applies to a call, counting it, or nil.
+func (f *Fake) takeFault(op string, params any) *Fault {
+	if f.faultCount.Load() == 0 {
+		return nil
+	}
+	f.faults.mu.Lock()
+	defer f.faults.mu.Unlock()
+	for i, af := range f.faults.list {
+		if af.Operation != "" && af.Operation != op {
+			continue
+		}
+		if af.Match != nil && !af.Match(params) {
+			continue
+		}
+		if af.left > 0 {
+			af.left--
+			if af.left == 0 {
+				f.faults.list = append(f.faults.list[:i], f.faults.list[i+1:]...)
+				f.faultCount.Add(-1)
+			}
+		}
+		fault := af.Fault
+		return &fault
+	}
+	return nil
+}
+
+// disturbed applies a call's fault once the engine has answered (or, without LoseResponse,
+// instead of asking it): it holds the response back for the fault's latency and replaces it
+// with the fault's error. It returns the error the caller gets, or nil to answer normally.
+func (c *call) disturbed(ctx context.Context) error {
+	fl := c.fault
+	if fl.Latency > 0 {
+		if err := c.f.waitClock(ctx, fl.Latency); err != nil {
+			return c.fail(contextError(ctx))
+		}
+	}
+	err := fl.Err
+	if err == nil && fl.LoseResponse {
+		err = ErrLostResponse
+	}
+	if err == nil {
+		return nil
+	}
+	return c.fail(err)
+}
+
+// waitClock blocks until the fake's clock has moved on by d, or ctx ends. It counts as a
+// parked call for WaitForPollers.
+func (f *Fake) waitClock(ctx context.Context, d time.Duration) error {
+	f.mu.Lock()
+	deadline := f.clk.Now().Add(d)
+	f.waiting++
+	f.notifyPollWaiters()
+	f.mu.Unlock()
+	defer func() {
+		f.mu.Lock()
+		f.waiting--
+		f.mu.Unlock()
+	}()
+	timer, cancel := f.clk.WithDeadline(context.Background(), deadline)
+	defer cancel()
+	select {
+	case <-timer.Done():
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+// Chaos configures SQS's at-least-once behaviour on standard queues, which the fake
+// otherwise never shows: a receive may leave a message visible so that another receive
+// returns it again while it is in flight (a duplicate delivery), or return a later message
+// before an earlier one. The same seed gives the same run.
+type Chaos struct {
+	Seed uint64
+	// DuplicateRate is the probability that a received message stays visible.
+	DuplicateRate float64
+	// ReorderRate is the probability that a receive takes the second oldest available
+	// message before the oldest.
+	ReorderRate float64
+}
+
+// WithChaos turns on at-least-once chaos for standard queues.
+func WithChaos(c Chaos) Option {
+	return func(f *Fake) {
+		f.chaos = &c
+		f.rng = rand.New(rand.NewPCG(c.Seed, c.Seed^0x9e3779b97f4a7c15))
+	}
+}
+
+// chaosDuplicate reports whether a message just received should stay visible.
+func (f *Fake) chaosDuplicate() bool {
+	return f.chaos != nil && f.chaos.DuplicateRate > 0 && f.rng.Float64() < f.chaos.DuplicateRate
+}
+
+// chaosReorder reports whether a receive should take the second oldest message first.
+func (f *Fake) chaosReorder() bool {
+	return f.chaos != nil && f.chaos.ReorderRate > 0 && f.rng.Float64() < f.chaos.ReorderRate
+}
+
+// emptyReceive is the answer of a receive that found nothing.
+func emptyReceive() *sqs.ReceiveMessageOutput { return &sqs.ReceiveMessageOutput{} }

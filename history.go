@@ -1,0 +1,245 @@
+package sqsfake
+
+import (
+	"fmt"
+	"strings"
+	"time"
+)
+
+// Every message keeps its history on the fake's clock: sent, each receive with its receipt
+// handle and deadline, visibility changes, returns to visibility, and how it left its queue.
+// The fake records compact events in one append-only log, in fixed-size chunks so that it
+// never copies what it holds; Timeline turns them into readable data and text.
+
+// EventKind names something that happened to a message.
+type EventKind uint8
+
+// The kinds of events of a message's timeline.
+const (
+	// EventSent: the message was stored in a queue (sent, or redriven from a DLQ).
+	EventSent EventKind = iota + 1
+	// EventReceived: a receive returned it, with a new receipt handle.
+	EventReceived
+	// EventVisibilityChanged: ChangeMessageVisibility set when it becomes visible again.
+	EventVisibilityChanged
+	// EventVisibleAgain: its visibility timeout ran out.
+	EventVisibleAgain
+	// EventDeleted: DeleteMessage removed it.
+	EventDeleted
+	// EventMovedToDLQ: a receive found it at maxReceiveCount and moved it to the DLQ.
+	EventMovedToDLQ
+	// EventRedriven: a message move task moved it out of a DLQ, as a new message.
+	EventRedriven
+	// EventPurged: PurgeQueue removed it.
+	EventPurged
+	// EventExpired: it outlived the queue's MessageRetentionPeriod.
+	EventExpired
+	// EventQueueDeleted: its queue was deleted.
+	EventQueueDeleted
+)
+
+var eventNames = [...]string{
+	EventSent: "sent", EventReceived: "received", EventVisibilityChanged: "visibility changed",
+	EventVisibleAgain: "visible again", EventDeleted: "deleted", EventMovedToDLQ: "moved to DLQ",
+	EventRedriven: "redriven", EventPurged: "purged", EventExpired: "expired", EventQueueDeleted: "queue deleted",
+}
+
+// String returns the event kind in words.
+func (k EventKind) String() string {
+	if int(k) < len(eventNames) && eventNames[k] != "" {
+		return eventNames[k]
+	}
+	return fmt.Sprintf("EventKind(%d)", k)
+}
+
+// event is one recorded event.
+type event struct {
+	at       int64
+	deadline int64  // received, visibility changed: when it becomes visible again
+	idNum    uint64 // the message
+	other    uint64 // redriven: the new message; sent by a redrive: the old one
+	queue    uint32 // where it happened
+	to       uint32 // moved to DLQ, redriven: the queue it went to
+	receive  uint32 // received: which receive
+	kind     EventKind
+}
+
+const historyChunk = 4096
+
+// history is the fake's event log.
+type history struct {
+	chunks [][]event
+}
+
+func (h *history) add(e event) {
+	n := len(h.chunks)
+	if n == 0 || len(h.chunks[n-1]) == historyChunk {
+		h.chunks = append(h.chunks, make([]event, 0, historyChunk))
+		n++
+	}
+	h.chunks[n-1] = append(h.chunks[n-1], e)
+}
+
+func (h *history) each(fn func(e *event)) {
+	for _, c := range h.chunks {
+		for i := range c {
+			fn(&c[i])
+		}
+	}
+}
+
+// record logs an event about m in q.
+func (q *queue) record(kind EventKind, m *message, at int64) {
+	q.hist.add(event{at: at, idNum: m.idNum, queue: q.id, kind: kind})
+}
+
+// recordReceive logs a receive of m, which is now in flight until m.at (or visible, when
+// the receive's visibility timeout was 0).
+func (q *queue) recordReceive(m *message, now int64) {
+	q.hist.add(event{at: now, deadline: max(m.at, now), idNum: m.idNum, queue: q.id, receive: m.receiveCount, kind: EventReceived})
+}
+
+// Event is one entry of a message's timeline.
+type Event struct {
+	Kind EventKind
+	At   time.Time
+	// Queue is the name of the queue it happened in.
+	Queue string
+	// ReceiptHandle and ReceiveCount describe a receive.
+	ReceiptHandle string
+	ReceiveCount  int
+	// VisibleAt is when a received message becomes visible again (received, visibility
+	// changed).
+	VisibleAt time.Time
+	// ToQueue is the queue it went to (moved to DLQ, redriven).
+	ToQueue string
+	// NewMessageID is the MessageId a move task gave it in the destination (redriven).
+	NewMessageID string
+	// FromMessageID is the DLQ message a move task made it from (sent by a redrive).
+	FromMessageID string
+}
+
+// String describes the event in one line.
+func (e Event) String() string {
+	var b strings.Builder
+	b.WriteString(e.At.UTC().Format(time.RFC3339Nano))
+	b.WriteString("  ")
+	b.WriteString(e.Kind.String())
+	switch e.Kind {
+	case EventSent:
+		fmt.Fprintf(&b, " to %s", e.Queue)
+		if e.FromMessageID != "" {
+			fmt.Fprintf(&b, " (redriven from message %s)", e.FromMessageID)
+		}
+	case EventReceived:
+		fmt.Fprintf(&b, " from %s (receive %d, handle %s, visible again at %s)", e.Queue, e.ReceiveCount,
+			e.ReceiptHandle, e.VisibleAt.UTC().Format(time.RFC3339Nano))
+	case EventVisibilityChanged:
+		fmt.Fprintf(&b, " in %s (visible again at %s)", e.Queue, e.VisibleAt.UTC().Format(time.RFC3339Nano))
+	case EventMovedToDLQ:
+		fmt.Fprintf(&b, " from %s to %s", e.Queue, e.ToQueue)
+	case EventRedriven:
+		fmt.Fprintf(&b, " from %s to %s as message %s", e.Queue, e.ToQueue, e.NewMessageID)
+	default:
+		fmt.Fprintf(&b, " in %s", e.Queue)
+	}
+	return b.String()
+}
+
+// Timeline is the history of one message, oldest event first.
+type Timeline struct {
+	MessageID string
+	Events    []Event
+}
+
+// String renders the timeline one event a line, as assertion failures print it.
+func (t Timeline) String() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "timeline of message %s:", t.MessageID)
+	if len(t.Events) == 0 {
+		b.WriteString(" no events (no such message)")
+	}
+	for _, e := range t.Events {
+		b.WriteString("\n  ")
+		b.WriteString(e.String())
+	}
+	return b.String()
+}
+
+// Last returns the latest event, and false when there is none.
+func (t Timeline) Last() (Event, bool) {
+	if len(t.Events) == 0 {
+		return Event{}, false
+	}
+	return t.Events[len(t.Events)-1], true
+}
+
+// Has reports whether the timeline holds an event of kind k.
+func (t Timeline) Has(k EventKind) bool {
+	for _, e := range t.Events {
+		if e.Kind == k {
+			return true
+		}
+	}
+	return false
+}
+
+// Timeline returns the history of the message with the given MessageId, in every queue it
+// has been in. A redriven message's timeline ends with its redrive; the new message it
+// became has its own.
+func (f *Fake) Timeline(messageID string) Timeline {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.settleAll()
+	return f.timeline(messageID)
+}
+
+func (f *Fake) timeline(messageID string) Timeline {
+	t := Timeline{MessageID: messageID}
+	idNum, ok := f.idNumOf(messageID)
+	if !ok {
+		return t
+	}
+	f.hist.each(func(e *event) {
+		if e.idNum != idNum {
+			return
+		}
+		ev := Event{Kind: e.kind, At: time.Unix(0, e.at).UTC(), Queue: f.queueNames[e.queue]}
+		switch e.kind {
+		case EventReceived:
+			ev.ReceiveCount = int(e.receive)
+			ev.ReceiptHandle = encodeReceipt(f.seed, receipt{queue: e.queue, msg: e.idNum, receive: e.receive})
+			ev.VisibleAt = time.Unix(0, e.deadline).UTC()
+		case EventVisibilityChanged:
+			ev.VisibleAt = time.Unix(0, e.deadline).UTC()
+		case EventMovedToDLQ:
+			ev.ToQueue = f.queueNames[e.to]
+		case EventRedriven:
+			ev.ToQueue = f.queueNames[e.to]
+			ev.NewMessageID = uuidFor(f.seed, streamMessageID, e.other)
+		case EventSent:
+			if e.other != 0 {
+				ev.FromMessageID = uuidFor(f.seed, streamMessageID, e.other)
+			}
+		}
+		t.Events = append(t.Events, ev)
+	})
+	return t
+}
+
+// idNumOf finds the counter value a MessageId was made from. MessageIds are not invertible,
+// so the fake indexes them on demand, extending the index to the newest message each time.
+func (f *Fake) idNumOf(messageID string) (uint64, bool) {
+	if n, ok := f.idIndex[messageID]; ok {
+		return n, true
+	}
+	if f.idIndex == nil {
+		f.idIndex = make(map[string]uint64)
+	}
+	for f.idIndexed < f.nextMsgID {
+		f.idIndexed++
+		f.idIndex[uuidFor(f.seed, streamMessageID, f.idIndexed)] = f.idIndexed
+	}
+	n, ok := f.idIndex[messageID]
+	return n, ok
+}

@@ -1,0 +1,308 @@
+package sqsfake
+
+import (
+	"sort"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/service/sqs/types"
+)
+
+// Inspection: copied snapshots of the fake's state for tests to assert on. Nothing returned
+// here shares memory with the fake, and reading it changes nothing — except that, like any
+// call, it first brings queues up to the clock's current time.
+
+// MessageState is where a message stands in its queue.
+type MessageState int
+
+// The states of a stored message.
+const (
+	// StateDelayed: sent with a delay that has not ended; no receive can return it.
+	StateDelayed MessageState = iota + 1
+	// StateVisible: a receive can return it (on a FIFO queue, once its group's lock allows).
+	StateVisible
+	// StateInFlight: received, and hidden until its visibility timeout ends.
+	StateInFlight
+)
+
+// String returns the state in words.
+func (s MessageState) String() string {
+	switch s {
+	case StateDelayed:
+		return "delayed"
+	case StateVisible:
+		return "visible"
+	case StateInFlight:
+		return "in flight"
+	}
+	return "unknown"
+}
+
+// MessageInfo is a snapshot of one stored message.
+type MessageInfo struct {
+	MessageID  string
+	Body       string
+	Attributes map[string]types.MessageAttributeValue
+	State      MessageState
+	// ReceiveCount is ApproximateReceiveCount: how many times it has been received.
+	ReceiveCount int
+	// ReceiptHandle is the handle of its latest receive; "" before the first.
+	ReceiptHandle string
+	// VisibleAt is when a delayed or in-flight message becomes visible; zero when visible.
+	VisibleAt       time.Time
+	SentAt          time.Time
+	FirstReceivedAt time.Time // zero before the first receive
+	// GroupID is its MessageGroupId (FIFO queues, and fair standard queues).
+	GroupID string
+	// DeduplicationID and SequenceNumber are set on FIFO queues.
+	DeduplicationID string
+	SequenceNumber  string
+	// DeadLetterSourceArn is the ARN of the queue it was dead-lettered from, if it was.
+	DeadLetterSourceArn string
+}
+
+// QueueStats counts a queue's traffic in CloudWatch's terms.
+type QueueStats struct {
+	NumberOfMessagesSent     int64
+	NumberOfMessagesReceived int64
+	NumberOfMessagesDeleted  int64
+	NumberOfEmptyReceives    int64
+	// ApproximateAgeOfOldestMessage is how long the oldest stored message has waited, on
+	// the fake's clock.
+	ApproximateAgeOfOldestMessage time.Duration
+}
+
+// QueueInfo is a snapshot of one queue.
+type QueueInfo struct {
+	Name, URL, Arn string
+	FIFO           bool
+	// Attributes are what GetQueueAttributes with "All" returns.
+	Attributes map[string]string
+	// Counts, exact: ApproximateNumberOfMessages, …NotVisible and …Delayed.
+	Visible, InFlight, Delayed int
+	// Messages are the stored messages in the order they arrived.
+	Messages []MessageInfo
+	Stats    QueueStats
+}
+
+// settleAll brings every queue up to the clock's current time.
+func (f *Fake) settleAll() int64 {
+	now := f.now()
+	f.progressTasks(now)
+	for _, q := range f.sortedQueues() {
+		f.settleAt(q, now)
+	}
+	return now
+}
+
+// sortedQueues returns the queues in name order.
+func (f *Fake) sortedQueues() []*queue {
+	qs := make([]*queue, 0, len(f.queues))
+	for _, q := range f.queues {
+		qs = append(qs, q)
+	}
+	sort.Slice(qs, func(i, j int) bool { return qs[i].name < qs[j].name })
+	return qs
+}
+
+// inSendOrder returns q's messages in the order they arrived.
+func (q *queue) inSendOrder() []*message {
+	ms := make([]*message, 0, len(q.msgs))
+	for _, m := range q.msgs {
+		ms = append(ms, m)
+	}
+	sort.Slice(ms, func(i, j int) bool { return ms[i].seq < ms[j].seq })
+	return ms
+}
+
+// lookupQueue finds a queue by name, URL or ARN.
+func (f *Fake) lookupQueue(ref string) *queue {
+	if q := f.lookupARN(ref); q != nil {
+		return q
+	}
+	q, _ := f.lookupURL(ref)
+	return q
+}
+
+func (f *Fake) messageInfo(q *queue, m *message) MessageInfo {
+	info := MessageInfo{
+		MessageID:    uuidFor(f.seed, streamMessageID, m.idNum),
+		Body:         m.body,
+		Attributes:   copyMessageAttributes(m.attrs),
+		ReceiveCount: int(m.receiveCount),
+		SentAt:       time.Unix(0, m.sentAt).UTC(),
+	}
+	switch {
+	case m.inFlight():
+		info.State = StateInFlight
+	case m.pending:
+		info.State = StateDelayed
+	default:
+		info.State = StateVisible
+	}
+	if m.pending {
+		info.VisibleAt = time.Unix(0, m.at).UTC()
+	}
+	if m.receiveCount > 0 {
+		info.ReceiptHandle = encodeReceipt(f.seed, receipt{queue: q.id, msg: m.idNum, receive: m.receiveCount})
+		info.FirstReceivedAt = time.Unix(0, m.firstRecvAt).UTC()
+	}
+	if x := m.ext; x != nil {
+		info.GroupID = x.groupID
+		info.DeduplicationID = x.dedupID
+		if x.seqNo != 0 {
+			info.SequenceNumber = sequenceNumber(x.seqNo)
+		}
+		info.DeadLetterSourceArn = x.dlqSource
+	}
+	return info
+}
+
+func (f *Fake) queueInfo(q *queue, now int64) QueueInfo {
+	info := QueueInfo{Name: q.name, URL: q.url, Arn: q.arn, FIFO: q.fifo != nil, Attributes: map[string]string{}}
+	for _, n := range allQueueAttributeNames {
+		if v, ok := q.attribute(n); ok {
+			info.Attributes[n] = v
+		}
+	}
+	info.Visible, info.InFlight, info.Delayed = q.counts()
+	for _, m := range q.inSendOrder() {
+		info.Messages = append(info.Messages, f.messageInfo(q, m))
+	}
+	info.Stats = QueueStats{
+		NumberOfMessagesSent:     q.stats.sent,
+		NumberOfMessagesReceived: q.stats.received,
+		NumberOfMessagesDeleted:  q.stats.deleted,
+		NumberOfEmptyReceives:    q.stats.emptyReceives,
+	}
+	if m := q.retention.top(); m != nil {
+		// The retention heap's top is the message stored longest ago.
+		info.Stats.ApproximateAgeOfOldestMessage = time.Duration(now - m.retainFrom)
+	}
+	return info
+}
+
+// Queue returns a snapshot of the queue with the given name, URL or ARN, and false when
+// there is no such queue.
+func (f *Fake) Queue(ref string) (QueueInfo, bool) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	now := f.settleAll()
+	q := f.lookupQueue(ref)
+	if q == nil {
+		return QueueInfo{}, false
+	}
+	return f.queueInfo(q, now), true
+}
+
+// Queues returns a snapshot of every queue, in name order.
+func (f *Fake) Queues() []QueueInfo {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	now := f.settleAll()
+	var out []QueueInfo
+	for _, q := range f.sortedQueues() {
+		out = append(out, f.queueInfo(q, now))
+	}
+	return out
+}
+
+// Message returns a snapshot of the message with the given MessageId in the queue named by
+// ref (name, URL or ARN), and false when the queue does not hold it.
+func (f *Fake) Message(ref, messageID string) (MessageInfo, bool) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.settleAll()
+	q := f.lookupQueue(ref)
+	if q == nil {
+		return MessageInfo{}, false
+	}
+	n, ok := f.idNumOf(messageID)
+	if !ok || q.msgs[n] == nil {
+		return MessageInfo{}, false
+	}
+	return f.messageInfo(q, q.msgs[n]), true
+}
+
+// FindMessage returns a snapshot of the message with the given MessageId wherever it is
+// stored, with the name of its queue; false when no queue holds it.
+func (f *Fake) FindMessage(messageID string) (MessageInfo, string, bool) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.settleAll()
+	n, ok := f.idNumOf(messageID)
+	if !ok {
+		return MessageInfo{}, "", false
+	}
+	for _, q := range f.sortedQueues() {
+		if m := q.msgs[n]; m != nil {
+			return f.messageInfo(q, m), q.name, true
+		}
+	}
+	return MessageInfo{}, "", false
+}
+
+// InFlight returns the in-flight messages of the queue named by ref, in arrival order.
+func (f *Fake) InFlight(ref string) []MessageInfo {
+	return f.messagesWhere(ref, func(m *message) bool { return m.inFlight() })
+}
+
+// DeadLetters returns the messages that were dead-lettered from the queue named by ref and
+// still sit in a dead-letter queue, in arrival order there.
+func (f *Fake) DeadLetters(ref string) []MessageInfo {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.settleAll()
+	src := f.lookupQueue(ref)
+	if src == nil {
+		return nil
+	}
+	var out []MessageInfo
+	for _, q := range f.sortedQueues() {
+		for _, m := range q.inSendOrder() {
+			if m.ext != nil && m.ext.dlqSource == src.arn {
+				out = append(out, f.messageInfo(q, m))
+			}
+		}
+	}
+	return out
+}
+
+func (f *Fake) messagesWhere(ref string, keep func(*message) bool) []MessageInfo {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.settleAll()
+	q := f.lookupQueue(ref)
+	if q == nil {
+		return nil
+	}
+	var out []MessageInfo
+	for _, m := range q.inSendOrder() {
+		if keep(m) {
+			out = append(out, f.messageInfo(q, m))
+		}
+	}
+	return out
+}
+
+// Reset empties the fake between subtests: every queue, message, move task and timeline
+// goes, parked long polls return empty, and the identifier counters start again, so what
+// follows gives the same MessageIds and receipt handles as a new fake would. The clock is
+// left where it is.
+func (f *Fake) Reset() {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	for len(f.pollers) > 0 {
+		pl := f.pollers[0]
+		f.finishPoll(pl, emptyReceive())
+	}
+	clear(f.queues)
+	clear(f.queuesByID)
+	clear(f.deletedAt)
+	clear(f.queueNames)
+	f.hist = history{}
+	f.idIndex, f.idIndexed = nil, 0
+	f.tasks, f.runningTasks = nil, nil
+	f.nextQueueID, f.nextMsgID, f.nextSeqNum, f.nextTaskID = 0, 0, 0, 0
+	f.requests.Store(0)
+	f.resetFaults()
+}
