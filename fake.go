@@ -150,9 +150,9 @@ func (f *Fake) Options() sqs.Options { return f.opts.Copy() }
 
 // call is one operation call as a door sees it.
 type call struct {
-	f    *Fake
-	op   string
-	req  uint64
+	f     *Fake
+	op    string
+	req   uint64
 	opts  *sqs.Options // set only when the caller passed optFns
 	fault *Fault       // an injected fault that applies to this call
 }
