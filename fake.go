@@ -68,6 +68,7 @@ type Fake struct {
 	faults     faults
 	faultCount atomic.Int32
 	waiting    int // calls holding their response back for an injected latency
+	lastErr    atomic.Pointer[error]
 	chaos      *Chaos
 	rng        *rand.Rand
 
@@ -200,8 +201,22 @@ type callNumberKey struct{}
 // requestID formats the call's request id, a UUID derived from the call's number.
 func (c call) requestID() string { return uuidFor(c.f.seed, streamRequestID, c.req) }
 
-// fail shapes an engine error for the caller.
-func (c call) fail(err error) error { return operationError(c.op, c.requestID(), err) }
+// fail shapes an engine error for the caller, and remembers it as the fake's last error.
+func (c call) fail(err error) error {
+	err = operationError(c.op, c.requestID(), err)
+	c.f.lastErr.Store(&err)
+	return err
+}
+
+// LastError returns the last error an operation call on the fake returned for a reason on
+// the service's side (an SQS error, an injected fault, a lost response), or nil. Errors of
+// the SDK's client-side validation never reach SQS and are not recorded.
+func (f *Fake) LastError() error {
+	if p := f.lastErr.Load(); p != nil {
+		return *p
+	}
+	return nil
+}
 
 // checksumsDisabled reports whether the caller turned off the SDK's MD5 body check.
 func (c call) checksumsDisabled() bool {

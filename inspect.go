@@ -305,4 +305,5 @@ func (f *Fake) Reset() {
 	f.nextQueueID, f.nextMsgID, f.nextSeqNum, f.nextTaskID = 0, 0, 0, 0
 	f.requests.Store(0)
 	f.resetFaults()
+	f.lastErr.Store(nil)
 }

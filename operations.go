@@ -30,6 +30,9 @@ func invoke[In, Out any](f *Fake, ctx context.Context, op string, params *In, op
 	if err != nil {
 		return nil, c.fail(err)
 	}
+	if err := c.end(ctx); err != nil {
+		return nil, err
+	}
 	return out, nil
 }
 
@@ -56,7 +59,11 @@ func (f *Fake) ChangeMessageVisibilityBatch(ctx context.Context, params *sqs.Cha
 // CreateQueue creates a queue, or returns the URL of an existing one with the same
 // attributes.
 func (f *Fake) CreateQueue(ctx context.Context, params *sqs.CreateQueueInput, optFns ...func(*sqs.Options)) (*sqs.CreateQueueOutput, error) {
-	return invoke(f, ctx, "CreateQueue", params, optFns, (*Fake).createQueue)
+	out, err := invoke(f, ctx, "CreateQueue", params, optFns, (*Fake).createQueue)
+	if out != nil {
+		out.QueueUrl = f.atEndpoint(out.QueueUrl)
+	}
+	return out, err
 }
 
 // DeleteMessage deletes the message a receipt handle names.
@@ -81,12 +88,20 @@ func (f *Fake) GetQueueAttributes(ctx context.Context, params *sqs.GetQueueAttri
 
 // GetQueueUrl returns the URL of a queue by name.
 func (f *Fake) GetQueueUrl(ctx context.Context, params *sqs.GetQueueUrlInput, optFns ...func(*sqs.Options)) (*sqs.GetQueueUrlOutput, error) {
-	return invoke(f, ctx, "GetQueueUrl", params, optFns, (*Fake).getQueueURL)
+	out, err := invoke(f, ctx, "GetQueueUrl", params, optFns, (*Fake).getQueueURL)
+	if out != nil {
+		out.QueueUrl = f.atEndpoint(out.QueueUrl)
+	}
+	return out, err
 }
 
 // ListDeadLetterSourceQueues lists the queues whose RedrivePolicy names this queue.
 func (f *Fake) ListDeadLetterSourceQueues(ctx context.Context, params *sqs.ListDeadLetterSourceQueuesInput, optFns ...func(*sqs.Options)) (*sqs.ListDeadLetterSourceQueuesOutput, error) {
-	return invoke(f, ctx, "ListDeadLetterSourceQueues", params, optFns, (*Fake).listDeadLetterSourceQueues)
+	out, err := invoke(f, ctx, "ListDeadLetterSourceQueues", params, optFns, (*Fake).listDeadLetterSourceQueues)
+	if out != nil {
+		f.urlsAtEndpoint(out.QueueUrls)
+	}
+	return out, err
 }
 
 // ListMessageMoveTasks lists the most recent message move tasks of a source queue.
@@ -101,7 +116,11 @@ func (f *Fake) ListQueueTags(ctx context.Context, params *sqs.ListQueueTagsInput
 
 // ListQueues lists queue URLs in lexicographic order of their names.
 func (f *Fake) ListQueues(ctx context.Context, params *sqs.ListQueuesInput, optFns ...func(*sqs.Options)) (*sqs.ListQueuesOutput, error) {
-	return invoke(f, ctx, "ListQueues", params, optFns, (*Fake).listQueues)
+	out, err := invoke(f, ctx, "ListQueues", params, optFns, (*Fake).listQueues)
+	if out != nil {
+		f.urlsAtEndpoint(out.QueueUrls)
+	}
+	return out, err
 }
 
 // PurgeQueue deletes every message of a queue, at most once every 60 seconds.
@@ -140,6 +159,9 @@ func (f *Fake) SendMessage(ctx context.Context, params *sqs.SendMessageInput, op
 			return nil, c.fail(fmt.Errorf("message checksum validation failed, %s", e))
 		}
 	}
+	if err := c.end(ctx); err != nil {
+		return nil, err
+	}
 	return out, nil
 }
 
@@ -174,6 +196,9 @@ func (f *Fake) SendMessageBatch(ctx context.Context, params *sqs.SendMessageBatc
 		if len(bad) > 0 {
 			return nil, c.fail(fmt.Errorf("message checksum validation failed, message checksum errors\n\t%s", strings.Join(bad, "\n\t")))
 		}
+	}
+	if err := c.end(ctx); err != nil {
+		return nil, err
 	}
 	return out, nil
 }
