@@ -38,9 +38,9 @@ type fifoState struct {
 
 	scope      string // DeduplicationScope as the queue was created with
 	dedup      map[string]dedupRecord
-	dedupLog   []dedupEntry // in the order the ids were recorded, which is expiry order
+	dedupLog   expiryLog
 	attempts   map[string]*attempt
-	attemptLog []dedupEntry
+	attemptLog expiryLog
 }
 
 // dedupRecord remembers the message a deduplication id first sent.
@@ -218,27 +218,34 @@ func contentDedupID(body string) string {
 
 // sweep forgets deduplication ids and receive attempts whose window has passed.
 func (s *fifoState) sweep(now int64) {
-	n := 0
-	for n < len(s.dedupLog) && s.dedupLog[n].expires <= now {
-		e := s.dedupLog[n]
-		if r, ok := s.dedup[e.key]; ok && r.expires == e.expires {
-			delete(s.dedup, e.key)
+	forgetExpired(&s.dedupLog, s.dedup, now, func(r dedupRecord) int64 { return r.expires })
+	forgetExpired(&s.attemptLog, s.attempts, now, func(a *attempt) int64 { return a.expires })
+}
+
+// expiryLog lists keys in the order they expire, which is the order they were recorded.
+type expiryLog struct {
+	entries []dedupEntry
+	head    int // entries before head are spent
+}
+
+func (l *expiryLog) add(key string, expires int64) {
+	l.entries = append(l.entries, dedupEntry{key, expires})
+}
+
+// forgetExpired drops from m the keys whose log entries have expired by now — unless the key
+// was recorded again since — in time proportional to what expired.
+func forgetExpired[V any](l *expiryLog, m map[string]V, now int64, expires func(V) int64) {
+	for l.head < len(l.entries) && l.entries[l.head].expires <= now {
+		e := l.entries[l.head]
+		if v, ok := m[e.key]; ok && expires(v) == e.expires {
+			delete(m, e.key)
 		}
-		n++
+		l.entries[l.head] = dedupEntry{}
+		l.head++
 	}
-	if n > 0 {
-		s.dedupLog = append(s.dedupLog[:0], s.dedupLog[n:]...)
-	}
-	n = 0
-	for n < len(s.attemptLog) && s.attemptLog[n].expires <= now {
-		e := s.attemptLog[n]
-		if a, ok := s.attempts[e.key]; ok && a.expires == e.expires {
-			delete(s.attempts, e.key)
-		}
-		n++
-	}
-	if n > 0 {
-		s.attemptLog = append(s.attemptLog[:0], s.attemptLog[n:]...)
+	if l.head > 1024 && l.head > len(l.entries)/2 {
+		l.entries = append([]dedupEntry(nil), l.entries[l.head:]...)
+		l.head = 0
 	}
 }
 
@@ -253,7 +260,7 @@ func (s *fifoState) duplicateOf(key string, now int64) (dedupRecord, bool) {
 
 func (s *fifoState) remember(key string, r dedupRecord) {
 	s.dedup[key] = r
-	s.dedupLog = append(s.dedupLog, dedupEntry{key, r.expires})
+	s.dedupLog.add(key, r.expires)
 }
 
 // sequenceNumber formats the FIFO SequenceNumber numbered n: a 20-digit decimal, larger than
@@ -343,89 +350,5 @@ func (q *queue) recordAttempt(id string, msgs []*message, now int64) {
 		a.msgs[i] = attemptMsg{m: m, receive: m.receiveCount, deadline: m.at}
 	}
 	q.fifo.attempts[id] = a
-	q.fifo.attemptLog = append(q.fifo.attemptLog, dedupEntry{id, a.expires})
-}
-
-// groupHeap orders receivable groups by (keyAt, keyOrder).
-type groupHeap struct{ gs []*group }
-
-func (h *groupHeap) len() int { return len(h.gs) }
-
-func (h *groupHeap) less(a, b *group) bool {
-	if a.keyAt != b.keyAt {
-		return a.keyAt < b.keyAt
-	}
-	return a.keyOrder < b.keyOrder
-}
-
-func (h *groupHeap) push(g *group) {
-	h.gs = append(h.gs, g)
-	g.gidx = len(h.gs) - 1
-	h.up(g.gidx)
-}
-
-func (h *groupHeap) pop() *group {
-	g := h.gs[0]
-	h.remove(g)
-	return g
-}
-
-func (h *groupHeap) top() *group {
-	if len(h.gs) == 0 {
-		return nil
-	}
-	return h.gs[0]
-}
-
-func (h *groupHeap) remove(g *group) {
-	i, last := g.gidx, len(h.gs)-1
-	if i != last {
-		h.gs[i] = h.gs[last]
-		h.gs[i].gidx = i
-	}
-	h.gs[last] = nil
-	h.gs = h.gs[:last]
-	if i != last {
-		if !h.down(i) {
-			h.up(i)
-		}
-	}
-	g.gidx = -1
-}
-
-func (h *groupHeap) up(i int) {
-	for i > 0 {
-		p := (i - 1) / 2
-		if !h.less(h.gs[i], h.gs[p]) {
-			break
-		}
-		h.swap(i, p)
-		i = p
-	}
-}
-
-func (h *groupHeap) down(i0 int) bool {
-	i, n := i0, len(h.gs)
-	for {
-		l := 2*i + 1
-		if l >= n {
-			break
-		}
-		c := l
-		if r := l + 1; r < n && h.less(h.gs[r], h.gs[l]) {
-			c = r
-		}
-		if !h.less(h.gs[c], h.gs[i]) {
-			break
-		}
-		h.swap(i, c)
-		i = c
-	}
-	return i > i0
-}
-
-func (h *groupHeap) swap(i, j int) {
-	h.gs[i], h.gs[j] = h.gs[j], h.gs[i]
-	h.gs[i].gidx = i
-	h.gs[j].gidx = j
+	q.fifo.attemptLog.add(id, a.expires)
 }

@@ -1,25 +1,120 @@
 package sqsfake
 
-// msgHeap is a binary min-heap of messages that keeps each message's position in the message
-// itself, so a message can be removed or re-keyed in O(log n). Which key and which position
-// field it uses depends on its role: the visible and pending heaps order by (at, seq) and use
-// hidx; the retention heap orders by (retainFrom, seq) and uses ridx.
-type msgHeap struct {
-	ms        []*message
-	retention bool
+// A binHeap is a binary min-heap that keeps each element's position in the element itself,
+// so that an element can be removed or re-keyed in O(log n). Its role R says how elements
+// compare and where an element keeps its position: the message heaps and the FIFO ready-group
+// heap share this one implementation.
+type binHeap[T any, R heapRole[T]] struct {
+	items []T
+	role  R
 }
 
-func (h *msgHeap) len() int { return len(h.ms) }
+// heapRole orders a heap's elements and keeps their positions.
+type heapRole[T any] interface {
+	less(a, b T) bool
+	setPos(x T, i int)
+	pos(x T) int
+}
 
-func (h *msgHeap) top() *message {
-	if len(h.ms) == 0 {
-		return nil
+func (h *binHeap[T, R]) len() int { return len(h.items) }
+
+// top returns the least element; ok is false when the heap is empty.
+func (h *binHeap[T, R]) top() (x T, ok bool) {
+	if len(h.items) == 0 {
+		return x, false
 	}
-	return h.ms[0]
+	return h.items[0], true
 }
 
-func (h *msgHeap) less(a, b *message) bool {
-	if h.retention {
+func (h *binHeap[T, R]) push(x T) {
+	h.items = append(h.items, x)
+	h.role.setPos(x, len(h.items)-1)
+	h.up(len(h.items) - 1)
+}
+
+func (h *binHeap[T, R]) pop() T {
+	x := h.items[0]
+	h.removeAt(0)
+	return x
+}
+
+func (h *binHeap[T, R]) remove(x T) { h.removeAt(h.role.pos(x)) }
+
+func (h *binHeap[T, R]) removeAt(i int) {
+	last := len(h.items) - 1
+	x := h.items[i]
+	if i != last {
+		h.items[i] = h.items[last]
+		h.role.setPos(h.items[i], i)
+	}
+	var zero T
+	h.items[last] = zero
+	h.items = h.items[:last]
+	if i != last && !h.down(i) {
+		h.up(i)
+	}
+	h.role.setPos(x, -1)
+	// Give memory back when a heap that was large has drained.
+	if cap(h.items) > 1024 && len(h.items) < cap(h.items)/4 {
+		h.items = append([]T(nil), h.items...)
+	}
+}
+
+// fix restores the order after x's key changed.
+func (h *binHeap[T, R]) fix(x T) {
+	i := h.role.pos(x)
+	if !h.down(i) {
+		h.up(i)
+	}
+}
+
+func (h *binHeap[T, R]) up(i int) {
+	for i > 0 {
+		p := (i - 1) / 2
+		if !h.role.less(h.items[i], h.items[p]) {
+			break
+		}
+		h.swap(i, p)
+		i = p
+	}
+}
+
+func (h *binHeap[T, R]) down(i0 int) bool {
+	i, n := i0, len(h.items)
+	for {
+		l := 2*i + 1
+		if l >= n {
+			break
+		}
+		c := l
+		if r := l + 1; r < n && h.role.less(h.items[r], h.items[l]) {
+			c = r
+		}
+		if !h.role.less(h.items[c], h.items[i]) {
+			break
+		}
+		h.swap(i, c)
+		i = c
+	}
+	return i > i0
+}
+
+func (h *binHeap[T, R]) swap(i, j int) {
+	h.items[i], h.items[j] = h.items[j], h.items[i]
+	h.role.setPos(h.items[i], i)
+	h.role.setPos(h.items[j], j)
+}
+
+// clear drops every element.
+func (h *binHeap[T, R]) clear() { h.items = nil }
+
+// msgRole orders messages in one of two roles: the visible and pending heaps order by
+// (at, seq) and keep the position in hidx; the retention heap orders by (retainFrom, seq)
+// and keeps it in ridx.
+type msgRole struct{ retention bool }
+
+func (r msgRole) less(a, b *message) bool {
+	if r.retention {
 		if a.retainFrom != b.retainFrom {
 			return a.retainFrom < b.retainFrom
 		}
@@ -31,100 +126,54 @@ func (h *msgHeap) less(a, b *message) bool {
 	return a.seq < b.seq
 }
 
-func (h *msgHeap) setIndex(m *message, i int) {
-	if h.retention {
+func (r msgRole) setPos(m *message, i int) {
+	if r.retention {
 		m.ridx = int32(i)
 	} else {
 		m.hidx = int32(i)
 	}
 }
 
-func (h *msgHeap) index(m *message) int {
-	if h.retention {
+func (r msgRole) pos(m *message) int {
+	if r.retention {
 		return int(m.ridx)
 	}
 	return int(m.hidx)
 }
 
-func (h *msgHeap) push(m *message) {
-	h.ms = append(h.ms, m)
-	h.setIndex(m, len(h.ms)-1)
-	h.up(len(h.ms) - 1)
+// msgHeap is a heap of messages.
+type msgHeap struct{ binHeap[*message, msgRole] }
+
+// newRetentionHeap returns an empty heap in the retention role.
+func newRetentionHeap() msgHeap {
+	return msgHeap{binHeap[*message, msgRole]{role: msgRole{retention: true}}}
 }
 
-func (h *msgHeap) pop() *message {
-	m := h.ms[0]
-	h.removeAt(0)
+// top returns the least message, or nil.
+func (h *msgHeap) top() *message {
+	m, _ := h.binHeap.top()
 	return m
 }
 
-func (h *msgHeap) remove(m *message) { h.removeAt(h.index(m)) }
+// groupRole orders FIFO groups by when their head became available, ties by the order in
+// which the heads were sent or handed out.
+type groupRole struct{}
 
-func (h *msgHeap) removeAt(i int) {
-	last := len(h.ms) - 1
-	m := h.ms[i]
-	if i != last {
-		h.ms[i] = h.ms[last]
-		h.setIndex(h.ms[i], i)
+func (groupRole) less(a, b *group) bool {
+	if a.keyAt != b.keyAt {
+		return a.keyAt < b.keyAt
 	}
-	h.ms[last] = nil
-	h.ms = h.ms[:last]
-	if i != last {
-		if !h.down(i) {
-			h.up(i)
-		}
-	}
-	h.setIndex(m, -1)
-	// Give memory back when a heap that was large has drained.
-	if cap(h.ms) > 1024 && len(h.ms) < cap(h.ms)/4 {
-		h.ms = append([]*message(nil), h.ms...)
-	}
+	return a.keyOrder < b.keyOrder
 }
 
-// fix restores the order after m's key changed.
-func (h *msgHeap) fix(m *message) {
-	i := h.index(m)
-	if !h.down(i) {
-		h.up(i)
-	}
-}
+func (groupRole) setPos(g *group, i int) { g.gidx = i }
+func (groupRole) pos(g *group) int       { return g.gidx }
 
-func (h *msgHeap) up(i int) {
-	for i > 0 {
-		p := (i - 1) / 2
-		if !h.less(h.ms[i], h.ms[p]) {
-			break
-		}
-		h.swap(i, p)
-		i = p
-	}
-}
+// groupHeap is the heap of a FIFO queue's receivable groups.
+type groupHeap struct{ binHeap[*group, groupRole] }
 
-func (h *msgHeap) down(i0 int) bool {
-	i, n := i0, len(h.ms)
-	for {
-		l := 2*i + 1
-		if l >= n {
-			break
-		}
-		c := l
-		if r := l + 1; r < n && h.less(h.ms[r], h.ms[l]) {
-			c = r
-		}
-		if !h.less(h.ms[c], h.ms[i]) {
-			break
-		}
-		h.swap(i, c)
-		i = c
-	}
-	return i > i0
+// top returns the first receivable group, or nil.
+func (h *groupHeap) top() *group {
+	g, _ := h.binHeap.top()
+	return g
 }
-
-func (h *msgHeap) swap(i, j int) {
-	h.ms[i], h.ms[j] = h.ms[j], h.ms[i]
-	h.setIndex(h.ms[i], i)
-	h.setIndex(h.ms[j], j)
-}
-
-// clear drops every message.
-func (h *msgHeap) clear() { h.ms = nil }

@@ -16,7 +16,7 @@ import (
 
 // heapKey is the key a heap orders m by, with seq breaking ties.
 func heapKey(h *msgHeap, m *message) [2]int64 {
-	if h.retention {
+	if h.role.retention {
 		return [2]int64{m.retainFrom, int64(m.seq)}
 	}
 	return [2]int64{m.at, int64(m.seq)}
@@ -37,15 +37,15 @@ func requireHeapValid(t *testing.T, h *msgHeap, ref map[*message]bool) []*messag
 	if h.len() != len(ref) {
 		t.Fatalf("heap holds %d messages, reference %d", h.len(), len(ref))
 	}
-	for i, m := range h.ms {
+	for i, m := range h.items {
 		if !ref[m] {
 			t.Fatalf("message %d in the heap but not in the reference", m.seq)
 		}
-		if h.index(m) != i {
-			t.Fatalf("message %d is at %d but records %d", m.seq, i, h.index(m))
+		if h.role.pos(m) != i {
+			t.Fatalf("message %d is at %d but records %d", m.seq, i, h.role.pos(m))
 		}
 		if i > 0 {
-			if p := h.ms[(i-1)/2]; compareHeapKeys(heapKey(h, p), heapKey(h, m)) > 0 {
+			if p := h.items[(i-1)/2]; compareHeapKeys(heapKey(h, p), heapKey(h, m)) > 0 {
 				t.Fatalf("heap property broken at %d: parent %v > child %v", i, heapKey(h, p), heapKey(h, m))
 			}
 		}
@@ -66,7 +66,7 @@ func TestMsgHeapMatchesSortedReference(t *testing.T) {
 		for seed := uint64(1); seed <= 10; seed++ {
 			t.Run(fmt.Sprintf("retention=%v/seed=%d", retention, seed), func(t *testing.T) {
 				r := rand.New(rand.NewPCG(seed, 0x4ea9))
-				h := &msgHeap{retention: retention}
+				h := &msgHeap{binHeap[*message, msgRole]{role: msgRole{retention: retention}}}
 				ref := map[*message]bool{}
 				var seq uint64
 				// Small key ranges give many ties, which seq must break.
@@ -79,7 +79,7 @@ func TestMsgHeapMatchesSortedReference(t *testing.T) {
 					}
 				}
 				randomMember := func() *message {
-					return h.ms[r.IntN(h.len())]
+					return h.items[r.IntN(h.len())]
 				}
 				for step := range 2000 {
 					switch op := r.IntN(10); {
@@ -93,12 +93,12 @@ func TestMsgHeapMatchesSortedReference(t *testing.T) {
 						sorted := requireHeapValid(t, h, ref)
 						m := h.pop()
 						require.Same(t, sorted[0], m, "step %d: pop returns the minimum", step)
-						require.Equal(t, -1, h.index(m), "a popped message has no position")
+						require.Equal(t, -1, h.role.pos(m), "a popped message has no position")
 						delete(ref, m)
 					case op < 8: // remove an arbitrary member
 						m := randomMember()
 						h.remove(m)
-						require.Equal(t, -1, h.index(m))
+						require.Equal(t, -1, h.role.pos(m))
 						delete(ref, m)
 					default: // change a member's key, up or down
 						m := randomMember()
@@ -124,7 +124,7 @@ func TestMsgHeapRolesUseSeparatePositions(t *testing.T) {
 	// heaps must not overwrite each other's positions.
 	r := rand.New(rand.NewPCG(7, 7))
 	vis := &msgHeap{}
-	ret := &msgHeap{retention: true}
+	ret := func() *msgHeap { h := newRetentionHeap(); return &h }()
 	ref := map[*message]bool{}
 	for i := range 300 {
 		m := &message{seq: uint64(i + 1), at: r.Int64N(100), retainFrom: r.Int64N(100)}
@@ -152,11 +152,11 @@ func TestMsgHeapGivesMemoryBackWhenDrained(t *testing.T) {
 	for i := range 5000 {
 		h.push(&message{seq: uint64(i), at: int64(i % 97)})
 	}
-	grown := cap(h.ms)
+	grown := cap(h.items)
 	for h.len() > 10 {
 		h.pop()
 	}
-	require.Less(t, cap(h.ms), grown/4, "the backing array shrinks")
+	require.Less(t, cap(h.items), grown/4, "the backing array shrinks")
 	prev := int64(-1)
 	for h.len() > 0 {
 		m := h.pop()

@@ -401,30 +401,52 @@ func (f *Fake) deleteMessage(in *sqs.DeleteMessageInput) (*sqs.DeleteMessageOutp
 }
 
 func (f *Fake) deleteMessageBatch(in *sqs.DeleteMessageBatchInput) (*sqs.DeleteMessageBatchOutput, error) {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	q, err := f.lookupURL(aws.ToString(in.QueueUrl))
+	ok, failed, err := runBatch(f, "DeleteMessageBatch", in.QueueUrl, in.Entries,
+		func(e types.DeleteMessageBatchRequestEntry) *string { return e.Id },
+		func(q *queue, e types.DeleteMessageBatchRequestEntry, _ int64) *sqsError {
+			return f.deleteOne(q, aws.ToString(e.ReceiptHandle))
+		})
 	if err != nil {
 		return nil, err
 	}
-	ids := make([]string, len(in.Entries))
-	for i, e := range in.Entries {
-		ids[i] = aws.ToString(e.Id)
+	out := &sqs.DeleteMessageBatchOutput{Failed: failed}
+	for _, id := range ok {
+		out.Successful = append(out.Successful, types.DeleteMessageBatchResultEntry{Id: aws.String(id)})
 	}
-	if err := checkBatch("DeleteMessageBatch", ids); err != nil {
-		return nil, err
+	return out, nil
+}
+
+// runBatch runs a DeleteMessageBatch or ChangeMessageVisibilityBatch: the whole-request
+// checks, then one for each entry in order. It returns the ids of the entries that
+// succeeded and the failures of the others. A deleted FIFO head or a visibility set to 0
+// may have made messages available, so parked polls are served at the end.
+func runBatch[E any](f *Fake, op string, queueURL *string, entries []E, id func(E) *string,
+	one func(q *queue, e E, now int64) *sqsError) ([]string, []types.BatchResultErrorEntry, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	q, err := f.lookupURL(aws.ToString(queueURL))
+	if err != nil {
+		return nil, nil, err
+	}
+	ids := make([]string, len(entries))
+	for i, e := range entries {
+		ids[i] = aws.ToString(id(e))
+	}
+	if err := checkBatch(op, ids); err != nil {
+		return nil, nil, err
 	}
 	now := f.settle(q)
-	out := &sqs.DeleteMessageBatchOutput{}
-	for i, e := range in.Entries {
-		if err := f.deleteOne(q, aws.ToString(e.ReceiptHandle)); err != nil {
-			out.Failed = append(out.Failed, failedEntry(ids[i], err))
+	var ok []string
+	var failed []types.BatchResultErrorEntry
+	for i, e := range entries {
+		if err := one(q, e, now); err != nil {
+			failed = append(failed, failedEntry(ids[i], err))
 			continue
 		}
-		out.Successful = append(out.Successful, types.DeleteMessageBatchResultEntry{Id: aws.String(ids[i])})
+		ok = append(ok, ids[i])
 	}
 	f.servePollers(q, now)
-	return out, nil
+	return ok, failed, nil
 }
 
 // changeVisibilityOne applies ChangeMessageVisibility for one handle (SPEC.md §5.13).
@@ -480,27 +502,17 @@ func (f *Fake) changeMessageVisibility(in *sqs.ChangeMessageVisibilityInput) (*s
 }
 
 func (f *Fake) changeMessageVisibilityBatch(in *sqs.ChangeMessageVisibilityBatchInput) (*sqs.ChangeMessageVisibilityBatchOutput, error) {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	q, err := f.lookupURL(aws.ToString(in.QueueUrl))
+	ok, failed, err := runBatch(f, "ChangeMessageVisibilityBatch", in.QueueUrl, in.Entries,
+		func(e types.ChangeMessageVisibilityBatchRequestEntry) *string { return e.Id },
+		func(q *queue, e types.ChangeMessageVisibilityBatchRequestEntry, now int64) *sqsError {
+			return f.changeVisibilityOne(q, aws.ToString(e.ReceiptHandle), e.VisibilityTimeout, now)
+		})
 	if err != nil {
 		return nil, err
 	}
-	ids := make([]string, len(in.Entries))
-	for i, e := range in.Entries {
-		ids[i] = aws.ToString(e.Id)
-	}
-	if err := checkBatch("ChangeMessageVisibilityBatch", ids); err != nil {
-		return nil, err
-	}
-	now := f.settle(q)
-	out := &sqs.ChangeMessageVisibilityBatchOutput{}
-	for i, e := range in.Entries {
-		if err := f.changeVisibilityOne(q, aws.ToString(e.ReceiptHandle), e.VisibilityTimeout, now); err != nil {
-			out.Failed = append(out.Failed, failedEntry(ids[i], err))
-			continue
-		}
-		out.Successful = append(out.Successful, types.ChangeMessageVisibilityBatchResultEntry{Id: aws.String(ids[i])})
+	out := &sqs.ChangeMessageVisibilityBatchOutput{Failed: failed}
+	for _, id := range ok {
+		out.Successful = append(out.Successful, types.ChangeMessageVisibilityBatchResultEntry{Id: aws.String(id)})
 	}
 	return out, nil
 }

@@ -59,11 +59,7 @@ func (f *Fake) ChangeMessageVisibilityBatch(ctx context.Context, params *sqs.Cha
 // CreateQueue creates a queue, or returns the URL of an existing one with the same
 // attributes.
 func (f *Fake) CreateQueue(ctx context.Context, params *sqs.CreateQueueInput, optFns ...func(*sqs.Options)) (*sqs.CreateQueueOutput, error) {
-	out, err := invoke(f, ctx, "CreateQueue", params, optFns, (*Fake).createQueue)
-	if out != nil {
-		out.QueueUrl = f.atEndpoint(out.QueueUrl)
-	}
-	return out, err
+	return invoke(f, ctx, "CreateQueue", params, optFns, (*Fake).createQueue)
 }
 
 // DeleteMessage deletes the message a receipt handle names.
@@ -88,20 +84,12 @@ func (f *Fake) GetQueueAttributes(ctx context.Context, params *sqs.GetQueueAttri
 
 // GetQueueUrl returns the URL of a queue by name.
 func (f *Fake) GetQueueUrl(ctx context.Context, params *sqs.GetQueueUrlInput, optFns ...func(*sqs.Options)) (*sqs.GetQueueUrlOutput, error) {
-	out, err := invoke(f, ctx, "GetQueueUrl", params, optFns, (*Fake).getQueueURL)
-	if out != nil {
-		out.QueueUrl = f.atEndpoint(out.QueueUrl)
-	}
-	return out, err
+	return invoke(f, ctx, "GetQueueUrl", params, optFns, (*Fake).getQueueURL)
 }
 
 // ListDeadLetterSourceQueues lists the queues whose RedrivePolicy names this queue.
 func (f *Fake) ListDeadLetterSourceQueues(ctx context.Context, params *sqs.ListDeadLetterSourceQueuesInput, optFns ...func(*sqs.Options)) (*sqs.ListDeadLetterSourceQueuesOutput, error) {
-	out, err := invoke(f, ctx, "ListDeadLetterSourceQueues", params, optFns, (*Fake).listDeadLetterSourceQueues)
-	if out != nil {
-		f.urlsAtEndpoint(out.QueueUrls)
-	}
-	return out, err
+	return invoke(f, ctx, "ListDeadLetterSourceQueues", params, optFns, (*Fake).listDeadLetterSourceQueues)
 }
 
 // ListMessageMoveTasks lists the most recent message move tasks of a source queue.
@@ -116,11 +104,7 @@ func (f *Fake) ListQueueTags(ctx context.Context, params *sqs.ListQueueTagsInput
 
 // ListQueues lists queue URLs in lexicographic order of their names.
 func (f *Fake) ListQueues(ctx context.Context, params *sqs.ListQueuesInput, optFns ...func(*sqs.Options)) (*sqs.ListQueuesOutput, error) {
-	out, err := invoke(f, ctx, "ListQueues", params, optFns, (*Fake).listQueues)
-	if out != nil {
-		f.urlsAtEndpoint(out.QueueUrls)
-	}
-	return out, err
+	return invoke(f, ctx, "ListQueues", params, optFns, (*Fake).listQueues)
 }
 
 // PurgeQueue deletes every message of a queue, at most once every 60 seconds.

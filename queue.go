@@ -80,7 +80,7 @@ func newQueue(id uint32, name, url, arn string, cfg queueConfig, now int64) *que
 		id: id, name: name, url: url, arn: arn, cfg: cfg,
 		created: now, modified: now,
 		msgs:      make(map[uint64]*message),
-		retention: msgHeap{retention: true},
+		retention: newRetentionHeap(),
 	}
 	if cfg.fifo {
 		q.fifo = newFifoState(cfg.dedupScope)

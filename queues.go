@@ -163,22 +163,11 @@ func (f *Fake) listQueues(in *sqs.ListQueuesInput) (*sqs.ListQueuesOutput, error
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	prefix := aws.ToString(in.QueueNamePrefix)
-	var names []string
-	for name := range f.queues {
-		if strings.HasPrefix(name, prefix) {
-			names = append(names, name)
-		}
-	}
-	sort.Strings(names)
-	page, next, err := pageOf(names, in.MaxResults, in.NextToken)
+	urls, next, err := f.queueURLPage(func(q *queue) bool { return strings.HasPrefix(q.name, prefix) }, in.MaxResults, in.NextToken)
 	if err != nil {
 		return nil, err
 	}
-	out := &sqs.ListQueuesOutput{NextToken: next}
-	for _, name := range page {
-		out.QueueUrls = append(out.QueueUrls, f.queues[name].url)
-	}
-	return out, nil
+	return &sqs.ListQueuesOutput{QueueUrls: urls, NextToken: next}, nil
 }
 
 func (f *Fake) listDeadLetterSourceQueues(in *sqs.ListDeadLetterSourceQueuesInput) (*sqs.ListDeadLetterSourceQueuesOutput, error) {
@@ -188,24 +177,37 @@ func (f *Fake) listDeadLetterSourceQueues(in *sqs.ListDeadLetterSourceQueuesInpu
 	if err != nil {
 		return nil, err
 	}
-	var names []string
-	for name, q := range f.queues {
-		if p := q.cfg.redrivePolicy; p != nil && p.deadLetterTargetArn == dlq.arn {
-			names = append(names, name)
-		}
-	}
-	sort.Strings(names)
-	page, next, perr := pageOf(names, in.MaxResults, in.NextToken)
+	urls, next, perr := f.queueURLPage(func(q *queue) bool {
+		p := q.cfg.redrivePolicy
+		return p != nil && p.deadLetterTargetArn == dlq.arn
+	}, in.MaxResults, in.NextToken)
 	if perr != nil {
 		return nil, perr
 	}
 	// Like ListQueues, an empty result has no QueueUrls: AWS's JSON answers omit empty
 	// lists even where the model marks them required (SPEC.md §5.9's Failed).
-	out := &sqs.ListDeadLetterSourceQueuesOutput{NextToken: next}
-	for _, name := range page {
-		out.QueueUrls = append(out.QueueUrls, f.queues[name].url)
+	return &sqs.ListDeadLetterSourceQueuesOutput{QueueUrls: urls, NextToken: next}, nil
+}
+
+// queueURLPage returns one page of the URLs of the queues keep selects, in name order, for
+// ListQueues and ListDeadLetterSourceQueues; nil when none is selected.
+func (f *Fake) queueURLPage(keep func(*queue) bool, maxResults *int32, token *string) ([]string, *string, *sqsError) {
+	var names []string
+	for name, q := range f.queues {
+		if keep(q) {
+			names = append(names, name)
+		}
 	}
-	return out, nil
+	sort.Strings(names)
+	page, next, err := pageOf(names, maxResults, token)
+	if err != nil {
+		return nil, nil, err
+	}
+	var urls []string
+	for _, name := range page {
+		urls = append(urls, f.queues[name].url)
+	}
+	return urls, next, nil
 }
 
 func (f *Fake) deleteQueue(in *sqs.DeleteQueueInput) (*sqs.DeleteQueueOutput, error) {

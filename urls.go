@@ -15,8 +15,12 @@ func partitionOf(region string) string {
 	return "aws"
 }
 
-// queueURL returns the URL AWS gives a queue of this fake.
+// queueURL returns the URL AWS gives a queue of this fake, or, with WithEndpoint, the URL of
+// the queue at the fake's own server.
 func (f *Fake) queueURL(name string) string {
+	if f.endpoint != "" {
+		return f.endpoint + "/" + f.account + "/" + name
+	}
 	host := "sqs." + f.region + ".amazonaws.com"
 	if f.partition == "aws-cn" {
 		host += ".cn"

@@ -1,0 +1,17 @@
+package sqsfake
+
+import "strings"
+
+// WithEndpoint makes the queue URLs the fake hands out name base — the address its Handler is
+// served at — instead of AWS's regional endpoint: base + "/" + account + "/" + name, such as
+// http://127.0.0.1:9324/123456789012/jobs. cmd/sqsfake sets it to its own address, so that
+// clients which send queue operations to the queue URL reach the server. Whatever the
+// option, every door accepts a queue URL on any host, a "<account>/<name>" path or a bare
+// name as QueueUrl.
+func WithEndpoint(base string) Option {
+	return func(f *Fake) { f.endpoint = strings.TrimRight(base, "/") }
+}
+
+// Endpoint returns the base of queue URLs set with WithEndpoint, or "" when the fake names
+// AWS's regional endpoint.
+func (f *Fake) Endpoint() string { return f.endpoint }
