@@ -1,0 +1,127 @@
+package sqsfake
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"slices"
+	"unicode/utf8"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	awsmiddleware "github.com/aws/aws-sdk-go-v2/aws/middleware"
+	"github.com/aws/aws-sdk-go-v2/service/sqs"
+	"github.com/aws/smithy-go"
+	"github.com/aws/smithy-go/middleware"
+)
+
+// Door 2: a real *sqs.Client whose calls the fake answers. A middleware at the front of the
+// Serialize step hands the typed input to the door-1 method and returns its output, so the
+// SDK's own Initialize step runs around it — input validation, the MD5 body checks, the
+// long-poll context, per-call optFns — and the SDK wraps errors in its OperationError itself.
+// Nothing is serialized and no request is built.
+
+// fakeEndpoint is the endpoint a client from Client names. The .invalid top-level domain is
+// reserved (RFC 2606): nothing routable can ever answer it.
+const fakeEndpoint = "http://sqs.fake.invalid"
+
+// ErrEscaped is the error a client from Client fails with if a request ever gets past the
+// fake to the HTTP layer — when per-call optFns replace APIOptions instead of appending to
+// them, say. The fake's clients never reach a network.
+var ErrEscaped = errors.New("sqsfake: request escaped the fake")
+
+// escapeGuard is the HTTP client of the clients Client returns: it refuses every request.
+type escapeGuard struct{}
+
+func (escapeGuard) Do(r *http.Request) (*http.Response, error) {
+	if r.Body != nil {
+		r.Body.Close()
+	}
+	return nil, fmt.Errorf("%w (%s %s): keep the fake's middleware in APIOptions — append to the list, do not replace it", ErrEscaped, r.Method, r.URL)
+}
+
+// Client returns a real *sqs.Client from aws-sdk-go-v2 whose operations the fake answers in
+// memory, for code that needs the concrete client type rather than an interface. The SDK's
+// own machinery runs as against AWS: client-side validation, the MD5 checks of message
+// bodies, optFns (at construction and per call), and its error wrapping, so results and
+// Error() strings are identical to the fake's own methods. Long polls honour the caller's
+// context and block on the fake's clock, as they do through the methods.
+//
+// The client needs no credentials or network. It is configured with the fake's region,
+// anonymous credentials, one attempt per call, the endpoint http://sqs.fake.invalid and an
+// HTTP client that refuses every request with ErrEscaped; optFns apply on top of that. It
+// works inside a testing/synctest bubble.
+func (f *Fake) Client(optFns ...func(*sqs.Options)) *sqs.Client {
+	door := &doorMiddleware{f: f}
+	fns := append(slices.Clip(optFns), func(o *sqs.Options) {
+		// First in the list, so that Serialize-step middlewares a caller adds with
+		// middleware.Before, at construction or per call, still run before the fake answers.
+		o.APIOptions = append([]func(*middleware.Stack) error{door.add}, o.APIOptions...)
+	})
+	return sqs.New(sqs.Options{
+		Region:           f.region,
+		BaseEndpoint:     aws.String(fakeEndpoint),
+		Credentials:      aws.AnonymousCredentials{},
+		RetryMaxAttempts: 1,
+		HTTPClient:       escapeGuard{},
+	}, fns...)
+}
+
+// doorMiddleware answers an operation at the Serialize step with the door-1 method.
+type doorMiddleware struct{ f *Fake }
+
+// ID names the middleware in the SDK's stack.
+func (*doorMiddleware) ID() string { return "SQSFake" }
+
+func (m *doorMiddleware) add(s *middleware.Stack) error {
+	return s.Serialize.Add(m, middleware.Before)
+}
+
+// HandleSerialize calls the door-1 method for the operation and returns its result; it never
+// calls next, so nothing is serialized or sent.
+func (m *doorMiddleware) HandleSerialize(ctx context.Context, in middleware.SerializeInput, _ middleware.SerializeHandler) (
+	middleware.SerializeOutput, middleware.Metadata, error) {
+	var md middleware.Metadata
+	name := middleware.GetOperationName(ctx)
+	op, ok := doorOps[name]
+	if !ok {
+		return middleware.SerializeOutput{}, md, fmt.Errorf("sqsfake: the fake does not know the operation %q", name)
+	}
+	var n uint64
+	out, err := op.direct(m.f, context.WithValue(ctx, callNumberKey{}, &n), in.Parameters)
+	if err != nil {
+		// Door 1 returns the SDK's whole chain; the SDK adds the OperationError layer itself.
+		if oe, ok := err.(*smithy.OperationError); ok {
+			err = oe.Err
+		}
+		return middleware.SerializeOutput{}, md, err
+	}
+	if n != 0 {
+		awsmiddleware.SetRequestIDMetadata(&md, uuidFor(m.f.seed, streamRequestID, n))
+	}
+	return middleware.SerializeOutput{Result: out}, md, nil
+}
+
+// skipChecksumEmulation is the option door 2 passes when the SDK itself will check the MD5 of
+// a message body: door 1 emulates that check only for callers that bypass the SDK.
+func skipChecksumEmulation(o *sqs.Options) { o.DisableMessageChecksumValidation = true }
+
+// sendOptions returns the door-1 options for a SendMessage through the SDK. Door 1 can only
+// fail its emulated check on a body that is not valid UTF-8; for such a body it leaves the
+// check to the SDK, which makes it with the caller's effective options.
+func sendOptions(in *sqs.SendMessageInput) []func(*sqs.Options) {
+	if utf8.ValidString(aws.ToString(in.MessageBody)) {
+		return nil
+	}
+	return []func(*sqs.Options){skipChecksumEmulation}
+}
+
+// sendBatchOptions is sendOptions for SendMessageBatch.
+func sendBatchOptions(in *sqs.SendMessageBatchInput) []func(*sqs.Options) {
+	for _, e := range in.Entries {
+		if !utf8.ValidString(aws.ToString(e.MessageBody)) {
+			return []func(*sqs.Options){skipChecksumEmulation}
+		}
+	}
+	return nil
+}

@@ -1,0 +1,649 @@
+package sqsfake
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http/httptest"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	awshttp "github.com/aws/aws-sdk-go-v2/aws/transport/http"
+	"github.com/aws/aws-sdk-go-v2/service/sqs"
+	"github.com/aws/aws-sdk-go-v2/service/sqs/types"
+	"github.com/aws/smithy-go"
+)
+
+// sqsAPI is the method set shared by the three doors: *Fake, the *sqs.Client of Client, and a
+// stock *sqs.Client talking to Handler.
+type sqsAPI interface {
+	AddPermission(context.Context, *sqs.AddPermissionInput, ...func(*sqs.Options)) (*sqs.AddPermissionOutput, error)
+	CancelMessageMoveTask(context.Context, *sqs.CancelMessageMoveTaskInput, ...func(*sqs.Options)) (*sqs.CancelMessageMoveTaskOutput, error)
+	ChangeMessageVisibility(context.Context, *sqs.ChangeMessageVisibilityInput, ...func(*sqs.Options)) (*sqs.ChangeMessageVisibilityOutput, error)
+	ChangeMessageVisibilityBatch(context.Context, *sqs.ChangeMessageVisibilityBatchInput, ...func(*sqs.Options)) (*sqs.ChangeMessageVisibilityBatchOutput, error)
+	CreateQueue(context.Context, *sqs.CreateQueueInput, ...func(*sqs.Options)) (*sqs.CreateQueueOutput, error)
+	DeleteMessage(context.Context, *sqs.DeleteMessageInput, ...func(*sqs.Options)) (*sqs.DeleteMessageOutput, error)
+	DeleteMessageBatch(context.Context, *sqs.DeleteMessageBatchInput, ...func(*sqs.Options)) (*sqs.DeleteMessageBatchOutput, error)
+	DeleteQueue(context.Context, *sqs.DeleteQueueInput, ...func(*sqs.Options)) (*sqs.DeleteQueueOutput, error)
+	GetQueueAttributes(context.Context, *sqs.GetQueueAttributesInput, ...func(*sqs.Options)) (*sqs.GetQueueAttributesOutput, error)
+	GetQueueUrl(context.Context, *sqs.GetQueueUrlInput, ...func(*sqs.Options)) (*sqs.GetQueueUrlOutput, error)
+	ListDeadLetterSourceQueues(context.Context, *sqs.ListDeadLetterSourceQueuesInput, ...func(*sqs.Options)) (*sqs.ListDeadLetterSourceQueuesOutput, error)
+	ListMessageMoveTasks(context.Context, *sqs.ListMessageMoveTasksInput, ...func(*sqs.Options)) (*sqs.ListMessageMoveTasksOutput, error)
+	ListQueueTags(context.Context, *sqs.ListQueueTagsInput, ...func(*sqs.Options)) (*sqs.ListQueueTagsOutput, error)
+	ListQueues(context.Context, *sqs.ListQueuesInput, ...func(*sqs.Options)) (*sqs.ListQueuesOutput, error)
+	PurgeQueue(context.Context, *sqs.PurgeQueueInput, ...func(*sqs.Options)) (*sqs.PurgeQueueOutput, error)
+	ReceiveMessage(context.Context, *sqs.ReceiveMessageInput, ...func(*sqs.Options)) (*sqs.ReceiveMessageOutput, error)
+	RemovePermission(context.Context, *sqs.RemovePermissionInput, ...func(*sqs.Options)) (*sqs.RemovePermissionOutput, error)
+	SendMessage(context.Context, *sqs.SendMessageInput, ...func(*sqs.Options)) (*sqs.SendMessageOutput, error)
+	SendMessageBatch(context.Context, *sqs.SendMessageBatchInput, ...func(*sqs.Options)) (*sqs.SendMessageBatchOutput, error)
+	SetQueueAttributes(context.Context, *sqs.SetQueueAttributesInput, ...func(*sqs.Options)) (*sqs.SetQueueAttributesOutput, error)
+	StartMessageMoveTask(context.Context, *sqs.StartMessageMoveTaskInput, ...func(*sqs.Options)) (*sqs.StartMessageMoveTaskOutput, error)
+	TagQueue(context.Context, *sqs.TagQueueInput, ...func(*sqs.Options)) (*sqs.TagQueueOutput, error)
+	UntagQueue(context.Context, *sqs.UntagQueueInput, ...func(*sqs.Options)) (*sqs.UntagQueueOutput, error)
+}
+
+var (
+	_ sqsAPI = (*Fake)(nil)
+	_ sqsAPI = (*sqs.Client)(nil)
+)
+
+// memoryClientOf returns a stock SDK client that reaches f's Handler through HTTPClient.
+func memoryClientOf(f *Fake, optFns ...func(*sqs.Options)) *sqs.Client {
+	return sqs.New(sqs.Options{
+		Region:           "us-east-1",
+		BaseEndpoint:     aws.String("http://sqs.fake.invalid"),
+		Credentials:      aws.AnonymousCredentials{},
+		RetryMaxAttempts: 1,
+		HTTPClient:       f.HTTPClient(),
+	}, optFns...)
+}
+
+// door is one way into a fresh fake.
+type door struct {
+	name string
+	f    *Fake
+	api  sqsAPI
+}
+
+// loopbackClientOf serves f's Handler on a loopback server for the test and returns a stock
+// SDK client that reaches it over TCP.
+func loopbackClientOf(t testing.TB, f *Fake, optFns ...func(*sqs.Options)) *sqs.Client {
+	srv := httptest.NewServer(f.Handler())
+	t.Cleanup(srv.Close)
+	return sqs.New(sqs.Options{
+		Region:           "us-east-1",
+		BaseEndpoint:     aws.String(srv.URL),
+		Credentials:      aws.AnonymousCredentials{},
+		RetryMaxAttempts: 1,
+	}, optFns...)
+}
+
+// doors returns the three doors onto fresh fakes, and the wire door once more over a
+// loopback socket.
+func doors(t testing.TB) []*door {
+	f1, f2, f3, f4 := New(), New(), New(), New()
+	return []*door{
+		{name: "methods", f: f1, api: f1},
+		{name: "Client", f: f2, api: f2.Client()},
+		{name: "Handler", f: f3, api: memoryClientOf(f3)},
+		{name: "Handler over loopback", f: f4, api: loopbackClientOf(t, f4)},
+	}
+}
+
+// corpusState carries values from one step to the next: queue URLs and receipt handles.
+type corpusState struct {
+	handles []string
+}
+
+func (s *corpusState) handle(i int) *string {
+	if i < len(s.handles) {
+		return aws.String(s.handles[i])
+	}
+	return aws.String("no-such-handle")
+}
+
+// step is one call of the corpus. want is "ok" when the call must succeed, or a substring of
+// its error; it keeps the corpus honest about what it exercises.
+type step struct {
+	name string
+	want string
+	call func(ctx context.Context, d *door, s *corpusState) (any, error)
+}
+
+const (
+	jobsURL    = "https://sqs.us-east-1.amazonaws.com/123456789012/jobs"
+	dlqURL     = "https://sqs.us-east-1.amazonaws.com/123456789012/dlq"
+	dlqARN     = "arn:aws:sqs:us-east-1:123456789012:dlq"
+	fifoURL    = "https://sqs.us-east-1.amazonaws.com/123456789012/orders.fifo"
+	missingURL = "https://sqs.us-east-1.amazonaws.com/123456789012/missing"
+	badHandle  = "not-a-receipt-handle"
+)
+
+func recv(ctx context.Context, d *door, s *corpusState, in *sqs.ReceiveMessageInput) (any, error) {
+	out, err := d.api.ReceiveMessage(ctx, in)
+	if err == nil {
+		for _, m := range out.Messages {
+			s.handles = append(s.handles, aws.ToString(m.ReceiptHandle))
+		}
+	}
+	return out, err
+}
+
+// parked starts a long poll, waits until the fake has it parked, runs then (which should end
+// the poll) and returns the poll's result.
+func parked(ctx context.Context, d *door, s *corpusState, in *sqs.ReceiveMessageInput, then func()) (any, error) {
+	type result struct {
+		out any
+		err error
+	}
+	done := make(chan result, 1)
+	go func() {
+		out, err := recv(ctx, d, s, in)
+		done <- result{out, err}
+	}()
+	if err := d.f.WaitForPollers(ctx, 1); err != nil {
+		return nil, err
+	}
+	then()
+	r := <-done
+	return r.out, r.err
+}
+
+func attrs(kv ...string) map[string]string {
+	m := map[string]string{}
+	for i := 0; i < len(kv); i += 2 {
+		m[kv[i]] = kv[i+1]
+	}
+	return m
+}
+
+func sendEntries(n int) []types.SendMessageBatchRequestEntry {
+	e := make([]types.SendMessageBatchRequestEntry, n)
+	for i := range e {
+		e[i] = types.SendMessageBatchRequestEntry{Id: aws.String(fmt.Sprint("e", i)), MessageBody: aws.String(fmt.Sprint("batch ", i))}
+	}
+	return e
+}
+
+// corpus covers every operation with good and bad inputs.
+var corpus = []step{
+	// Queues.
+	{"create dlq", "ok", func(ctx context.Context, d *door, s *corpusState) (any, error) {
+		return d.api.CreateQueue(ctx, &sqs.CreateQueueInput{QueueName: aws.String("dlq")})
+	}},
+	{"create jobs with redrive and tags", "ok", func(ctx context.Context, d *door, s *corpusState) (any, error) {
+		return d.api.CreateQueue(ctx, &sqs.CreateQueueInput{QueueName: aws.String("jobs"),
+			Attributes: attrs("VisibilityTimeout", "30", "RedrivePolicy", `{"deadLetterTargetArn":"`+dlqARN+`","maxReceiveCount":"2"}`),
+			Tags:       map[string]string{"team": "a"}})
+	}},
+	{"create jobs again, same attributes", "ok", func(ctx context.Context, d *door, s *corpusState) (any, error) {
+		return d.api.CreateQueue(ctx, &sqs.CreateQueueInput{QueueName: aws.String("jobs"), Attributes: attrs("VisibilityTimeout", "30")})
+	}},
+	{"create jobs again, other attributes", "QueueAlreadyExists", func(ctx context.Context, d *door, s *corpusState) (any, error) {
+		return d.api.CreateQueue(ctx, &sqs.CreateQueueInput{QueueName: aws.String("jobs"), Attributes: attrs("VisibilityTimeout", "60")})
+	}},
+	{"create with a bad name", "InvalidParameterValue", func(ctx context.Context, d *door, s *corpusState) (any, error) {
+		return d.api.CreateQueue(ctx, &sqs.CreateQueueInput{QueueName: aws.String("bad name!")})
+	}},
+	{"create with an unknown attribute", "InvalidAttributeName", func(ctx context.Context, d *door, s *corpusState) (any, error) {
+		return d.api.CreateQueue(ctx, &sqs.CreateQueueInput{QueueName: aws.String("other"), Attributes: attrs("Bogus", "1")})
+	}},
+	{"create with a bad attribute value", "InvalidAttributeValue", func(ctx context.Context, d *door, s *corpusState) (any, error) {
+		return d.api.CreateQueue(ctx, &sqs.CreateQueueInput{QueueName: aws.String("other"), Attributes: attrs("DelaySeconds", "901")})
+	}},
+	{"create nil input", "missing required field", func(ctx context.Context, d *door, s *corpusState) (any, error) {
+		return d.api.CreateQueue(ctx, nil)
+	}},
+	{"create a FIFO queue", "ok", func(ctx context.Context, d *door, s *corpusState) (any, error) {
+		return d.api.CreateQueue(ctx, &sqs.CreateQueueInput{QueueName: aws.String("orders.fifo"), Attributes: attrs("FifoQueue", "true")})
+	}},
+	{"get url", "ok", func(ctx context.Context, d *door, s *corpusState) (any, error) {
+		return d.api.GetQueueUrl(ctx, &sqs.GetQueueUrlInput{QueueName: aws.String("jobs")})
+	}},
+	{"get url of a missing queue", "NonExistentQueue", func(ctx context.Context, d *door, s *corpusState) (any, error) {
+		return d.api.GetQueueUrl(ctx, &sqs.GetQueueUrlInput{QueueName: aws.String("missing")})
+	}},
+	{"get url of another account", "NonExistentQueue", func(ctx context.Context, d *door, s *corpusState) (any, error) {
+		return d.api.GetQueueUrl(ctx, &sqs.GetQueueUrlInput{QueueName: aws.String("jobs"), QueueOwnerAWSAccountId: aws.String("999999999999")})
+	}},
+	{"get url without a name", "missing required field", func(ctx context.Context, d *door, s *corpusState) (any, error) {
+		return d.api.GetQueueUrl(ctx, &sqs.GetQueueUrlInput{})
+	}},
+	{"list queues", "ok", func(ctx context.Context, d *door, s *corpusState) (any, error) {
+		return d.api.ListQueues(ctx, nil)
+	}},
+	{"list queues by prefix", "ok", func(ctx context.Context, d *door, s *corpusState) (any, error) {
+		return d.api.ListQueues(ctx, &sqs.ListQueuesInput{QueueNamePrefix: aws.String("j")})
+	}},
+	{"list queues page by page", "ok", func(ctx context.Context, d *door, s *corpusState) (any, error) {
+		var pages []any
+		p := sqs.NewListQueuesPaginator(d.api, &sqs.ListQueuesInput{MaxResults: aws.Int32(1)})
+		for p.HasMorePages() {
+			out, err := p.NextPage(ctx)
+			if err != nil {
+				return nil, err
+			}
+			pages = append(pages, out)
+		}
+		return pages, nil
+	}},
+	{"list queues with MaxResults 0", "MaxResults", func(ctx context.Context, d *door, s *corpusState) (any, error) {
+		return d.api.ListQueues(ctx, &sqs.ListQueuesInput{MaxResults: aws.Int32(0)})
+	}},
+	{"list queues with a bad token", "InvalidParameterValue", func(ctx context.Context, d *door, s *corpusState) (any, error) {
+		return d.api.ListQueues(ctx, &sqs.ListQueuesInput{MaxResults: aws.Int32(1), NextToken: aws.String("!!!")})
+	}},
+	{"get all attributes", "ok", func(ctx context.Context, d *door, s *corpusState) (any, error) {
+		return d.api.GetQueueAttributes(ctx, &sqs.GetQueueAttributesInput{QueueUrl: aws.String(jobsURL), AttributeNames: []types.QueueAttributeName{"All"}})
+	}},
+	{"get some attributes", "ok", func(ctx context.Context, d *door, s *corpusState) (any, error) {
+		return d.api.GetQueueAttributes(ctx, &sqs.GetQueueAttributesInput{QueueUrl: aws.String(jobsURL), AttributeNames: []types.QueueAttributeName{"QueueArn", "VisibilityTimeout"}})
+	}},
+	{"get an unknown attribute", "InvalidAttributeName", func(ctx context.Context, d *door, s *corpusState) (any, error) {
+		return d.api.GetQueueAttributes(ctx, &sqs.GetQueueAttributesInput{QueueUrl: aws.String(jobsURL), AttributeNames: []types.QueueAttributeName{"Bogus"}})
+	}},
+	{"get attributes of a missing queue", "NonExistentQueue", func(ctx context.Context, d *door, s *corpusState) (any, error) {
+		return d.api.GetQueueAttributes(ctx, &sqs.GetQueueAttributesInput{QueueUrl: aws.String(missingURL)})
+	}},
+	{"set an attribute", "ok", func(ctx context.Context, d *door, s *corpusState) (any, error) {
+		return d.api.SetQueueAttributes(ctx, &sqs.SetQueueAttributesInput{QueueUrl: aws.String("jobs"), Attributes: attrs("MaximumMessageSize", "2048")})
+	}},
+	{"set a bad attribute value", "InvalidAttributeValue", func(ctx context.Context, d *door, s *corpusState) (any, error) {
+		return d.api.SetQueueAttributes(ctx, &sqs.SetQueueAttributesInput{QueueUrl: aws.String(jobsURL), Attributes: attrs("VisibilityTimeout", "-1")})
+	}},
+	{"set an unknown attribute", "InvalidAttributeName", func(ctx context.Context, d *door, s *corpusState) (any, error) {
+		return d.api.SetQueueAttributes(ctx, &sqs.SetQueueAttributesInput{QueueUrl: aws.String(jobsURL), Attributes: attrs("Bogus", "1")})
+	}},
+	{"set attributes without attributes", "missing required field", func(ctx context.Context, d *door, s *corpusState) (any, error) {
+		return d.api.SetQueueAttributes(ctx, &sqs.SetQueueAttributesInput{QueueUrl: aws.String(jobsURL)})
+	}},
+	// Tags and permissions.
+	{"tag", "ok", func(ctx context.Context, d *door, s *corpusState) (any, error) {
+		return d.api.TagQueue(ctx, &sqs.TagQueueInput{QueueUrl: aws.String(jobsURL), Tags: map[string]string{"env": "test", "owner": "me"}})
+	}},
+	{"untag", "ok", func(ctx context.Context, d *door, s *corpusState) (any, error) {
+		return d.api.UntagQueue(ctx, &sqs.UntagQueueInput{QueueUrl: aws.String(jobsURL), TagKeys: []string{"owner"}})
+	}},
+	{"list tags", "ok", func(ctx context.Context, d *door, s *corpusState) (any, error) {
+		return d.api.ListQueueTags(ctx, &sqs.ListQueueTagsInput{QueueUrl: aws.String(jobsURL)})
+	}},
+	{"tag without tags", "missing required field", func(ctx context.Context, d *door, s *corpusState) (any, error) {
+		return d.api.TagQueue(ctx, &sqs.TagQueueInput{QueueUrl: aws.String(jobsURL)})
+	}},
+	{"list tags of a missing queue", "NonExistentQueue", func(ctx context.Context, d *door, s *corpusState) (any, error) {
+		return d.api.ListQueueTags(ctx, &sqs.ListQueueTagsInput{QueueUrl: aws.String(missingURL)})
+	}},
+	{"add permission", "ok", func(ctx context.Context, d *door, s *corpusState) (any, error) {
+		return d.api.AddPermission(ctx, &sqs.AddPermissionInput{QueueUrl: aws.String(jobsURL), Label: aws.String("p1"),
+			AWSAccountIds: []string{"111122223333"}, Actions: []string{"SendMessage", "ReceiveMessage"}})
+	}},
+	{"add permission with the same label", "InvalidParameterValue", func(ctx context.Context, d *door, s *corpusState) (any, error) {
+		return d.api.AddPermission(ctx, &sqs.AddPermissionInput{QueueUrl: aws.String(jobsURL), Label: aws.String("p1"),
+			AWSAccountIds: []string{"111122223333"}, Actions: []string{"SendMessage"}})
+	}},
+	{"add permission without actions", "missing required field", func(ctx context.Context, d *door, s *corpusState) (any, error) {
+		return d.api.AddPermission(ctx, &sqs.AddPermissionInput{QueueUrl: aws.String(jobsURL), Label: aws.String("p2"), AWSAccountIds: []string{"111122223333"}})
+	}},
+	{"policy after add", "ok", func(ctx context.Context, d *door, s *corpusState) (any, error) {
+		return d.api.GetQueueAttributes(ctx, &sqs.GetQueueAttributesInput{QueueUrl: aws.String(jobsURL), AttributeNames: []types.QueueAttributeName{"Policy"}})
+	}},
+	{"remove permission", "ok", func(ctx context.Context, d *door, s *corpusState) (any, error) {
+		return d.api.RemovePermission(ctx, &sqs.RemovePermissionInput{QueueUrl: aws.String(jobsURL), Label: aws.String("p1")})
+	}},
+	{"remove an unknown permission", "", func(ctx context.Context, d *door, s *corpusState) (any, error) {
+		return d.api.RemovePermission(ctx, &sqs.RemovePermissionInput{QueueUrl: aws.String(jobsURL), Label: aws.String("nope")})
+	}},
+	// Sending.
+	{"send with attributes", "ok", func(ctx context.Context, d *door, s *corpusState) (any, error) {
+		return d.api.SendMessage(ctx, &sqs.SendMessageInput{QueueUrl: aws.String(jobsURL), MessageBody: aws.String("hello <world> & ünïcödé"),
+			MessageAttributes: map[string]types.MessageAttributeValue{
+				"s": {DataType: aws.String("String"), StringValue: aws.String("x")},
+				"n": {DataType: aws.String("Number.int"), StringValue: aws.String("42")},
+				"b": {DataType: aws.String("Binary"), BinaryValue: []byte{0, 1, 2, 255}},
+			},
+			MessageSystemAttributes: map[string]types.MessageSystemAttributeValue{
+				"AWSTraceHeader": {DataType: aws.String("String"), StringValue: aws.String("Root=1-5759e988-bd862e3fe1be46a994272793;Parent=53995c3f42cd8ad8;Sampled=1")},
+			}})
+	}},
+	{"send with a delay", "ok", func(ctx context.Context, d *door, s *corpusState) (any, error) {
+		return d.api.SendMessage(ctx, &sqs.SendMessageInput{QueueUrl: aws.String(jobsURL), MessageBody: aws.String("later"), DelaySeconds: 5})
+	}},
+	{"send an empty body", "MissingParameter", func(ctx context.Context, d *door, s *corpusState) (any, error) {
+		return d.api.SendMessage(ctx, &sqs.SendMessageInput{QueueUrl: aws.String(jobsURL), MessageBody: aws.String("")})
+	}},
+	{"send invalid UTF-8", "checksum", func(ctx context.Context, d *door, s *corpusState) (any, error) {
+		return d.api.SendMessage(ctx, &sqs.SendMessageInput{QueueUrl: aws.String(jobsURL), MessageBody: aws.String("bad \xff byte")})
+	}},
+	{"send invalid UTF-8 without the checksum check", "ok", func(ctx context.Context, d *door, s *corpusState) (any, error) {
+		return d.api.SendMessage(ctx, &sqs.SendMessageInput{QueueUrl: aws.String(jobsURL), MessageBody: aws.String("bad \xff byte")},
+			func(o *sqs.Options) { o.DisableMessageChecksumValidation = true })
+	}},
+	{"send a forbidden character", "InvalidMessageContents", func(ctx context.Context, d *door, s *corpusState) (any, error) {
+		return d.api.SendMessage(ctx, &sqs.SendMessageInput{QueueUrl: aws.String(jobsURL), MessageBody: aws.String("bell \x07")})
+	}},
+	{"send a body over MaximumMessageSize", "InvalidParameterValue", func(ctx context.Context, d *door, s *corpusState) (any, error) {
+		return d.api.SendMessage(ctx, &sqs.SendMessageInput{QueueUrl: aws.String(jobsURL), MessageBody: aws.String(strings.Repeat("x", 2049))})
+	}},
+	{"send with a delay out of range", "InvalidParameterValue", func(ctx context.Context, d *door, s *corpusState) (any, error) {
+		return d.api.SendMessage(ctx, &sqs.SendMessageInput{QueueUrl: aws.String(jobsURL), MessageBody: aws.String("x"), DelaySeconds: 901})
+	}},
+	{"send an attribute without DataType", "missing required field", func(ctx context.Context, d *door, s *corpusState) (any, error) {
+		return d.api.SendMessage(ctx, &sqs.SendMessageInput{QueueUrl: aws.String(jobsURL), MessageBody: aws.String("x"),
+			MessageAttributes: map[string]types.MessageAttributeValue{"a": {StringValue: aws.String("v")}}})
+	}},
+	{"send an empty attribute value", "InvalidParameterValue", func(ctx context.Context, d *door, s *corpusState) (any, error) {
+		return d.api.SendMessage(ctx, &sqs.SendMessageInput{QueueUrl: aws.String(jobsURL), MessageBody: aws.String("x"),
+			MessageAttributes: map[string]types.MessageAttributeValue{"a": {DataType: aws.String("String"), StringValue: aws.String("")}}})
+	}},
+	{"send without a queue", "missing required field", func(ctx context.Context, d *door, s *corpusState) (any, error) {
+		return d.api.SendMessage(ctx, &sqs.SendMessageInput{})
+	}},
+	{"send to a missing queue", "NonExistentQueue", func(ctx context.Context, d *door, s *corpusState) (any, error) {
+		return d.api.SendMessage(ctx, &sqs.SendMessageInput{QueueUrl: aws.String(missingURL), MessageBody: aws.String("x")})
+	}},
+	{"send a batch with a failing entry", "ok", func(ctx context.Context, d *door, s *corpusState) (any, error) {
+		e := sendEntries(3)
+		e[1].DelaySeconds = 1000
+		return d.api.SendMessageBatch(ctx, &sqs.SendMessageBatchInput{QueueUrl: aws.String(jobsURL), Entries: e})
+	}},
+	{"send a batch with repeated ids", "BatchEntryIdsNotDistinct", func(ctx context.Context, d *door, s *corpusState) (any, error) {
+		e := sendEntries(2)
+		e[1].Id = e[0].Id
+		return d.api.SendMessageBatch(ctx, &sqs.SendMessageBatchInput{QueueUrl: aws.String(jobsURL), Entries: e})
+	}},
+	{"send an empty batch", "EmptyBatchRequest", func(ctx context.Context, d *door, s *corpusState) (any, error) {
+		return d.api.SendMessageBatch(ctx, &sqs.SendMessageBatchInput{QueueUrl: aws.String(jobsURL), Entries: []types.SendMessageBatchRequestEntry{}})
+	}},
+	{"send a batch of 11", "TooManyEntriesInBatchRequest", func(ctx context.Context, d *door, s *corpusState) (any, error) {
+		return d.api.SendMessageBatch(ctx, &sqs.SendMessageBatchInput{QueueUrl: aws.String(jobsURL), Entries: sendEntries(11)})
+	}},
+	{"send a batch with a bad id", "InvalidBatchEntryId", func(ctx context.Context, d *door, s *corpusState) (any, error) {
+		e := sendEntries(1)
+		e[0].Id = aws.String("a b")
+		return d.api.SendMessageBatch(ctx, &sqs.SendMessageBatchInput{QueueUrl: aws.String(jobsURL), Entries: e})
+	}},
+	{"send a batch with an entry missing its body", "missing required field", func(ctx context.Context, d *door, s *corpusState) (any, error) {
+		e := sendEntries(2)
+		e[1].MessageBody = nil
+		return d.api.SendMessageBatch(ctx, &sqs.SendMessageBatchInput{QueueUrl: aws.String(jobsURL), Entries: e})
+	}},
+	// FIFO queues.
+	{"send to a FIFO queue", "ok", func(ctx context.Context, d *door, s *corpusState) (any, error) {
+		return d.api.SendMessage(ctx, &sqs.SendMessageInput{QueueUrl: aws.String(fifoURL), MessageBody: aws.String("first"),
+			MessageGroupId: aws.String("g1"), MessageDeduplicationId: aws.String("d1")})
+	}},
+	{"send a duplicate to a FIFO queue", "ok", func(ctx context.Context, d *door, s *corpusState) (any, error) {
+		return d.api.SendMessage(ctx, &sqs.SendMessageInput{QueueUrl: aws.String(fifoURL), MessageBody: aws.String("first again"),
+			MessageGroupId: aws.String("g1"), MessageDeduplicationId: aws.String("d1")})
+	}},
+	{"send to a FIFO queue without a group", "MissingParameter", func(ctx context.Context, d *door, s *corpusState) (any, error) {
+		return d.api.SendMessage(ctx, &sqs.SendMessageInput{QueueUrl: aws.String(fifoURL), MessageBody: aws.String("x"), MessageDeduplicationId: aws.String("d2")})
+	}},
+	{"send to a FIFO queue without a deduplication id", "InvalidParameterValue", func(ctx context.Context, d *door, s *corpusState) (any, error) {
+		return d.api.SendMessage(ctx, &sqs.SendMessageInput{QueueUrl: aws.String(fifoURL), MessageBody: aws.String("x"), MessageGroupId: aws.String("g1")})
+	}},
+	{"send to a FIFO queue with a delay", "InvalidParameterValue", func(ctx context.Context, d *door, s *corpusState) (any, error) {
+		return d.api.SendMessage(ctx, &sqs.SendMessageInput{QueueUrl: aws.String(fifoURL), MessageBody: aws.String("x"),
+			MessageGroupId: aws.String("g1"), MessageDeduplicationId: aws.String("d3"), DelaySeconds: 5})
+	}},
+	{"send a FIFO batch", "ok", func(ctx context.Context, d *door, s *corpusState) (any, error) {
+		return d.api.SendMessageBatch(ctx, &sqs.SendMessageBatchInput{QueueUrl: aws.String(fifoURL), Entries: []types.SendMessageBatchRequestEntry{
+			{Id: aws.String("a"), MessageBody: aws.String("second"), MessageGroupId: aws.String("g1"), MessageDeduplicationId: aws.String("d4")},
+			{Id: aws.String("b"), MessageBody: aws.String("other"), MessageGroupId: aws.String("g2"), MessageDeduplicationId: aws.String("d5")},
+		}})
+	}},
+	{"send a FIFO batch, one entry without a group", "MessageGroupId", func(ctx context.Context, d *door, s *corpusState) (any, error) {
+		return d.api.SendMessageBatch(ctx, &sqs.SendMessageBatchInput{QueueUrl: aws.String(fifoURL), Entries: []types.SendMessageBatchRequestEntry{
+			{Id: aws.String("a"), MessageBody: aws.String("third"), MessageGroupId: aws.String("g1"), MessageDeduplicationId: aws.String("d6")},
+			{Id: aws.String("c"), MessageBody: aws.String("lost"), MessageDeduplicationId: aws.String("d7")},
+		}})
+	}},
+	{"receive from a FIFO queue", "ok", func(ctx context.Context, d *door, s *corpusState) (any, error) {
+		return d.api.ReceiveMessage(ctx, &sqs.ReceiveMessageInput{QueueUrl: aws.String(fifoURL), MaxNumberOfMessages: 10,
+			MessageSystemAttributeNames: []types.MessageSystemAttributeName{"All"}, ReceiveRequestAttemptId: aws.String("attempt-1")})
+	}},
+	{"receive again from a FIFO queue with the same attempt id", "ok", func(ctx context.Context, d *door, s *corpusState) (any, error) {
+		return d.api.ReceiveMessage(ctx, &sqs.ReceiveMessageInput{QueueUrl: aws.String(fifoURL), MaxNumberOfMessages: 10, ReceiveRequestAttemptId: aws.String("attempt-1")})
+	}},
+	// Receiving, visibility, deleting.
+	{"receive with a long poll on messages that exist", "ok", func(ctx context.Context, d *door, s *corpusState) (any, error) {
+		return recv(ctx, d, s, &sqs.ReceiveMessageInput{QueueUrl: aws.String(jobsURL), MaxNumberOfMessages: 10, WaitTimeSeconds: 20,
+			MessageAttributeNames: []string{"All"}, MessageSystemAttributeNames: []types.MessageSystemAttributeName{"All"}})
+	}},
+	{"receive some attributes", "ok", func(ctx context.Context, d *door, s *corpusState) (any, error) {
+		d.f.Advance(5 * time.Second) // the delayed message becomes visible
+		return recv(ctx, d, s, &sqs.ReceiveMessageInput{QueueUrl: aws.String(jobsURL), MessageAttributeNames: []string{"s", "b"},
+			MessageSystemAttributeNames: []types.MessageSystemAttributeName{"SentTimestamp", "ApproximateReceiveCount"}})
+	}},
+	{"receive with WaitTimeSeconds 21", "WaitTimeSeconds", func(ctx context.Context, d *door, s *corpusState) (any, error) {
+		return recv(ctx, d, s, &sqs.ReceiveMessageInput{QueueUrl: aws.String(jobsURL), WaitTimeSeconds: 21})
+	}},
+	{"receive with MaxNumberOfMessages 11", "MaxNumberOfMessages", func(ctx context.Context, d *door, s *corpusState) (any, error) {
+		return recv(ctx, d, s, &sqs.ReceiveMessageInput{QueueUrl: aws.String(jobsURL), MaxNumberOfMessages: 11})
+	}},
+	{"receive with VisibilityTimeout -1", "VisibilityTimeout", func(ctx context.Context, d *door, s *corpusState) (any, error) {
+		return recv(ctx, d, s, &sqs.ReceiveMessageInput{QueueUrl: aws.String(jobsURL), VisibilityTimeout: -1})
+	}},
+	{"receive from a missing queue", "NonExistentQueue", func(ctx context.Context, d *door, s *corpusState) (any, error) {
+		return recv(ctx, d, s, &sqs.ReceiveMessageInput{QueueUrl: aws.String(missingURL)})
+	}},
+	{"receive without a queue", "missing required field", func(ctx context.Context, d *door, s *corpusState) (any, error) {
+		return recv(ctx, d, s, nil)
+	}},
+	{"change visibility to 0", "ok", func(ctx context.Context, d *door, s *corpusState) (any, error) {
+		return d.api.ChangeMessageVisibility(ctx, &sqs.ChangeMessageVisibilityInput{QueueUrl: aws.String(jobsURL), ReceiptHandle: s.handle(0), VisibilityTimeout: 0})
+	}},
+	{"change visibility with a bad handle", "ReceiptHandleIsInvalid", func(ctx context.Context, d *door, s *corpusState) (any, error) {
+		return d.api.ChangeMessageVisibility(ctx, &sqs.ChangeMessageVisibilityInput{QueueUrl: aws.String(jobsURL), ReceiptHandle: aws.String(badHandle), VisibilityTimeout: 10})
+	}},
+	{"change visibility beyond 12 hours", "VisibilityTimeout", func(ctx context.Context, d *door, s *corpusState) (any, error) {
+		return d.api.ChangeMessageVisibility(ctx, &sqs.ChangeMessageVisibilityInput{QueueUrl: aws.String(jobsURL), ReceiptHandle: s.handle(1), VisibilityTimeout: 50000})
+	}},
+	{"change visibility without a handle", "missing required field", func(ctx context.Context, d *door, s *corpusState) (any, error) {
+		return d.api.ChangeMessageVisibility(ctx, &sqs.ChangeMessageVisibilityInput{QueueUrl: aws.String(jobsURL)})
+	}},
+	{"change visibility in a batch, one bad handle", "ok", func(ctx context.Context, d *door, s *corpusState) (any, error) {
+		return d.api.ChangeMessageVisibilityBatch(ctx, &sqs.ChangeMessageVisibilityBatchInput{QueueUrl: aws.String(jobsURL),
+			Entries: []types.ChangeMessageVisibilityBatchRequestEntry{
+				{Id: aws.String("a"), ReceiptHandle: s.handle(1), VisibilityTimeout: 60},
+				{Id: aws.String("b"), ReceiptHandle: aws.String(badHandle), VisibilityTimeout: 60},
+			}})
+	}},
+	{"change visibility in an empty batch", "EmptyBatchRequest", func(ctx context.Context, d *door, s *corpusState) (any, error) {
+		return d.api.ChangeMessageVisibilityBatch(ctx, &sqs.ChangeMessageVisibilityBatchInput{QueueUrl: aws.String(jobsURL), Entries: []types.ChangeMessageVisibilityBatchRequestEntry{}})
+	}},
+	{"delete", "ok", func(ctx context.Context, d *door, s *corpusState) (any, error) {
+		return d.api.DeleteMessage(ctx, &sqs.DeleteMessageInput{QueueUrl: aws.String(jobsURL), ReceiptHandle: s.handle(2)})
+	}},
+	{"delete with a bad handle", "ReceiptHandleIsInvalid", func(ctx context.Context, d *door, s *corpusState) (any, error) {
+		return d.api.DeleteMessage(ctx, &sqs.DeleteMessageInput{QueueUrl: aws.String(jobsURL), ReceiptHandle: aws.String(badHandle)})
+	}},
+	{"delete from a missing queue", "NonExistentQueue", func(ctx context.Context, d *door, s *corpusState) (any, error) {
+		return d.api.DeleteMessage(ctx, &sqs.DeleteMessageInput{QueueUrl: aws.String(missingURL), ReceiptHandle: s.handle(2)})
+	}},
+	{"delete in a batch, one bad handle", "ok", func(ctx context.Context, d *door, s *corpusState) (any, error) {
+		return d.api.DeleteMessageBatch(ctx, &sqs.DeleteMessageBatchInput{QueueUrl: aws.String(jobsURL),
+			Entries: []types.DeleteMessageBatchRequestEntry{
+				{Id: aws.String("a"), ReceiptHandle: s.handle(3)},
+				{Id: aws.String("b"), ReceiptHandle: aws.String(badHandle)},
+			}})
+	}},
+	{"delete in a batch, an entry without a handle", "missing required field", func(ctx context.Context, d *door, s *corpusState) (any, error) {
+		return d.api.DeleteMessageBatch(ctx, &sqs.DeleteMessageBatchInput{QueueUrl: aws.String(jobsURL),
+			Entries: []types.DeleteMessageBatchRequestEntry{{Id: aws.String("a")}}})
+	}},
+	// Time, redrive and long polls.
+	{"counts", "ok", func(ctx context.Context, d *door, s *corpusState) (any, error) {
+		return d.api.GetQueueAttributes(ctx, &sqs.GetQueueAttributesInput{QueueUrl: aws.String(jobsURL),
+			AttributeNames: []types.QueueAttributeName{"ApproximateNumberOfMessages", "ApproximateNumberOfMessagesNotVisible", "ApproximateNumberOfMessagesDelayed"}})
+	}},
+	{"receive again after the visibility timeout", "ok", func(ctx context.Context, d *door, s *corpusState) (any, error) {
+		d.f.Advance(61 * time.Second)
+		return recv(ctx, d, s, &sqs.ReceiveMessageInput{QueueUrl: aws.String(jobsURL), MaxNumberOfMessages: 10,
+			MessageSystemAttributeNames: []types.MessageSystemAttributeName{"ApproximateReceiveCount"}})
+	}},
+	{"receive after maxReceiveCount moves to the DLQ", "ok", func(ctx context.Context, d *door, s *corpusState) (any, error) {
+		d.f.Advance(61 * time.Second)
+		return recv(ctx, d, s, &sqs.ReceiveMessageInput{QueueUrl: aws.String(jobsURL), MaxNumberOfMessages: 10})
+	}},
+	{"receive from the DLQ", "ok", func(ctx context.Context, d *door, s *corpusState) (any, error) {
+		return recv(ctx, d, s, &sqs.ReceiveMessageInput{QueueUrl: aws.String(dlqURL), MaxNumberOfMessages: 10,
+			MessageAttributeNames: []string{"All"}, MessageSystemAttributeNames: []types.MessageSystemAttributeName{"All"}})
+	}},
+	{"list dead-letter source queues", "ok", func(ctx context.Context, d *door, s *corpusState) (any, error) {
+		return d.api.ListDeadLetterSourceQueues(ctx, &sqs.ListDeadLetterSourceQueuesInput{QueueUrl: aws.String(dlqURL)})
+	}},
+	{"list dead-letter source queues page by page", "ok", func(ctx context.Context, d *door, s *corpusState) (any, error) {
+		return d.api.ListDeadLetterSourceQueues(ctx, &sqs.ListDeadLetterSourceQueuesInput{QueueUrl: aws.String(dlqURL), MaxResults: aws.Int32(1)})
+	}},
+	{"list dead-letter source queues of a missing queue", "NonExistentQueue", func(ctx context.Context, d *door, s *corpusState) (any, error) {
+		return d.api.ListDeadLetterSourceQueues(ctx, &sqs.ListDeadLetterSourceQueuesInput{QueueUrl: aws.String(missingURL)})
+	}},
+	{"long poll that times out", "ok", func(ctx context.Context, d *door, s *corpusState) (any, error) {
+		return parked(ctx, d, s, &sqs.ReceiveMessageInput{QueueUrl: aws.String(jobsURL), WaitTimeSeconds: 3}, func() { d.f.Advance(3 * time.Second) })
+	}},
+	{"long poll woken by a send", "ok", func(ctx context.Context, d *door, s *corpusState) (any, error) {
+		return parked(ctx, d, s, &sqs.ReceiveMessageInput{QueueUrl: aws.String(jobsURL), WaitTimeSeconds: 20}, func() {
+			d.api.SendMessage(ctx, &sqs.SendMessageInput{QueueUrl: aws.String(jobsURL), MessageBody: aws.String("wake up")})
+		})
+	}},
+	{"receive with a cancelled context", "context canceled", func(ctx context.Context, d *door, s *corpusState) (any, error) {
+		ctx, cancel := context.WithCancel(ctx)
+		cancel()
+		return recv(ctx, d, s, &sqs.ReceiveMessageInput{QueueUrl: aws.String(jobsURL)})
+	}},
+	// Purge, move tasks, delete.
+	{"purge", "ok", func(ctx context.Context, d *door, s *corpusState) (any, error) {
+		return d.api.PurgeQueue(ctx, &sqs.PurgeQueueInput{QueueUrl: aws.String(jobsURL)})
+	}},
+	{"purge again within 60 seconds", "PurgeQueueInProgress", func(ctx context.Context, d *door, s *corpusState) (any, error) {
+		return d.api.PurgeQueue(ctx, &sqs.PurgeQueueInput{QueueUrl: aws.String(jobsURL)})
+	}},
+	{"start a move task", "", func(ctx context.Context, d *door, s *corpusState) (any, error) {
+		return d.api.StartMessageMoveTask(ctx, &sqs.StartMessageMoveTaskInput{SourceArn: aws.String(dlqARN)})
+	}},
+	{"list move tasks", "", func(ctx context.Context, d *door, s *corpusState) (any, error) {
+		return d.api.ListMessageMoveTasks(ctx, &sqs.ListMessageMoveTasksInput{SourceArn: aws.String(dlqARN)})
+	}},
+	{"cancel a move task that does not exist", "", func(ctx context.Context, d *door, s *corpusState) (any, error) {
+		return d.api.CancelMessageMoveTask(ctx, &sqs.CancelMessageMoveTaskInput{TaskHandle: aws.String("bm90LWEtdGFzaw==")})
+	}},
+	{"start a move task without a source", "missing required field", func(ctx context.Context, d *door, s *corpusState) (any, error) {
+		return d.api.StartMessageMoveTask(ctx, &sqs.StartMessageMoveTaskInput{})
+	}},
+	{"delete queue", "ok", func(ctx context.Context, d *door, s *corpusState) (any, error) {
+		return d.api.DeleteQueue(ctx, &sqs.DeleteQueueInput{QueueUrl: aws.String(jobsURL)})
+	}},
+	{"re-create within 60 seconds", "QueueDeletedRecently", func(ctx context.Context, d *door, s *corpusState) (any, error) {
+		return d.api.CreateQueue(ctx, &sqs.CreateQueueInput{QueueName: aws.String("jobs")})
+	}},
+	{"re-create after 60 seconds", "ok", func(ctx context.Context, d *door, s *corpusState) (any, error) {
+		d.f.Advance(60 * time.Second)
+		return d.api.CreateQueue(ctx, &sqs.CreateQueueInput{QueueName: aws.String("jobs")})
+	}},
+	{"delete a missing queue", "NonExistentQueue", func(ctx context.Context, d *door, s *corpusState) (any, error) {
+		return d.api.DeleteQueue(ctx, &sqs.DeleteQueueInput{QueueUrl: aws.String(missingURL)})
+	}},
+	{"purge a missing queue", "NonExistentQueue", func(ctx context.Context, d *door, s *corpusState) (any, error) {
+		return d.api.PurgeQueue(ctx, &sqs.PurgeQueueInput{QueueUrl: aws.String(missingURL)})
+	}},
+}
+
+var requestIDPattern = regexp.MustCompile(`RequestID: [0-9a-f-]{36}`)
+
+// describe renders a call's result for comparison: the JSON of its output without
+// ResultMetadata, or its error's text (request id masked) with the facts callers test on.
+func describe(out any, err error) string {
+	if err != nil {
+		s := "error: " + requestIDPattern.ReplaceAllString(err.Error(), "RequestID: <id>")
+		var ae smithy.APIError
+		if errors.As(err, &ae) {
+			s += fmt.Sprintf("\n  api error %T code=%q fault=%v message=%q", ae, ae.ErrorCode(), ae.ErrorFault(), ae.ErrorMessage())
+		}
+		var re *awshttp.ResponseError
+		if errors.As(err, &re) {
+			s += fmt.Sprintf("\n  status=%d", re.HTTPStatusCode())
+		}
+		for _, target := range []error{context.Canceled, context.DeadlineExceeded} {
+			if errors.Is(err, target) {
+				s += "\n  is " + target.Error()
+			}
+		}
+		var oe *smithy.OperationError
+		if !errors.As(err, &oe) {
+			s += "\n  not an OperationError"
+		}
+		return s
+	}
+	b, jerr := json.Marshal(out)
+	if jerr != nil {
+		return "unencodable: " + jerr.Error()
+	}
+	var generic any
+	json.Unmarshal(b, &generic)
+	dropResultMetadata(generic)
+	b, _ = json.MarshalIndent(generic, "  ", "  ")
+	return string(b)
+}
+
+func dropResultMetadata(v any) {
+	switch v := v.(type) {
+	case map[string]any:
+		delete(v, "ResultMetadata")
+		for _, x := range v {
+			dropResultMetadata(x)
+		}
+	case []any:
+		for _, x := range v {
+			dropResultMetadata(x)
+		}
+	}
+}
+
+func runCorpus(t *testing.T, d *door) []string {
+	t.Helper()
+	ctx := context.Background()
+	s := &corpusState{}
+	results := make([]string, len(corpus))
+	for i, st := range corpus {
+		out, err := st.call(ctx, d, s)
+		results[i] = describe(out, err)
+		switch {
+		case st.want == "":
+		case st.want == "ok" && err != nil:
+			t.Errorf("%s: %q failed: %v", d.name, st.name, err)
+		case st.want != "ok" && (err == nil || !strings.Contains(err.Error(), st.want)):
+			t.Errorf("%s: %q: want an error with %q, got %v", d.name, st.name, st.want, err)
+		}
+	}
+	return results
+}
+
+// TestThreeDoorsGiveIdenticalResults runs one corpus of calls, good and bad, through the
+// fake's methods, through Client and through Handler (a stock SDK client over HTTPClient, and
+// over a loopback socket), each on a fresh fake, and requires identical outputs and identical
+// errors.
+func TestThreeDoorsGiveIdenticalResults(t *testing.T) {
+	doors := doors(t)
+	results := make([][]string, len(doors))
+	for i, d := range doors {
+		results[i] = runCorpus(t, d)
+	}
+	for i := 1; i < len(doors); i++ {
+		for j, st := range corpus {
+			if results[i][j] != results[0][j] {
+				t.Errorf("step %q: %s and %s differ\n%s:\n  %s\n%s:\n  %s", st.name, doors[0].name, doors[i].name,
+					doors[0].name, results[0][j], doors[i].name, results[i][j])
+			}
+		}
+	}
+	if testing.Verbose() {
+		for j, st := range corpus {
+			t.Logf("%s\n  %s", st.name, results[0][j])
+		}
+	}
+}

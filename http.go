@@ -1,0 +1,480 @@
+package sqsfake
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"mime"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"reflect"
+	"strconv"
+	"strings"
+	"sync"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	awshttp "github.com/aws/aws-sdk-go-v2/aws/transport/http"
+	"github.com/aws/aws-sdk-go-v2/service/sqs"
+	"github.com/aws/aws-sdk-go-v2/service/sqs/schemas"
+	"github.com/aws/aws-sdk-go-v2/service/sqs/types"
+	"github.com/aws/smithy-go"
+	smithyhttp "github.com/aws/smithy-go/transport/http"
+	"github.com/aws/smithy-go/transport/http/protocol/awsjson"
+)
+
+// Door 3: SQS's wire protocol, awsJson1_0 (SPEC.md §2, ECOSYSTEM.md §2.5). A request is a POST
+// whose X-Amz-Target header names the operation and whose body is the JSON of its input; the
+// handler decodes the body into the SDK's input type, calls the door-1 method, and writes
+// the output with the SDK's own serializer, or the error in AWS's shape.
+
+// MaxRequestBytes caps the body of a request to Handler; a larger body is refused with HTTP
+// 413 before it is decoded. Every valid request stays below it, even a batch whose 1 MiB of
+// message text a client's JSON encoder escapes into six bytes a character.
+const MaxRequestBytes = 8 << 20
+
+const (
+	jsonContentType = "application/x-amz-json-1.0"
+	targetPrefix    = "AmazonSQS."
+	sqsNamespace    = "com.amazonaws.sqs#"
+	coralNamespace  = "com.amazon.coral.service#"
+)
+
+// wireProtocol is the SDK's serializer of awsJson1_0, which writes outputs exactly as SQS
+// does — member names, the lower-case queueUrls of ListDeadLetterSourceQueues, base64 blobs.
+var wireProtocol = awsjson.New10(schemas.AmazonSQS)
+
+// doorOp is one operation as doors 2 and 3 call it.
+type doorOp struct {
+	schema *smithy.OperationSchema
+	// direct calls the door-1 method with the SDK's typed input (door 2).
+	direct func(f *Fake, ctx context.Context, params any) (any, error)
+	// wire decodes a request body and calls the door-1 method (door 3).
+	wire func(f *Fake, ctx context.Context, body []byte, r *http.Request) (smithy.Serializable, error)
+}
+
+// defineOp builds the doorOp of a door-1 method. viaSDK, if set, gives the door-1 options of a
+// call through door 2; fromWire, if set, completes an input decoded from a request.
+func defineOp[In any, Out smithy.Serializable](op, in, out *smithy.Schema,
+	method func(*Fake, context.Context, *In, ...func(*sqs.Options)) (Out, error),
+	viaSDK func(*In) []func(*sqs.Options), fromWire func(*In, *http.Request)) doorOp {
+	name := op.ID().Name
+	return doorOp{
+		schema: smithy.NewOperationSchema(op, in, out),
+		direct: func(f *Fake, ctx context.Context, params any) (any, error) {
+			in, ok := params.(*In)
+			if !ok {
+				return nil, fmt.Errorf("sqsfake: %T is not the input of %s", params, name)
+			}
+			var opts []func(*sqs.Options)
+			if viaSDK != nil {
+				opts = viaSDK(in)
+			}
+			out, err := method(f, ctx, in, opts...)
+			if err != nil {
+				return nil, err
+			}
+			return out, nil
+		},
+		wire: func(f *Fake, ctx context.Context, body []byte, r *http.Request) (smithy.Serializable, error) {
+			in := new(In)
+			if err := decodeInput(body, in); err != nil {
+				return nil, err
+			}
+			if fromWire != nil {
+				fromWire(in, r)
+			}
+			out, err := method(f, ctx, in)
+			if err != nil {
+				return nil, err
+			}
+			return out, nil
+		},
+	}
+}
+
+// doorOps holds the 23 operations by name.
+var doorOps = map[string]doorOp{
+	"AddPermission":                defineOp(schemas.AddPermission, schemas.AddPermissionRequest, nil, (*Fake).AddPermission, nil, nil),
+	"CancelMessageMoveTask":        defineOp(schemas.CancelMessageMoveTask, schemas.CancelMessageMoveTaskRequest, schemas.CancelMessageMoveTaskResult, (*Fake).CancelMessageMoveTask, nil, nil),
+	"ChangeMessageVisibility":      defineOp(schemas.ChangeMessageVisibility, schemas.ChangeMessageVisibilityRequest, nil, (*Fake).ChangeMessageVisibility, nil, nil),
+	"ChangeMessageVisibilityBatch": defineOp(schemas.ChangeMessageVisibilityBatch, schemas.ChangeMessageVisibilityBatchRequest, schemas.ChangeMessageVisibilityBatchResult, (*Fake).ChangeMessageVisibilityBatch, nil, nil),
+	"CreateQueue":                  defineOp(schemas.CreateQueue, schemas.CreateQueueRequest, schemas.CreateQueueResult, (*Fake).CreateQueue, nil, nil),
+	"DeleteMessage":                defineOp(schemas.DeleteMessage, schemas.DeleteMessageRequest, nil, (*Fake).DeleteMessage, nil, nil),
+	"DeleteMessageBatch":           defineOp(schemas.DeleteMessageBatch, schemas.DeleteMessageBatchRequest, schemas.DeleteMessageBatchResult, (*Fake).DeleteMessageBatch, nil, nil),
+	"DeleteQueue":                  defineOp(schemas.DeleteQueue, schemas.DeleteQueueRequest, nil, (*Fake).DeleteQueue, nil, nil),
+	"GetQueueAttributes":           defineOp(schemas.GetQueueAttributes, schemas.GetQueueAttributesRequest, schemas.GetQueueAttributesResult, (*Fake).GetQueueAttributes, nil, nil),
+	"GetQueueUrl":                  defineOp(schemas.GetQueueUrl, schemas.GetQueueUrlRequest, schemas.GetQueueUrlResult, (*Fake).GetQueueUrl, nil, nil),
+	"ListDeadLetterSourceQueues":   defineOp(schemas.ListDeadLetterSourceQueues, schemas.ListDeadLetterSourceQueuesRequest, schemas.ListDeadLetterSourceQueuesResult, (*Fake).ListDeadLetterSourceQueues, nil, nil),
+	"ListMessageMoveTasks":         defineOp(schemas.ListMessageMoveTasks, schemas.ListMessageMoveTasksRequest, schemas.ListMessageMoveTasksResult, (*Fake).ListMessageMoveTasks, nil, nil),
+	"ListQueueTags":                defineOp(schemas.ListQueueTags, schemas.ListQueueTagsRequest, schemas.ListQueueTagsResult, (*Fake).ListQueueTags, nil, nil),
+	"ListQueues":                   defineOp(schemas.ListQueues, schemas.ListQueuesRequest, schemas.ListQueuesResult, (*Fake).ListQueues, nil, nil),
+	"PurgeQueue":                   defineOp(schemas.PurgeQueue, schemas.PurgeQueueRequest, nil, (*Fake).PurgeQueue, nil, nil),
+	"ReceiveMessage":               defineOp(schemas.ReceiveMessage, schemas.ReceiveMessageRequest, schemas.ReceiveMessageResult, (*Fake).ReceiveMessage, nil, nil),
+	"RemovePermission":             defineOp(schemas.RemovePermission, schemas.RemovePermissionRequest, nil, (*Fake).RemovePermission, nil, nil),
+	"SendMessage":                  defineOp(schemas.SendMessage, schemas.SendMessageRequest, schemas.SendMessageResult, (*Fake).SendMessage, sendOptions, traceHeaderOfSend),
+	"SendMessageBatch":             defineOp(schemas.SendMessageBatch, schemas.SendMessageBatchRequest, schemas.SendMessageBatchResult, (*Fake).SendMessageBatch, sendBatchOptions, traceHeaderOfSendBatch),
+	"SetQueueAttributes":           defineOp(schemas.SetQueueAttributes, schemas.SetQueueAttributesRequest, nil, (*Fake).SetQueueAttributes, nil, nil),
+	"StartMessageMoveTask":         defineOp(schemas.StartMessageMoveTask, schemas.StartMessageMoveTaskRequest, schemas.StartMessageMoveTaskResult, (*Fake).StartMessageMoveTask, nil, nil),
+	"TagQueue":                     defineOp(schemas.TagQueue, schemas.TagQueueRequest, nil, (*Fake).TagQueue, nil, nil),
+	"UntagQueue":                   defineOp(schemas.UntagQueue, schemas.UntagQueueRequest, nil, (*Fake).UntagQueue, nil, nil),
+}
+
+// Handler returns an http.Handler that speaks SQS's wire protocol, awsJson1_0, over the
+// fake: serve it (httptest.NewServer(f.Handler()), or go run ./cmd/sqsfake) and point any SDK,
+// the AWS CLI or boto3 at it with an endpoint URL. Requests are routed on their
+// X-Amz-Target header (AmazonSQS.<Operation>); the path is ignored, so the SDKs that post to
+// the queue URL work too. Outputs are written with the SDK's own serializer, and errors as
+// SQS writes them: the status of the error, a body {"__type":"com.amazonaws.sqs#<Shape>",
+// "message":…} and the x-amzn-query-error header that gives callers the legacy error code.
+// Every answer carries an x-amzn-RequestId, the one door 1 gives the call.
+//
+// Requests the fake cannot decode are answered with AWS's protocol errors: an unknown
+// target with UnknownOperationException, a body that is not the operation's JSON input with
+// SerializationException (HTTP 400), a body over MaxRequestBytes with HTTP 413. An
+// X-Amzn-Trace-Id request header becomes the AWSTraceHeader system attribute of the
+// messages a SendMessage or SendMessageBatch sends without one, as with AWS X-Ray.
+//
+// The handler writes no Date header of its own: the fake's clock is virtual, and a Date
+// from it would skew the signing clock of AWS SDKs. A Go test that needs no socket can use
+// HTTPClient instead.
+func (f *Fake) Handler() http.Handler { return &wireHandler{f: f} }
+
+// wireHandler is the Handler of a fake.
+type wireHandler struct{ f *Fake }
+
+// A wireError is an error as door 3 writes it.
+type wireError struct {
+	status  int
+	typ     string // the __type member: a shape ID
+	query   string // the x-amzn-query-error header, "" for none
+	message string
+}
+
+func (h *wireHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	// Read the whole body before answering anything: a client still writing its request when
+	// the answer arrives may close the connection under the response (aws-sdk-go-v2#2737).
+	body, werr := readBody(w, r)
+	defer releaseBody(body)
+	if werr == nil {
+		werr = checkRequest(r)
+	}
+	var op doorOp
+	if werr == nil {
+		op, werr = lookupTarget(r.Header.Get("X-Amz-Target"))
+	}
+	if werr != nil {
+		writeError(w, h.f.newRequestID(), werr)
+		return
+	}
+
+	var n uint64
+	out, err := op.wire(h.f, context.WithValue(r.Context(), callNumberKey{}, &n), body.Bytes(), r)
+	requestID := ""
+	if n != 0 {
+		requestID = uuidFor(h.f.seed, streamRequestID, n)
+	} else {
+		requestID = h.f.newRequestID()
+	}
+	if err != nil {
+		writeError(w, requestID, wireErrorOf(err))
+		return
+	}
+	payload, err := encodeOutput(r.Context(), op.schema, out)
+	if err != nil {
+		writeError(w, requestID, &wireError{status: http.StatusInternalServerError, typ: sqsNamespace + "InternalError",
+			query: "InternalError;Receiver", message: "sqsfake: could not encode the output: " + err.Error()})
+		return
+	}
+	header := w.Header()
+	header["Content-Type"] = jsonContentTypeHeader
+	header.Set("X-Amzn-Requestid", requestID)
+	header.Set("Content-Length", strconv.Itoa(payload.Len()))
+	w.WriteHeader(http.StatusOK)
+	payload.WriteTo(w)
+}
+
+// jsonContentTypeHeader is the Content-Type of every answer. Its capacity is its length, so
+// a handler that appends to it gets a copy.
+var jsonContentTypeHeader = []string{jsonContentType}
+
+// newRequestID numbers a request that never reached a door-1 method, so that it too has a
+// request id from the fake's sequence.
+func (f *Fake) newRequestID() string {
+	return uuidFor(f.seed, streamRequestID, f.requests.Add(1))
+}
+
+// bodyBuffers recycles the buffers requests are read into: a decoded input shares no memory
+// with its body, so the buffer is free again once the body is decoded.
+var bodyBuffers = sync.Pool{New: func() any { return new(bytes.Buffer) }}
+
+// readBody reads the whole request body, up to MaxRequestBytes, into a buffer that
+// releaseBody recycles.
+func readBody(w http.ResponseWriter, r *http.Request) (*bytes.Buffer, *wireError) {
+	buf := bodyBuffers.Get().(*bytes.Buffer)
+	buf.Reset()
+	if r.Body == nil || r.Body == http.NoBody {
+		return buf, nil
+	}
+	if r.ContentLength > 0 && r.ContentLength <= MaxRequestBytes {
+		buf.Grow(int(r.ContentLength) + bytes.MinRead)
+	}
+	_, err := buf.ReadFrom(http.MaxBytesReader(w, r.Body, MaxRequestBytes))
+	if err != nil {
+		var tooLarge *http.MaxBytesError
+		if errors.As(err, &tooLarge) {
+			return buf, &wireError{status: http.StatusRequestEntityTooLarge, typ: coralNamespace + "RequestEntityTooLargeException",
+				message: "Request body must be no longer than " + strconv.Itoa(MaxRequestBytes) + " bytes."}
+		}
+		return buf, serializationError("could not read the request body: " + err.Error())
+	}
+	return buf, nil
+}
+
+// releaseBody recycles a body's buffer, unless it grew too big to keep around.
+func releaseBody(buf *bytes.Buffer) {
+	if buf.Cap() <= 64<<10 {
+		bodyBuffers.Put(buf)
+	}
+}
+
+// checkRequest refuses what is not an awsJson1_0 request.
+func checkRequest(r *http.Request) *wireError {
+	if r.Method != http.MethodPost {
+		return &wireError{status: http.StatusMethodNotAllowed, typ: coralNamespace + "UnknownOperationException",
+			message: "SQS requests are POSTs with an X-Amz-Target header; got " + r.Method + "."}
+	}
+	ct := r.Header.Get("Content-Type")
+	if ct == "" || ct == jsonContentType {
+		return nil
+	}
+	mt, _, err := mime.ParseMediaType(ct)
+	switch {
+	case err != nil:
+		return serializationError("Malformed Content-Type " + strconv.Quote(ct) + ".")
+	case mt == jsonContentType, mt == "application/x-amz-json-1.1", mt == "application/json":
+		return nil
+	case mt == "application/x-www-form-urlencoded":
+		return &wireError{status: http.StatusBadRequest, typ: coralNamespace + "UnknownOperationException",
+			message: "sqsfake speaks SQS's awsJson1_0 protocol, not the query protocol (Action=…): use an SDK released since 2024."}
+	}
+	return serializationError("Unsupported Content-Type " + strconv.Quote(ct) + "; SQS expects " + jsonContentType + ".")
+}
+
+// lookupTarget returns the operation an X-Amz-Target header names.
+func lookupTarget(target string) (doorOp, *wireError) {
+	if name, ok := strings.CutPrefix(target, targetPrefix); ok {
+		if op, ok := doorOps[name]; ok {
+			return op, nil
+		}
+	}
+	msg := "Missing X-Amz-Target header."
+	if target != "" {
+		msg = "Unknown operation " + strconv.Quote(target) + "."
+	}
+	return doorOp{}, &wireError{status: http.StatusBadRequest, typ: coralNamespace + "UnknownOperationException", message: msg}
+}
+
+func serializationError(message string) *wireError {
+	return &wireError{status: http.StatusBadRequest, typ: coralNamespace + "SerializationException", message: message}
+}
+
+// inputError marks a request body that does not decode into the operation's input.
+type inputError struct{ err error }
+
+func (e *inputError) Error() string { return e.err.Error() }
+
+// decodeInput decodes a request body into in. encoding/json fits the SDK's input types: Go
+// field names are the Smithy member names, matched case-insensitively (CreateQueue's "tags"),
+// and blobs are base64 as on the wire. An empty body is an empty input.
+func decodeInput(body []byte, in any) error {
+	if len(bytes.TrimSpace(body)) == 0 {
+		return nil
+	}
+	if err := json.Unmarshal(body, in); err != nil {
+		return &inputError{err}
+	}
+	return nil
+}
+
+// traceHeaderOfSend gives a message sent without an AWSTraceHeader system attribute the
+// request's X-Amzn-Trace-Id header, as SQS does for X-Ray (SPEC.md §9.1).
+func traceHeaderOfSend(in *sqs.SendMessageInput, r *http.Request) {
+	in.MessageSystemAttributes = withTraceHeader(in.MessageSystemAttributes, r)
+}
+
+// traceHeaderOfSendBatch is traceHeaderOfSend for each entry of a batch.
+func traceHeaderOfSendBatch(in *sqs.SendMessageBatchInput, r *http.Request) {
+	for i := range in.Entries {
+		in.Entries[i].MessageSystemAttributes = withTraceHeader(in.Entries[i].MessageSystemAttributes, r)
+	}
+}
+
+func withTraceHeader(attrs map[string]types.MessageSystemAttributeValue, r *http.Request) map[string]types.MessageSystemAttributeValue {
+	trace := r.Header.Get("X-Amzn-Trace-Id")
+	name := string(types.MessageSystemAttributeNameForSendsAWSTraceHeader)
+	if trace == "" {
+		return attrs
+	}
+	if _, ok := attrs[name]; ok {
+		return attrs
+	}
+	if attrs == nil {
+		attrs = make(map[string]types.MessageSystemAttributeValue, 1)
+	}
+	attrs[name] = types.MessageSystemAttributeValue{DataType: aws.String("String"), StringValue: aws.String(trace)}
+	return attrs
+}
+
+// encodeOutput encodes out as SQS does, with the SDK's own serializer.
+func encodeOutput(ctx context.Context, schema *smithy.OperationSchema, out smithy.Serializable) (*bytes.Reader, error) {
+	req := smithyhttp.NewStackRequest().(*smithyhttp.Request)
+	if err := wireProtocol.SerializeRequest(ctx, schema, out, req); err != nil {
+		return nil, err
+	}
+	switch stream := req.GetStream().(type) {
+	case nil:
+		return bytes.NewReader([]byte("{}")), nil
+	case *bytes.Reader:
+		return stream, nil
+	default:
+		b, err := io.ReadAll(stream)
+		return bytes.NewReader(b), err
+	}
+}
+
+// sqsTypesPath is the package of the SDK's typed SQS errors.
+var sqsTypesPath = reflect.TypeFor[types.QueueDoesNotExist]().PkgPath()
+
+// shapeByCode maps the query codes of the unmodeled errors to their wire shapes.
+var shapeByCode = func() map[string]string {
+	m := make(map[string]string, len(errorKinds))
+	for shape, k := range errorKinds {
+		m[k.code] = shape
+	}
+	return m
+}()
+
+// wireErrorOf shapes an error of a door-1 method for the wire.
+func wireErrorOf(err error) *wireError {
+	var ae smithy.APIError
+	if errors.As(err, &ae) {
+		status := http.StatusBadRequest
+		var re *awshttp.ResponseError
+		if errors.As(err, &re) {
+			status = re.HTTPStatusCode()
+		}
+		code := ae.ErrorCode()
+		shape := code
+		if t := reflect.TypeOf(ae); t.Kind() == reflect.Pointer && t.Elem().PkgPath() == sqsTypesPath {
+			shape = t.Elem().Name()
+		} else if s, ok := shapeByCode[code]; ok {
+			shape = s
+		}
+		fault := "Sender"
+		if ae.ErrorFault() == smithy.FaultServer {
+			fault = "Receiver"
+		}
+		return &wireError{status: status, typ: sqsNamespace + shape, query: code + ";" + fault, message: ae.ErrorMessage()}
+	}
+	var ipe smithy.InvalidParamsError
+	if errors.As(err, &ipe) {
+		// The request lacks a member the SDKs require; SQS answers MissingParameter.
+		field := ""
+		if errs := ipe.Errs(); len(errs) > 0 {
+			if pe, ok := errs[0].(smithy.InvalidParamError); ok {
+				field = pe.Field()
+				if ipe.Context != "" {
+					field = strings.TrimPrefix(field, ipe.Context+".")
+				}
+			}
+		}
+		e := errMissingParameter(field)
+		return &wireError{status: e.status, typ: sqsNamespace + e.shape, query: e.code + ";Sender", message: e.message}
+	}
+	var ie *inputError
+	if errors.As(err, &ie) {
+		return serializationError(ie.Error())
+	}
+	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
+		// The caller went away, or the server is shutting down, while the call waited.
+		return &wireError{status: http.StatusServiceUnavailable, typ: sqsNamespace + "ServiceUnavailable",
+			query: "ServiceUnavailable;Receiver", message: "The request was canceled while it waited."}
+	}
+	return &wireError{status: http.StatusInternalServerError, typ: sqsNamespace + "InternalError",
+		query: "InternalError;Receiver", message: err.Error()}
+}
+
+// writeError writes e as SQS writes its errors.
+func writeError(w http.ResponseWriter, requestID string, e *wireError) {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	enc.Encode(struct {
+		Type    string `json:"__type"`
+		Message string `json:"message,omitempty"`
+	}{e.typ, e.message})
+	payload := bytes.TrimSuffix(buf.Bytes(), []byte("\n"))
+	header := w.Header()
+	header.Set("Content-Type", jsonContentType)
+	header.Set("X-Amzn-Requestid", requestID)
+	if e.query != "" {
+		header.Set("X-Amzn-Query-Error", e.query)
+	}
+	header.Set("Content-Length", strconv.Itoa(len(payload)))
+	w.WriteHeader(e.status)
+	w.Write(payload)
+}
+
+// HTTPClient returns an sqs.HTTPClient that answers requests with f.Handler() in memory,
+// without a socket. A stock client built with it runs the SDK's whole path — serialization,
+// endpoint resolution, signing if credentials are given, retries, response and error
+// deserialization — against the fake, and works inside a testing/synctest bubble (a loopback
+// server does not):
+//
+//	client := sqs.New(sqs.Options{
+//		Region:       "us-east-1",
+//		BaseEndpoint: aws.String("http://sqs.fake.invalid"),
+//		Credentials:  aws.AnonymousCredentials{},
+//		HTTPClient:   f.HTTPClient(),
+//	})
+func (f *Fake) HTTPClient() sqs.HTTPClient { return &memoryClient{h: f.Handler()} }
+
+// memoryClient runs a handler on a ResponseRecorder for each request.
+type memoryClient struct{ h http.Handler }
+
+// Do answers r with the handler. Like net/http, it fails with the context's error when the
+// request's context ends, before or while the handler runs.
+func (c *memoryClient) Do(r *http.Request) (*http.Response, error) {
+	ctx := r.Context()
+	if err := ctx.Err(); err != nil {
+		closeBody(r)
+		return nil, &url.Error{Op: urlErrorOp(r.Method), URL: r.URL.String(), Err: err}
+	}
+	rec := httptest.NewRecorder()
+	c.h.ServeHTTP(rec, r)
+	closeBody(r)
+	if err := ctx.Err(); err != nil {
+		return nil, &url.Error{Op: urlErrorOp(r.Method), URL: r.URL.String(), Err: err}
+	}
+	resp := rec.Result()
+	resp.Request = r
+	return resp, nil
+}
+
+func closeBody(r *http.Request) {
+	if r.Body != nil {
+		r.Body.Close()
+	}
+}
+
+// urlErrorOp names a method as net/http's errors do: "Post" for POST.
+func urlErrorOp(method string) string {
+	if method == "" {
+		return "Get"
+	}
+	return method[:1] + strings.ToLower(method[1:])
+}
