@@ -184,6 +184,17 @@ func (f *Fake) begin(ctx context.Context, op string, params any, optFns []func(*
 	return c, nil
 }
 
+// finish ends a call the engine answered with err: an injected latency still holds the
+// answer back, and the engine's error is shaped for the caller.
+func (c *call) finish(ctx context.Context, err error) error {
+	if c.fault != nil && c.fault.Latency > 0 {
+		if werr := c.f.waitClock(ctx, c.fault.Latency); werr != nil {
+			return c.fail(contextError(ctx))
+		}
+	}
+	return c.fail(err)
+}
+
 // end finishes a call the engine answered: a fault that lets the operation take effect
 // (LoseResponse, or Latency alone) disturbs the answer now.
 func (c *call) end(ctx context.Context) error {

@@ -164,6 +164,7 @@ func (f *Fake) receiveFIFO(q *queue, p *receiveParams, now int64, dlq *queue, po
 				continue
 			}
 			f.handOut(q, m, p, now)
+			q.recordReceive(m, now)
 			m.ext.order = s.stamp()
 			got = append(got, m)
 			m = next
@@ -197,7 +198,6 @@ func (f *Fake) handOut(q *queue, m *message, p *receiveParams, now int64) {
 	} else {
 		m.at = now
 	}
-	q.recordReceive(m, now)
 	q.stats.received++
 }
 

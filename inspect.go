@@ -123,7 +123,50 @@ func (f *Fake) lookupQueue(ref string) *queue {
 	return q
 }
 
+// arrival is what the event log tells about a message dead-lettered into a queue: when it
+// arrived there, and the receipt of its latest receive, which may be its source queue's.
+type arrival struct {
+	at       int64
+	lastRecv receipt
+}
+
+// arrivals reads the event log for the messages of q that were dead-lettered into it. The
+// message itself does not remember either: it keeps its receive count and its original
+// enqueue time across the move. The log is scanned only when q holds such messages.
+func (f *Fake) arrivals(q *queue, ms []*message) map[uint64]*arrival {
+	var out map[uint64]*arrival
+	for _, m := range ms {
+		if m.ext != nil && m.ext.dlqSource != "" {
+			if out == nil {
+				out = make(map[uint64]*arrival)
+			}
+			out[m.idNum] = &arrival{}
+		}
+	}
+	if out == nil {
+		return nil
+	}
+	f.hist.each(func(e *event) {
+		a := out[e.idNum]
+		if a == nil {
+			return
+		}
+		switch {
+		case e.kind == EventMovedToDLQ && e.to == q.id:
+			a.at = e.at
+		case e.kind == EventReceived:
+			a.lastRecv = receipt{queue: e.queue, msg: e.idNum, receive: e.receive}
+		}
+	})
+	return out
+}
+
 func (f *Fake) messageInfo(q *queue, m *message) MessageInfo {
+	return f.messageInfoWith(q, m, f.arrivals(q, []*message{m})[m.idNum])
+}
+
+// messageInfoWith snapshots m, with its arrival when it was dead-lettered into q.
+func (f *Fake) messageInfoWith(q *queue, m *message, a *arrival) MessageInfo {
 	info := MessageInfo{
 		MessageID:    uuidFor(f.seed, streamMessageID, m.idNum),
 		Body:         m.body,
@@ -143,7 +186,11 @@ func (f *Fake) messageInfo(q *queue, m *message) MessageInfo {
 		info.VisibleAt = time.Unix(0, m.at).UTC()
 	}
 	if m.receiveCount > 0 {
-		info.ReceiptHandle = encodeReceipt(f.seed, receipt{queue: q.id, msg: m.idNum, receive: m.receiveCount})
+		r := receipt{queue: q.id, msg: m.idNum, receive: m.receiveCount}
+		if a != nil && a.lastRecv.receive != 0 {
+			r = a.lastRecv // not received from the DLQ yet: its source's handle is the latest
+		}
+		info.ReceiptHandle = encodeReceipt(f.seed, r)
 		info.FirstReceivedAt = time.Unix(0, m.firstRecvAt).UTC()
 	}
 	if x := m.ext; x != nil {
@@ -165,18 +212,27 @@ func (f *Fake) queueInfo(q *queue, now int64) QueueInfo {
 		}
 	}
 	info.Visible, info.InFlight, info.Delayed = q.counts()
-	for _, m := range q.inSendOrder() {
-		info.Messages = append(info.Messages, f.messageInfo(q, m))
+	ms := q.inSendOrder()
+	arrived := f.arrivals(q, ms)
+	oldest := now
+	for _, m := range ms {
+		info.Messages = append(info.Messages, f.messageInfoWith(q, m, arrived[m.idNum]))
+		// A message's age counts from when it entered this queue: its send, or its move
+		// into a DLQ. A standard DLQ keeps the original enqueue time for retention, but AWS
+		// counts ApproximateAgeOfOldestMessage from the move (SQS developer guide, "Setting
+		// up dead-letter queue retention"); a FIFO DLQ restarts both at the move.
+		entered := m.retainFrom
+		if a := arrived[m.idNum]; a != nil && a.at > entered {
+			entered = a.at
+		}
+		oldest = min(oldest, entered)
 	}
 	info.Stats = QueueStats{
-		NumberOfMessagesSent:     q.stats.sent,
-		NumberOfMessagesReceived: q.stats.received,
-		NumberOfMessagesDeleted:  q.stats.deleted,
-		NumberOfEmptyReceives:    q.stats.emptyReceives,
-	}
-	if m := q.retention.top(); m != nil {
-		// The retention heap's top is the message stored longest ago.
-		info.Stats.ApproximateAgeOfOldestMessage = time.Duration(now - m.retainFrom)
+		NumberOfMessagesSent:          q.stats.sent,
+		NumberOfMessagesReceived:      q.stats.received,
+		NumberOfMessagesDeleted:       q.stats.deleted,
+		NumberOfEmptyReceives:         q.stats.emptyReceives,
+		ApproximateAgeOfOldestMessage: time.Duration(now - oldest),
 	}
 	return info
 }
@@ -258,11 +314,26 @@ func (f *Fake) DeadLetters(ref string) []MessageInfo {
 	}
 	var out []MessageInfo
 	for _, q := range f.sortedQueues() {
+		var ms []*message
 		for _, m := range q.inSendOrder() {
 			if m.ext != nil && m.ext.dlqSource == src.arn {
-				out = append(out, f.messageInfo(q, m))
+				ms = append(ms, m)
 			}
 		}
+		out = append(out, f.messageInfos(q, ms)...)
+	}
+	return out
+}
+
+// messageInfos snapshots ms, messages of q, reading the event log at most once.
+func (f *Fake) messageInfos(q *queue, ms []*message) []MessageInfo {
+	if len(ms) == 0 {
+		return nil
+	}
+	arrived := f.arrivals(q, ms)
+	out := make([]MessageInfo, len(ms))
+	for i, m := range ms {
+		out[i] = f.messageInfoWith(q, m, arrived[m.idNum])
 	}
 	return out
 }
@@ -275,19 +346,19 @@ func (f *Fake) messagesWhere(ref string, keep func(*message) bool) []MessageInfo
 	if q == nil {
 		return nil
 	}
-	var out []MessageInfo
+	var ms []*message
 	for _, m := range q.inSendOrder() {
 		if keep(m) {
-			out = append(out, f.messageInfo(q, m))
+			ms = append(ms, m)
 		}
 	}
-	return out
+	return f.messageInfos(q, ms)
 }
 
 // Reset empties the fake between subtests: every queue, message, move task and timeline
-// goes, parked long polls return empty, and the identifier counters start again, so what
-// follows gives the same MessageIds and receipt handles as a new fake would. The clock is
-// left where it is.
+// goes, parked long polls return empty, injected faults are removed, and the identifier
+// counters and the chaos generator start again, so what follows gives the same MessageIds,
+// receipt handles and chaos as a new fake would. The clock is left where it is.
 func (f *Fake) Reset() {
 	f.mu.Lock()
 	defer f.mu.Unlock()
@@ -306,4 +377,7 @@ func (f *Fake) Reset() {
 	f.requests.Store(0)
 	f.resetFaults()
 	f.lastErr.Store(nil)
+	if f.chaos != nil {
+		WithChaos(*f.chaos)(f) // the chaos generator starts again from its seed, as in a new fake
+	}
 }

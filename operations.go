@@ -28,7 +28,7 @@ func invoke[In, Out any](f *Fake, ctx context.Context, op string, params *In, op
 	}
 	out, err := run(f, params)
 	if err != nil {
-		return nil, c.fail(err)
+		return nil, c.finish(ctx, err)
 	}
 	if err := c.end(ctx); err != nil {
 		return nil, err
@@ -136,7 +136,7 @@ func (f *Fake) SendMessage(ctx context.Context, params *sqs.SendMessageInput, op
 	}
 	out, err := f.sendMessage(params)
 	if err != nil {
-		return nil, c.fail(err)
+		return nil, c.finish(ctx, err)
 	}
 	if body := aws.ToString(params.MessageBody); !utf8.ValidString(body) && !c.checksumsDisabled() {
 		if e := checksumMismatch(aws.ToString(out.MessageId), body, aws.ToString(out.MD5OfMessageBody)); e != "" {
@@ -160,7 +160,7 @@ func (f *Fake) SendMessageBatch(ctx context.Context, params *sqs.SendMessageBatc
 	}
 	out, err := f.sendMessageBatch(params)
 	if err != nil {
-		return nil, c.fail(err)
+		return nil, c.finish(ctx, err)
 	}
 	if !c.checksumsDisabled() {
 		var bad []string

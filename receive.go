@@ -166,6 +166,7 @@ func (f *Fake) receiveStandard(q *queue, p *receiveParams, now int64, dlq *queue
 			q.leavePending(m)
 			m.at = now
 		}
+		q.recordReceive(m, now)
 		if !m.pending {
 			stayVisible = append(stayVisible, m)
 		}

@@ -1,0 +1,181 @@
+package sqsfake
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/sqs"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+func TestTimelineRecordsAMessagesLifeOnTheClock(t *testing.T) {
+	e := newErgo(t)
+	url := e.queue("jobs", map[string]string{"VisibilityTimeout": "30"})
+	id := e.send(url, "a")
+	e.f.Advance(time.Second)
+	first := e.receiveOne(url, 0) // in flight until 31 s
+	e.f.Advance(10 * time.Second)
+	e.changeVisibility(url, *first.ReceiptHandle, 5) // until 16 s
+	e.f.Advance(10 * time.Second)                    // visible again at exactly 16 s
+	second := e.receiveOne(url, 20)                  // at 21 s, until 41 s
+	e.delete(url, *second.ReceiptHandle)
+
+	want := Timeline{MessageID: id, Events: []Event{
+		{Kind: EventSent, At: clockAt(0), Queue: "jobs"},
+		{Kind: EventReceived, At: clockAt(time.Second), Queue: "jobs", ReceiptHandle: *first.ReceiptHandle, ReceiveCount: 1, VisibleAt: clockAt(31 * time.Second)},
+		{Kind: EventVisibilityChanged, At: clockAt(11 * time.Second), Queue: "jobs", VisibleAt: clockAt(16 * time.Second)},
+		{Kind: EventVisibleAgain, At: clockAt(16 * time.Second), Queue: "jobs"},
+		{Kind: EventReceived, At: clockAt(21 * time.Second), Queue: "jobs", ReceiptHandle: *second.ReceiptHandle, ReceiveCount: 2, VisibleAt: clockAt(41 * time.Second)},
+		{Kind: EventDeleted, At: clockAt(21 * time.Second), Queue: "jobs"},
+	}}
+	assert.Equal(t, want, e.f.Timeline(id))
+
+	wantText := strings.Join([]string{
+		"timeline of message " + id + ":",
+		"  2025-01-01T00:00:00Z  sent to jobs",
+		"  2025-01-01T00:00:01Z  received from jobs (receive 1, handle " + *first.ReceiptHandle + ", visible again at 2025-01-01T00:00:31Z)",
+		"  2025-01-01T00:00:11Z  visibility changed in jobs (visible again at 2025-01-01T00:00:16Z)",
+		"  2025-01-01T00:00:16Z  visible again in jobs",
+		"  2025-01-01T00:00:21Z  received from jobs (receive 2, handle " + *second.ReceiptHandle + ", visible again at 2025-01-01T00:00:41Z)",
+		"  2025-01-01T00:00:21Z  deleted in jobs",
+	}, "\n")
+	assert.Equal(t, wantText, e.f.Timeline(id).String())
+}
+
+// The expiry is recorded at the instant the visibility timeout ended, not when a later call
+// happened to notice it.
+func TestTimelineRecordsVisibleAgainAtTheExactDeadline(t *testing.T) {
+	e := newErgo(t)
+	url := e.queue("jobs", nil)
+	id := e.send(url, "a")
+	e.receiveOne(url, 7)
+	e.f.Advance(time.Hour)
+	last, ok := e.f.Timeline(id).Last()
+	require.True(t, ok)
+	assert.Equal(t, Event{Kind: EventVisibleAgain, At: clockAt(7 * time.Second), Queue: "jobs"}, last)
+}
+
+func TestTimelineOfADeadLetteredMessage(t *testing.T) {
+	e := newErgo(t)
+	src, _ := e.dlqPair("jobs", 1)
+	id := e.send(src, "poison")
+	r := e.receiveOne(src, 0)
+	e.f.Advance(30 * time.Second)
+	assert.Empty(t, e.receive(src, 1, 0))
+
+	want := Timeline{MessageID: id, Events: []Event{
+		{Kind: EventSent, At: clockAt(0), Queue: "jobs"},
+		{Kind: EventReceived, At: clockAt(0), Queue: "jobs", ReceiptHandle: *r.ReceiptHandle, ReceiveCount: 1, VisibleAt: clockAt(30 * time.Second)},
+		{Kind: EventVisibleAgain, At: clockAt(30 * time.Second), Queue: "jobs"},
+		{Kind: EventMovedToDLQ, At: clockAt(30 * time.Second), Queue: "jobs", ToQueue: "jobs-dlq"},
+	}}
+	assert.Equal(t, want, e.f.Timeline(id))
+	assert.True(t, e.f.Timeline(id).Has(EventMovedToDLQ))
+	assert.False(t, e.f.Timeline(id).Has(EventDeleted))
+	assert.Contains(t, e.f.Timeline(id).String(), "  2025-01-01T00:00:30Z  moved to DLQ from jobs to jobs-dlq")
+}
+
+// A move task redrives a dead-lettered message as a new message: the old one's timeline
+// ends with the redrive and names the new MessageId, whose own timeline starts with a send
+// that names the old one.
+func TestTimelineOfARedrivenMessage(t *testing.T) {
+	e := newErgo(t)
+	src, _ := e.dlqPair("jobs", 1)
+	id := e.send(src, "poison")
+	e.receiveOne(src, 0)
+	e.f.Advance(30 * time.Second)
+	e.receive(src, 1, 0) // moves it
+	_, err := e.f.StartMessageMoveTask(e.ctx, &sqs.StartMessageMoveTaskInput{SourceArn: aws.String("arn:aws:sqs:us-east-1:123456789012:jobs-dlq")})
+	require.NoError(t, err)
+	e.f.Advance(time.Second)
+
+	old := e.f.Timeline(id)
+	last, ok := old.Last()
+	require.True(t, ok)
+	require.Equal(t, EventRedriven, last.Kind)
+	require.NotEmpty(t, last.NewMessageID)
+	assert.Equal(t, Event{Kind: EventRedriven, At: last.At, Queue: "jobs-dlq", ToQueue: "jobs", NewMessageID: last.NewMessageID}, last)
+	assert.False(t, last.At.Before(clockAt(30*time.Second)) || last.At.After(clockAt(31*time.Second)), "moved within the second: %s", last.At)
+	assert.Contains(t, old.String(), fmt.Sprintf("redriven from jobs-dlq to jobs as message %s", last.NewMessageID))
+
+	assert.Equal(t, Timeline{MessageID: last.NewMessageID, Events: []Event{
+		{Kind: EventSent, At: last.At, Queue: "jobs", FromMessageID: id},
+	}}, e.f.Timeline(last.NewMessageID))
+	assert.Contains(t, e.f.Timeline(last.NewMessageID).String(), "sent to jobs (redriven from message "+id+")")
+	m, queue, ok := e.f.FindMessage(last.NewMessageID)
+	require.True(t, ok)
+	assert.Equal(t, "jobs", queue)
+	assert.Equal(t, 0, m.ReceiveCount, "a redriven message starts afresh")
+}
+
+func TestTimelineRecordsHowAMessageLeftItsQueue(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		leave func(e *ergo, url string)
+		want  Event
+	}{
+		{"purged", func(e *ergo, url string) {
+			e.f.Advance(time.Second)
+			_, err := e.f.PurgeQueue(e.ctx, &sqs.PurgeQueueInput{QueueUrl: aws.String(url)})
+			require.NoError(e.t, err)
+		}, Event{Kind: EventPurged, At: clockAt(time.Second), Queue: "jobs"}},
+		{"expired by retention", func(e *ergo, url string) {
+			e.f.Advance(2 * time.Minute)
+		}, Event{Kind: EventExpired, At: clockAt(time.Minute), Queue: "jobs"}},
+		{"queue deleted", func(e *ergo, url string) {
+			e.f.Advance(3 * time.Second)
+			_, err := e.f.DeleteQueue(e.ctx, &sqs.DeleteQueueInput{QueueUrl: aws.String(url)})
+			require.NoError(e.t, err)
+		}, Event{Kind: EventQueueDeleted, At: clockAt(3 * time.Second), Queue: "jobs"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			e := newErgo(t)
+			url := e.queue("jobs", map[string]string{"MessageRetentionPeriod": "60"})
+			id := e.send(url, "a")
+			tc.leave(e, url)
+			tl := e.f.Timeline(id)
+			assert.Equal(t, Timeline{MessageID: id, Events: []Event{{Kind: EventSent, At: clockAt(0), Queue: "jobs"}, tc.want}}, tl)
+			assert.Contains(t, tl.String(), tc.want.Kind.String()+" in jobs")
+		})
+	}
+}
+
+func TestTimelineOfAnUnknownMessage(t *testing.T) {
+	e := newErgo(t)
+	tl := e.f.Timeline("nope")
+	assert.Equal(t, Timeline{MessageID: "nope"}, tl)
+	assert.Equal(t, "timeline of message nope: no events (no such message)", tl.String())
+	_, ok := tl.Last()
+	assert.False(t, ok)
+}
+
+func TestEventKindString(t *testing.T) {
+	want := map[EventKind]string{
+		EventSent: "sent", EventReceived: "received", EventVisibilityChanged: "visibility changed",
+		EventVisibleAgain: "visible again", EventDeleted: "deleted", EventMovedToDLQ: "moved to DLQ",
+		EventRedriven: "redriven", EventPurged: "purged", EventExpired: "expired", EventQueueDeleted: "queue deleted",
+		0: "EventKind(0)", 99: "EventKind(99)",
+	}
+	for k, s := range want {
+		assert.Equal(t, s, k.String())
+	}
+}
+
+// The event log grows in fixed chunks; a timeline spanning several reads back whole.
+func TestTimelineSpansHistoryChunks(t *testing.T) {
+	e := newErgo(t)
+	url := e.queue("jobs", nil)
+	id := e.send(url, "a")
+	for range historyChunk + 10 {
+		e.send(url, "filler")
+	}
+	m := e.receiveOne(url, 0)
+	require.Equal(t, id, *m.MessageId)
+	tl := e.f.Timeline(id)
+	require.Len(t, tl.Events, 2)
+	assert.Equal(t, EventReceived, tl.Events[1].Kind)
+}

@@ -1,0 +1,475 @@
+package sqsfake
+
+import (
+	"context"
+	"fmt"
+	"testing"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/sqs"
+	"github.com/aws/aws-sdk-go-v2/service/sqs/types"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// ergo is a fake with one-line helpers for the tests of the test-facing surface
+// (inspection, timelines, assertions, faults, chaos).
+type ergo struct {
+	t   *testing.T
+	f   *Fake
+	ctx context.Context
+}
+
+func newErgo(t *testing.T, opts ...Option) *ergo {
+	return &ergo{t: t, f: New(opts...), ctx: context.Background()}
+}
+
+// clockAt is DefaultStart plus d: the fake's clock after d.
+func clockAt(d time.Duration) time.Time { return DefaultStart.Add(d) }
+
+func (e *ergo) queue(name string, attrs map[string]string) string {
+	e.t.Helper()
+	out, err := e.f.CreateQueue(e.ctx, &sqs.CreateQueueInput{QueueName: aws.String(name), Attributes: attrs})
+	require.NoError(e.t, err)
+	return *out.QueueUrl
+}
+
+// dlqPair creates name and name-dlq, name sending to name-dlq after maxReceiveCount receives.
+func (e *ergo) dlqPair(name string, maxReceiveCount int) (src, dlq string) {
+	e.t.Helper()
+	dlq = e.queue(name+"-dlq", nil)
+	src = e.queue(name, map[string]string{"RedrivePolicy": fmt.Sprintf(
+		`{"deadLetterTargetArn":"arn:aws:sqs:us-east-1:123456789012:%s-dlq","maxReceiveCount":"%d"}`, name, maxReceiveCount)})
+	return src, dlq
+}
+
+func (e *ergo) send(url, body string) string {
+	e.t.Helper()
+	out, err := e.f.SendMessage(e.ctx, &sqs.SendMessageInput{QueueUrl: aws.String(url), MessageBody: aws.String(body)})
+	require.NoError(e.t, err)
+	return *out.MessageId
+}
+
+func (e *ergo) sendInput(in *sqs.SendMessageInput) *sqs.SendMessageOutput {
+	e.t.Helper()
+	out, err := e.f.SendMessage(e.ctx, in)
+	require.NoError(e.t, err)
+	return out
+}
+
+// receive receives up to max messages with visibility timeout vt (0: the queue's).
+func (e *ergo) receive(url string, max, vt int32) []types.Message {
+	e.t.Helper()
+	out, err := e.f.ReceiveMessage(e.ctx, &sqs.ReceiveMessageInput{QueueUrl: aws.String(url), MaxNumberOfMessages: max, VisibilityTimeout: vt})
+	require.NoError(e.t, err)
+	return out.Messages
+}
+
+// receiveOne receives exactly one message.
+func (e *ergo) receiveOne(url string, vt int32) types.Message {
+	e.t.Helper()
+	msgs := e.receive(url, 1, vt)
+	require.Len(e.t, msgs, 1)
+	return msgs[0]
+}
+
+func (e *ergo) delete(url, handle string) {
+	e.t.Helper()
+	_, err := e.f.DeleteMessage(e.ctx, &sqs.DeleteMessageInput{QueueUrl: aws.String(url), ReceiptHandle: aws.String(handle)})
+	require.NoError(e.t, err)
+}
+
+func (e *ergo) changeVisibility(url, handle string, vt int32) {
+	e.t.Helper()
+	_, err := e.f.ChangeMessageVisibility(e.ctx, &sqs.ChangeMessageVisibilityInput{
+		QueueUrl: aws.String(url), ReceiptHandle: aws.String(handle), VisibilityTimeout: vt})
+	require.NoError(e.t, err)
+}
+
+func (e *ergo) message(queue, id string) MessageInfo {
+	e.t.Helper()
+	m, ok := e.f.Message(queue, id)
+	require.True(e.t, ok, "queue %s holds message %s", queue, id)
+	return m
+}
+
+func TestMessageSnapshotFollowsTheMessageThroughItsStates(t *testing.T) {
+	e := newErgo(t)
+	url := e.queue("jobs", map[string]string{"VisibilityTimeout": "30"})
+	id := *e.sendInput(&sqs.SendMessageInput{QueueUrl: aws.String(url), MessageBody: aws.String("resize"), DelaySeconds: 5,
+		MessageAttributes: map[string]types.MessageAttributeValue{"k": {DataType: aws.String("String"), StringValue: aws.String("v")}},
+	}).MessageId
+
+	attrs := map[string]types.MessageAttributeValue{"k": {DataType: aws.String("String"), StringValue: aws.String("v")}}
+	assert.Equal(t, MessageInfo{MessageID: id, Body: "resize", Attributes: attrs, State: StateDelayed,
+		VisibleAt: clockAt(5 * time.Second), SentAt: clockAt(0)}, e.message("jobs", id), "delayed")
+
+	e.f.Advance(5 * time.Second)
+	assert.Equal(t, MessageInfo{MessageID: id, Body: "resize", Attributes: attrs, State: StateVisible, SentAt: clockAt(0)},
+		e.message("jobs", id), "visible once the delay ends")
+
+	e.f.Advance(2 * time.Second)
+	first := e.receiveOne(url, 0)
+	assert.Equal(t, MessageInfo{MessageID: id, Body: "resize", Attributes: attrs, State: StateInFlight, ReceiveCount: 1,
+		ReceiptHandle: *first.ReceiptHandle, VisibleAt: clockAt(37 * time.Second), SentAt: clockAt(0), FirstReceivedAt: clockAt(7 * time.Second)},
+		e.message("jobs", id), "in flight after a receive")
+
+	e.f.Advance(30 * time.Second)
+	second := e.receiveOne(url, 10)
+	assert.Equal(t, MessageInfo{MessageID: id, Body: "resize", Attributes: attrs, State: StateInFlight, ReceiveCount: 2,
+		ReceiptHandle: *second.ReceiptHandle, VisibleAt: clockAt(47 * time.Second), SentAt: clockAt(0), FirstReceivedAt: clockAt(7 * time.Second)},
+		e.message("jobs", id), "received again: the latest handle, the first receive kept")
+
+	e.changeVisibility(url, *second.ReceiptHandle, 0)
+	got := e.message("jobs", id)
+	assert.Equal(t, StateVisible, got.State)
+	assert.True(t, got.VisibleAt.IsZero(), "a visible message has no VisibleAt")
+	assert.Equal(t, *second.ReceiptHandle, got.ReceiptHandle, "the handle of the latest receive stays")
+}
+
+func TestMessageLookupsAcceptNameURLAndARN(t *testing.T) {
+	e := newErgo(t)
+	url := e.queue("jobs", nil)
+	id := e.send(url, "a")
+	for _, ref := range []string{"jobs", url, "arn:aws:sqs:us-east-1:123456789012:jobs"} {
+		m, ok := e.f.Message(ref, id)
+		assert.True(t, ok, ref)
+		assert.Equal(t, id, m.MessageID, ref)
+		q, ok := e.f.Queue(ref)
+		assert.True(t, ok, ref)
+		assert.Equal(t, "jobs", q.Name, ref)
+	}
+	for _, tc := range []struct{ name, ref, id string }{
+		{"no such queue", "missing", id},
+		{"no such message", "jobs", "00000000-0000-0000-0000-000000000000"},
+		{"another account's URL", "https://sqs.us-east-1.amazonaws.com/999999999999/jobs", id},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, ok := e.f.Message(tc.ref, tc.id)
+			assert.False(t, ok)
+		})
+	}
+	_, ok := e.f.Queue("missing")
+	assert.False(t, ok)
+}
+
+func TestFindMessageSearchesEveryQueue(t *testing.T) {
+	e := newErgo(t)
+	e.queue("a", nil)
+	b := e.queue("b", nil)
+	id := e.send(b, "x")
+	m, queue, ok := e.f.FindMessage(id)
+	assert.True(t, ok)
+	assert.Equal(t, "b", queue)
+	assert.Equal(t, "x", m.Body)
+
+	e.delete(b, *e.receiveOne(b, 0).ReceiptHandle)
+	_, _, ok = e.f.FindMessage(id)
+	assert.False(t, ok, "a deleted message is nowhere")
+	_, _, ok = e.f.FindMessage("not-a-message-id")
+	assert.False(t, ok)
+}
+
+func TestFIFOSnapshotHasGroupDeduplicationIDAndSequenceNumber(t *testing.T) {
+	e := newErgo(t)
+	url := e.queue("orders.fifo", map[string]string{"FifoQueue": "true"})
+	out := e.sendInput(&sqs.SendMessageInput{QueueUrl: aws.String(url), MessageBody: aws.String("o1"),
+		MessageGroupId: aws.String("customer-7"), MessageDeduplicationId: aws.String("dedup-1")})
+	m := e.message("orders.fifo", *out.MessageId)
+	assert.Equal(t, "customer-7", m.GroupID)
+	assert.Equal(t, "dedup-1", m.DeduplicationID)
+	assert.Equal(t, *out.SequenceNumber, m.SequenceNumber)
+
+	q, ok := e.f.Queue("orders.fifo")
+	require.True(t, ok)
+	assert.True(t, q.FIFO)
+	assert.Equal(t, "true", q.Attributes["FifoQueue"])
+}
+
+func TestDeadLettersListsWhatWasMovedFromASource(t *testing.T) {
+	e := newErgo(t)
+	src, _ := e.dlqPair("jobs", 1)
+	other, _ := e.dlqPair("mail", 1)
+	a, b := e.send(src, "a"), e.send(src, "b")
+	e.send(other, "c")
+	for range 2 {
+		e.receive(src, 10, 0)
+		e.receive(other, 10, 0)
+		e.f.Advance(30 * time.Second)
+	}
+	got := e.f.DeadLetters("jobs")
+	require.Len(t, got, 2)
+	assert.Equal(t, []string{a, b}, []string{got[0].MessageID, got[1].MessageID})
+	for _, m := range got {
+		assert.Equal(t, "arn:aws:sqs:us-east-1:123456789012:jobs", m.DeadLetterSourceArn)
+		assert.Equal(t, 1, m.ReceiveCount, "the receive count travels with the message")
+	}
+	assert.Len(t, e.f.DeadLetters("mail"), 1)
+	assert.Empty(t, e.f.DeadLetters("missing"))
+}
+
+// A message moved to a DLQ keeps its receive count; until it is received from the DLQ, the
+// handle of its latest receive is the one its source queue gave out.
+func TestDeadLetteredSnapshotKeepsTheLastHandleGivenOut(t *testing.T) {
+	e := newErgo(t)
+	src, dlq := e.dlqPair("jobs", 2)
+	id := e.send(src, "poison")
+	e.receiveOne(src, 0)
+	e.f.Advance(30 * time.Second)
+	last := e.receiveOne(src, 0)
+	e.f.Advance(30 * time.Second)
+	assert.Empty(t, e.receive(src, 1, 0), "the third receive moves it")
+
+	m := e.message("jobs-dlq", id)
+	assert.Equal(t, 2, m.ReceiveCount)
+	assert.Equal(t, *last.ReceiptHandle, m.ReceiptHandle)
+
+	again := e.receiveOne(dlq, 0)
+	m = e.message("jobs-dlq", id)
+	assert.Equal(t, 3, m.ReceiveCount)
+	assert.Equal(t, *again.ReceiptHandle, m.ReceiptHandle)
+}
+
+func TestInFlightListsReceivedMessagesInArrivalOrder(t *testing.T) {
+	e := newErgo(t)
+	url := e.queue("jobs", nil)
+	ids := []string{e.send(url, "a"), e.send(url, "b"), e.send(url, "c")}
+	e.receive(url, 2, 0)
+	got := e.f.InFlight("jobs")
+	require.Len(t, got, 2)
+	assert.Equal(t, []string{ids[0], ids[1]}, []string{got[0].MessageID, got[1].MessageID})
+	assert.Empty(t, e.f.InFlight("missing"))
+}
+
+func TestQueueSnapshotCountsAndMessages(t *testing.T) {
+	e := newErgo(t)
+	url := e.queue("jobs", nil)
+	e.send(url, "a")
+	e.send(url, "b")
+	e.sendInput(&sqs.SendMessageInput{QueueUrl: aws.String(url), MessageBody: aws.String("later"), DelaySeconds: 60})
+	e.receiveOne(url, 0)
+
+	q, ok := e.f.Queue(url)
+	require.True(t, ok)
+	assert.Equal(t, [3]int{1, 1, 1}, [3]int{q.Visible, q.InFlight, q.Delayed})
+	var states []string
+	for _, m := range q.Messages {
+		states = append(states, m.Body+" "+m.State.String())
+	}
+	assert.Equal(t, []string{"a in flight", "b visible", "later delayed"}, states)
+	assert.Equal(t, "arn:aws:sqs:us-east-1:123456789012:jobs", q.Arn)
+	assert.Equal(t, url, q.URL)
+	assert.Equal(t, "1", q.Attributes["ApproximateNumberOfMessages"])
+
+	all := e.f.Queues()
+	require.Len(t, all, 1)
+	assert.Equal(t, q, all[0])
+}
+
+func TestQueuesAreInNameOrder(t *testing.T) {
+	e := newErgo(t)
+	for _, n := range []string{"c", "a", "b"} {
+		e.queue(n, nil)
+	}
+	var names []string
+	for _, q := range e.f.Queues() {
+		names = append(names, q.Name)
+	}
+	assert.Equal(t, []string{"a", "b", "c"}, names)
+}
+
+func TestSnapshotsAreCopies(t *testing.T) {
+	e := newErgo(t)
+	url := e.queue("jobs", nil)
+	id := *e.sendInput(&sqs.SendMessageInput{QueueUrl: aws.String(url), MessageBody: aws.String("a"),
+		MessageAttributes: map[string]types.MessageAttributeValue{"bin": {DataType: aws.String("Binary"), BinaryValue: []byte{1, 2, 3}}},
+	}).MessageId
+	before, _ := e.f.Queue("jobs")
+
+	q, _ := e.f.Queue("jobs")
+	q.Attributes["VisibilityTimeout"] = "1"
+	q.Messages[0].Body = "changed"
+	q.Messages[0].State = StateInFlight
+	q.Messages[0].Attributes["bin"].BinaryValue[0] = 9
+	q.Messages[0].Attributes["new"] = types.MessageAttributeValue{}
+	m, _ := e.f.Message("jobs", id)
+	m.Attributes["bin"].BinaryValue[1] = 9
+
+	after, _ := e.f.Queue("jobs")
+	assert.Equal(t, before, after, "mutating snapshots changes nothing")
+	got := e.receiveOne(url, 0)
+	assert.Equal(t, "a", *got.Body)
+}
+
+func TestStatsCountWhatCloudWatchWouldShow(t *testing.T) {
+	e := newErgo(t)
+	url := e.queue("jobs", nil)
+	e.send(url, "a")
+	e.f.Advance(10 * time.Second)
+	e.send(url, "b")
+	e.receive(url, 10, 0) // both
+	e.receive(url, 10, 0) // empty
+	e.f.Advance(5 * time.Second)
+
+	q, _ := e.f.Queue("jobs")
+	assert.Equal(t, QueueStats{NumberOfMessagesSent: 2, NumberOfMessagesReceived: 2, NumberOfEmptyReceives: 1,
+		ApproximateAgeOfOldestMessage: 15 * time.Second}, q.Stats)
+
+	for _, m := range e.f.InFlight("jobs") {
+		e.delete(url, m.ReceiptHandle)
+	}
+	q, _ = e.f.Queue("jobs")
+	assert.Equal(t, QueueStats{NumberOfMessagesSent: 2, NumberOfMessagesReceived: 2, NumberOfMessagesDeleted: 2,
+		NumberOfEmptyReceives: 1}, q.Stats, "an empty queue has no oldest message")
+}
+
+func TestStatsCountEmptyLongPolls(t *testing.T) {
+	e := newErgo(t)
+	url := e.queue("jobs", nil)
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		e.f.ReceiveMessage(e.ctx, &sqs.ReceiveMessageInput{QueueUrl: aws.String(url), WaitTimeSeconds: 20})
+	}()
+	require.NoError(t, e.f.WaitForPollers(e.ctx, 1))
+	e.f.Advance(20 * time.Second)
+	<-done
+	q, _ := e.f.Queue("jobs")
+	assert.Equal(t, int64(1), q.Stats.NumberOfEmptyReceives)
+}
+
+// AWS: on a standard DLQ the enqueue time is unchanged for retention, but
+// ApproximateAgeOfOldestMessage counts from when the message was moved in; on a FIFO DLQ both
+// restart at the move (SQS developer guide, "Setting-up dead-letter queue retention").
+func TestAgeOfOldestMessageInADLQCountsFromTheMove(t *testing.T) {
+	for _, fifo := range []bool{false, true} {
+		t.Run(fmt.Sprintf("fifo=%v", fifo), func(t *testing.T) {
+			e := newErgo(t)
+			name, suffix, attrs := "jobs", "", map[string]string{}
+			if fifo {
+				suffix, attrs = ".fifo", map[string]string{"FifoQueue": "true", "ContentBasedDeduplication": "true"}
+			}
+			e.queue(name+"-dlq"+suffix, attrs)
+			src := e.queue(name+suffix, ergoMerge(attrs, map[string]string{"RedrivePolicy": fmt.Sprintf(
+				`{"deadLetterTargetArn":"arn:aws:sqs:us-east-1:123456789012:jobs-dlq%s","maxReceiveCount":"1"}`, suffix)}))
+			in := &sqs.SendMessageInput{QueueUrl: aws.String(src), MessageBody: aws.String("poison")}
+			if fifo {
+				in.MessageGroupId = aws.String("g")
+			}
+			e.sendInput(in)
+			e.f.Advance(time.Hour)
+			e.receiveOne(src, 0)
+			e.f.Advance(30 * time.Second)
+			assert.Empty(t, e.receive(src, 1, 0), "moved to the DLQ")
+			e.f.Advance(time.Minute)
+
+			q, _ := e.f.Queue("jobs-dlq" + suffix)
+			assert.Equal(t, time.Minute, q.Stats.ApproximateAgeOfOldestMessage)
+			assert.Equal(t, int64(0), q.Stats.NumberOfMessagesSent, "a move to a DLQ is not a send")
+		})
+	}
+}
+
+func ergoMerge(a, b map[string]string) map[string]string {
+	out := map[string]string{}
+	for k, v := range a {
+		out[k] = v
+	}
+	for k, v := range b {
+		out[k] = v
+	}
+	return out
+}
+
+func TestMessageStateString(t *testing.T) {
+	for s, want := range map[MessageState]string{StateDelayed: "delayed", StateVisible: "visible", StateInFlight: "in flight", 0: "unknown"} {
+		assert.Equal(t, want, s.String())
+	}
+}
+
+func TestResetEmptiesTheFake(t *testing.T) {
+	e := newErgo(t)
+	src, _ := e.dlqPair("jobs", 1)
+	id := e.send(src, "a")
+	e.receiveOne(src, 0)
+	e.f.InjectFault(Fault{Operation: "SendMessage", Err: ErrThrottled})
+	_, err := e.f.SendMessage(e.ctx, &sqs.SendMessageInput{QueueUrl: aws.String(src), MessageBody: aws.String("b")})
+	require.Error(t, err)
+	now := e.f.Now()
+
+	e.f.Reset()
+	assert.Empty(t, e.f.Queues())
+	assert.Empty(t, e.f.Timeline(id).Events)
+	assert.NoError(t, e.f.LastError())
+	assert.Equal(t, now, e.f.Now(), "the clock stays where it is")
+	e.queue("jobs", nil)
+	_, err = e.f.SendMessage(e.ctx, &sqs.SendMessageInput{QueueUrl: aws.String("jobs"), MessageBody: aws.String("b")})
+	assert.NoError(t, err, "faults are gone")
+	_, err = e.f.CreateQueue(e.ctx, &sqs.CreateQueueInput{QueueName: aws.String("jobs-dlq")})
+	assert.NoError(t, err, "no deletion cooldown survives a reset")
+}
+
+// After Reset the same calls give the same identifiers as on a new fake, so subtests that
+// share a fake see what they would see alone.
+func TestResetGivesTheIdentifiersOfANewFake(t *testing.T) {
+	script := func(f *Fake) []string {
+		ctx := context.Background()
+		q, err := f.CreateQueue(ctx, &sqs.CreateQueueInput{QueueName: aws.String("jobs")})
+		require.NoError(t, err)
+		var out []string
+		for i := range 10 {
+			s, err := f.SendMessage(ctx, &sqs.SendMessageInput{QueueUrl: q.QueueUrl, MessageBody: aws.String(fmt.Sprint(i))})
+			require.NoError(t, err)
+			out = append(out, *s.MessageId)
+		}
+		for range 5 {
+			r, err := f.ReceiveMessage(ctx, &sqs.ReceiveMessageInput{QueueUrl: q.QueueUrl, MaxNumberOfMessages: 3})
+			require.NoError(t, err)
+			for _, m := range r.Messages {
+				out = append(out, *m.MessageId, *m.ReceiptHandle)
+			}
+		}
+		return out
+	}
+	for _, tc := range []struct {
+		name string
+		opts []Option
+	}{
+		{"default", nil},
+		{"with chaos", []Option{WithChaos(Chaos{Seed: 7, DuplicateRate: 0.5, ReorderRate: 0.5})}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			want := script(New(tc.opts...))
+			f := New(tc.opts...)
+			first := script(f)
+			f.Reset()
+			assert.Equal(t, want, first)
+			assert.Equal(t, want, script(f))
+		})
+	}
+}
+
+func TestResetEndsParkedLongPolls(t *testing.T) {
+	e := newErgo(t)
+	url := e.queue("jobs", nil)
+	type result struct {
+		out *sqs.ReceiveMessageOutput
+		err error
+	}
+	done := make(chan result, 2)
+	for range 2 {
+		go func() {
+			out, err := e.f.ReceiveMessage(e.ctx, &sqs.ReceiveMessageInput{QueueUrl: aws.String(url), WaitTimeSeconds: 20})
+			done <- result{out, err}
+		}()
+	}
+	require.NoError(t, e.f.WaitForPollers(e.ctx, 2))
+	e.f.Reset()
+	for range 2 {
+		r := <-done
+		require.NoError(t, r.err)
+		assert.Empty(t, r.out.Messages)
+	}
+	assert.Equal(t, 0, e.f.Pollers())
+}
