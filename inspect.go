@@ -37,51 +37,60 @@ func (s MessageState) String() string {
 	return "unknown"
 }
 
+// MarshalText renders the state in words, as in JSON snapshots.
+func (s MessageState) MarshalText() ([]byte, error) { return []byte(s.String()), nil }
+
 // MessageInfo is a snapshot of one stored message.
 type MessageInfo struct {
-	MessageID  string
-	Body       string
-	Attributes map[string]types.MessageAttributeValue
-	State      MessageState
+	MessageID  string                                 `json:"messageId"`
+	Body       string                                 `json:"body"`
+	Attributes map[string]types.MessageAttributeValue `json:"attributes,omitempty"`
+	State      MessageState                           `json:"state"`
 	// ReceiveCount is ApproximateReceiveCount: how many times it has been received.
-	ReceiveCount int
+	ReceiveCount int `json:"receiveCount"`
 	// ReceiptHandle is the handle of its latest receive; "" before the first.
-	ReceiptHandle string
+	ReceiptHandle string `json:"receiptHandle,omitempty"`
 	// VisibleAt is when a delayed or in-flight message becomes visible; zero when visible.
-	VisibleAt       time.Time
-	SentAt          time.Time
-	FirstReceivedAt time.Time // zero before the first receive
+	VisibleAt       time.Time `json:"visibleAt"`
+	SentAt          time.Time `json:"sentAt"`
+	FirstReceivedAt time.Time `json:"firstReceivedAt"` // zero before the first receive
 	// GroupID is its MessageGroupId (FIFO queues, and fair standard queues).
-	GroupID string
+	GroupID string `json:"groupId,omitempty"`
 	// DeduplicationID and SequenceNumber are set on FIFO queues.
-	DeduplicationID string
-	SequenceNumber  string
+	DeduplicationID string `json:"deduplicationId,omitempty"`
+	SequenceNumber  string `json:"sequenceNumber,omitempty"`
 	// DeadLetterSourceArn is the ARN of the queue it was dead-lettered from, if it was.
-	DeadLetterSourceArn string
+	DeadLetterSourceArn string `json:"deadLetterSourceArn,omitempty"`
 }
 
 // QueueStats counts a queue's traffic in CloudWatch's terms.
 type QueueStats struct {
-	NumberOfMessagesSent     int64
-	NumberOfMessagesReceived int64
-	NumberOfMessagesDeleted  int64
-	NumberOfEmptyReceives    int64
+	NumberOfMessagesSent     int64 `json:"numberOfMessagesSent"`
+	NumberOfMessagesReceived int64 `json:"numberOfMessagesReceived"`
+	NumberOfMessagesDeleted  int64 `json:"numberOfMessagesDeleted"`
+	NumberOfEmptyReceives    int64 `json:"numberOfEmptyReceives"`
 	// ApproximateAgeOfOldestMessage is how long the oldest stored message has waited, on
-	// the fake's clock.
-	ApproximateAgeOfOldestMessage time.Duration
+	// the fake's clock (in JSON, nanoseconds).
+	ApproximateAgeOfOldestMessage time.Duration `json:"approximateAgeOfOldestMessage"`
 }
 
 // QueueInfo is a snapshot of one queue.
 type QueueInfo struct {
-	Name, URL, Arn string
-	FIFO           bool
+	Name string `json:"name"`
+	URL  string `json:"url"`
+	Arn  string `json:"arn"`
+	FIFO bool   `json:"fifo"`
 	// Attributes are what GetQueueAttributes with "All" returns.
-	Attributes map[string]string
+	Attributes map[string]string `json:"attributes"`
+	// Tags are what ListQueueTags returns.
+	Tags map[string]string `json:"tags,omitempty"`
 	// Counts, exact: ApproximateNumberOfMessages, …NotVisible and …Delayed.
-	Visible, InFlight, Delayed int
+	Visible  int `json:"visible"`
+	InFlight int `json:"inFlight"`
+	Delayed  int `json:"delayed"`
 	// Messages are the stored messages in the order they arrived.
-	Messages []MessageInfo
-	Stats    QueueStats
+	Messages []MessageInfo `json:"messages"`
+	Stats    QueueStats    `json:"stats"`
 }
 
 // settleAll brings every queue up to the clock's current time.
@@ -209,6 +218,12 @@ func (f *Fake) queueInfo(q *queue, now int64) QueueInfo {
 	for _, n := range allQueueAttributeNames {
 		if v, ok := q.attribute(n); ok {
 			info.Attributes[n] = v
+		}
+	}
+	if len(q.tags) > 0 {
+		info.Tags = make(map[string]string, len(q.tags))
+		for k, v := range q.tags {
+			info.Tags[k] = v
 		}
 	}
 	info.Visible, info.InFlight, info.Delayed = q.counts()

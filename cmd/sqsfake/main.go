@@ -28,7 +28,7 @@
 // Control endpoints, under a path no SQS request uses (JSON answers):
 //
 //	GET  /_sqsfake/health                     200 when the server is up
-//	GET  /_sqsfake/state                      the clock and every queue with its attributes and tags
+//	GET  /_sqsfake/state                      the clock, every queue with its attributes, tags, counters and messages
 //	POST /_sqsfake/advance?d=30s              move the virtual clock (409 with -clock real)
 //	GET  /_sqsfake/pollers?n=1&timeout=10s    wait until n receives are parked in long polls
 //	POST /_sqsfake/reset                      back to the state at start: a fresh fake, a fresh clock
@@ -60,7 +60,6 @@ import (
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/sqs"
-	"github.com/aws/aws-sdk-go-v2/service/sqs/types"
 	"github.com/sqsfake/sqsfake"
 )
 
@@ -396,43 +395,25 @@ func (s *server) resetState(ctx context.Context) (*sqsfake.Fake, error) {
 
 // stateBody is the answer of GET /_sqsfake/state.
 type stateBody struct {
-	Now      time.Time    `json:"now"`
-	Clock    string       `json:"clock"`
-	Region   string       `json:"region"`
-	Account  string       `json:"account"`
-	Endpoint string       `json:"endpoint"`
-	Pollers  int          `json:"pollers"`
-	Queues   []queueState `json:"queues"`
+	Now      time.Time           `json:"now"`
+	Clock    string              `json:"clock"`
+	Region   string              `json:"region"`
+	Account  string              `json:"account"`
+	Endpoint string              `json:"endpoint"`
+	Pollers  int                 `json:"pollers"`
+	Queues   []sqsfake.QueueInfo `json:"queues"`
 }
 
-type queueState struct {
-	Name       string            `json:"name"`
-	URL        string            `json:"url"`
-	Attributes map[string]string `json:"attributes"`
-	Tags       map[string]string `json:"tags,omitempty"`
-}
-
-// state builds the snapshot with the fake's public operations: every queue with all its
-// attributes (the message counts among them) and its tags.
-func (s *server) state(ctx context.Context, f *sqsfake.Fake) (*stateBody, error) {
-	st := &stateBody{Now: f.Now().UTC(), Clock: s.cfg.clock, Region: f.Region(), Account: f.AccountID(),
-		Endpoint: s.cfg.endpoint, Pollers: f.Pollers(), Queues: []queueState{}}
-	urls, err := allQueueURLs(ctx, f)
-	if err != nil {
-		return nil, err
+// state builds the snapshot from the fake's inspection: every queue with all its attributes
+// (the message counts among them), tags, CloudWatch-style counters and messages. It reads
+// state without making SQS calls, so it does not move the fake's request ids.
+func (s *server) state(_ context.Context, f *sqsfake.Fake) (*stateBody, error) {
+	queues := f.Queues()
+	if queues == nil {
+		queues = []sqsfake.QueueInfo{}
 	}
-	for _, u := range urls {
-		attrs, err := f.GetQueueAttributes(ctx, &sqs.GetQueueAttributesInput{QueueUrl: aws.String(u), AttributeNames: []types.QueueAttributeName{types.QueueAttributeNameAll}})
-		if err != nil {
-			continue // deleted meanwhile
-		}
-		tags, err := f.ListQueueTags(ctx, &sqs.ListQueueTagsInput{QueueUrl: aws.String(u)})
-		if err != nil {
-			continue
-		}
-		st.Queues = append(st.Queues, queueState{Name: u[strings.LastIndexByte(u, '/')+1:], URL: u, Attributes: attrs.Attributes, Tags: tags.Tags})
-	}
-	return st, nil
+	return &stateBody{Now: f.Now().UTC(), Clock: s.cfg.clock, Region: f.Region(), Account: f.AccountID(),
+		Endpoint: s.cfg.endpoint, Pollers: f.Pollers(), Queues: queues}, nil
 }
 
 // allQueueURLs lists every queue of f, page by page.
