@@ -57,6 +57,7 @@ func NewForTest(t CleanupT, opts ...Option) *Fake {
 		for len(f.pollers) > 0 {
 			f.finishPoll(f.pollers[0], emptyReceive())
 		}
+		f.releaseHeld()
 		f.mu.Unlock()
 		if polls+held > 0 {
 			t.Errorf("sqsfake: %d long poll(s) and %d response(s) held by an injected Latency were still waiting on the fake's clock when the test ended (leaked); "+

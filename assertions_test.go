@@ -499,8 +499,10 @@ func TestNewForTestFailsOnResponsesHeldByLatency(t *testing.T) {
 	require.NoError(t, f.WaitForPollers(context.Background(), 1))
 	rec.runCleanups()
 	assert.Contains(t, rec.text(), "0 long poll(s) and 1 response(s) held by an injected Latency")
+	err := <-done
+	assert.ErrorIs(t, err, errReleased, "the cleanup ends the held call")
+	assert.Equal(t, 0, f.Pollers())
 	cancel()
-	assert.ErrorIs(t, <-done, context.Canceled)
 }
 
 func TestNewForTestPassesWhenNothingLeaks(t *testing.T) {

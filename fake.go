@@ -67,7 +67,8 @@ type Fake struct {
 
 	faults     faults
 	faultCount atomic.Int32
-	waiting    int // calls holding their response back for an injected latency
+	waiting    int             // calls holding their response back for an injected latency
+	held       []chan struct{} // their release channels, closed by Reset
 	lastErr    atomic.Pointer[error]
 	chaos      *Chaos
 	rng        *rand.Rand
@@ -189,7 +190,7 @@ func (f *Fake) begin(ctx context.Context, op string, params any, optFns []func(*
 func (c *call) finish(ctx context.Context, err error) error {
 	if c.fault != nil && c.fault.Latency > 0 {
 		if werr := c.f.waitClock(ctx, c.fault.Latency); werr != nil {
-			return c.fail(contextError(ctx))
+			return c.fail(heldError(ctx, werr))
 		}
 	}
 	return c.fail(err)

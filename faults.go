@@ -2,6 +2,7 @@ package sqsfake
 
 import (
 	"context"
+	"errors"
 	"math/rand/v2"
 	"sync"
 	"time"
@@ -60,9 +61,22 @@ var (
 	// ErrServiceUnavailable is a server fault (ServiceUnavailable, HTTP 503).
 	ErrServiceUnavailable = ServiceError("ServiceUnavailable", "Service Unavailable")
 	// ErrLostResponse is what a call whose response was lost returns when the Fault names
-	// no error: the deadline the client gave up at.
-	ErrLostResponse = context.DeadlineExceeded
+	// no error: the client gave up waiting. It matches context.DeadlineExceeded with
+	// errors.Is. Through Handler() the connection is dropped without an answer instead, as
+	// a response lost on the network would be.
+	ErrLostResponse error = lostResponse{}
 )
+
+// lostResponse is ErrLostResponse.
+type lostResponse struct{}
+
+func (lostResponse) Error() string {
+	return "context deadline exceeded (sqsfake: the response was lost)"
+}
+func (lostResponse) Is(target error) bool { return target == context.DeadlineExceeded }
+func (lostResponse) Timeout() bool        { return true }
+func (lostResponse) Temporary() bool      { return true }
+func isLostResponse(err error) bool       { return errors.As(err, new(lostResponse)) }
 
 // activeFault is an injected fault with its remaining count.
 type activeFault struct {
@@ -143,7 +157,7 @@ func (c *call) disturbed(ctx context.Context) error {
 	fl := c.fault
 	if fl.Latency > 0 {
 		if err := c.f.waitClock(ctx, fl.Latency); err != nil {
-			return c.fail(contextError(ctx))
+			return c.fail(heldError(ctx, err))
 		}
 	}
 	err := fl.Err
@@ -159,14 +173,22 @@ func (c *call) disturbed(ctx context.Context) error {
 // waitClock blocks until the fake's clock has moved on by d, or ctx ends. It counts as a
 // parked call for WaitForPollers.
 func (f *Fake) waitClock(ctx context.Context, d time.Duration) error {
+	release := make(chan struct{})
 	f.mu.Lock()
 	deadline := f.clk.Now().Add(d)
 	f.waiting++
+	f.held = append(f.held, release)
 	f.notifyPollWaiters()
 	f.mu.Unlock()
 	defer func() {
 		f.mu.Lock()
-		f.waiting--
+		for i, ch := range f.held {
+			if ch == release {
+				f.held = append(f.held[:i], f.held[i+1:]...)
+				f.waiting--
+				break
+			}
+		}
 		f.mu.Unlock()
 	}()
 	timer, cancel := f.clk.WithDeadline(context.Background(), deadline)
@@ -176,7 +198,22 @@ func (f *Fake) waitClock(ctx context.Context, d time.Duration) error {
 		return nil
 	case <-ctx.Done():
 		return ctx.Err()
+	case <-release:
+		return errReleased
 	}
+}
+
+// errReleased ends a call whose response was held back when the fake was reset.
+var errReleased = errors.New("sqsfake: the fake was reset while the response was held back")
+
+// releaseHeld ends every call holding its response back for an injected latency; they
+// return errReleased. Called with f.mu held.
+func (f *Fake) releaseHeld() {
+	for _, ch := range f.held {
+		close(ch)
+	}
+	f.held = nil
+	f.waiting = 0
 }
 
 // Chaos configures SQS's at-least-once behaviour on standard queues, which the fake
@@ -208,6 +245,15 @@ func (f *Fake) chaosDuplicate() bool {
 // chaosReorder reports whether a receive should take the second oldest message first.
 func (f *Fake) chaosReorder() bool {
 	return f.chaos != nil && f.chaos.ReorderRate > 0 && f.rng.Float64() < f.chaos.ReorderRate
+}
+
+// heldError is what a call whose held-back response was cut short returns: the SDK's
+// cancellation error when its context ended, else the reason.
+func heldError(ctx context.Context, err error) error {
+	if ctx.Err() != nil {
+		return contextError(ctx)
+	}
+	return err
 }
 
 // emptyReceive is the answer of a receive that found nothing.

@@ -2,6 +2,7 @@ package sqsfake
 
 import (
 	"context"
+	"io"
 	"errors"
 	"sort"
 	"testing"
@@ -251,6 +252,60 @@ func TestFaultsApplyThroughEveryDoor(t *testing.T) {
 	}
 }
 
+// A lost response, a latency and a predicate on the input apply through every door too: the
+// send takes effect, the caller gets an error (a dropped connection on the wire).
+func TestLostResponsesLatencyAndMatchApplyThroughEveryDoor(t *testing.T) {
+	f := New()
+	ctx := context.Background()
+	url := *mustCreateQueue(t, f, "jobs", nil)
+	wire := sqs.New(sqs.Options{Region: "us-east-1", BaseEndpoint: aws.String("http://sqs.fake.invalid"),
+		Credentials: aws.AnonymousCredentials{}, HTTPClient: f.HTTPClient(), RetryMaxAttempts: 1})
+	doors := []struct {
+		name string
+		send func(body string) error
+	}{
+		{"methods", func(b string) error {
+			_, err := f.SendMessage(ctx, &sqs.SendMessageInput{QueueUrl: &url, MessageBody: &b})
+			return err
+		}},
+		{"Client", func(b string) error {
+			_, err := f.Client().SendMessage(ctx, &sqs.SendMessageInput{QueueUrl: &url, MessageBody: &b})
+			return err
+		}},
+		{"Handler", func(b string) error {
+			_, err := wire.SendMessage(ctx, &sqs.SendMessageInput{QueueUrl: &url, MessageBody: &b})
+			return err
+		}},
+	}
+	for _, door := range doors {
+		t.Run(door.name, func(t *testing.T) {
+			f.Reset()
+			url = *mustCreateQueue(t, f, "jobs", nil)
+			onlyPoison := func(in any) bool { return aws.ToString(in.(*sqs.SendMessageInput).MessageBody) == "poison" }
+			f.InjectFault(Fault{Operation: "SendMessage", Match: onlyPoison, LoseResponse: true})
+			require.NoError(t, door.send("fine"), "the predicate spares other inputs")
+			err := door.send("poison")
+			require.Error(t, err)
+			if door.name == "Handler" {
+				assert.ErrorIs(t, err, io.ErrUnexpectedEOF, "the connection is dropped")
+			} else {
+				assert.ErrorIs(t, err, context.DeadlineExceeded)
+			}
+			AssertVisibleCount(t, f, "jobs", 2, "the lost send took effect")
+
+			f.Reset()
+			url = *mustCreateQueue(t, f, "jobs", nil)
+			f.InjectFault(Fault{Operation: "SendMessage", Times: 1, Latency: time.Second})
+			done := make(chan error, 1)
+			go func() { done <- door.send("slow") }()
+			require.NoError(t, f.WaitForPollers(ctx, 1))
+			AssertVisibleCount(t, f, "jobs", 1, "the slow send took effect at once")
+			f.Advance(time.Second)
+			assert.NoError(t, <-done)
+		})
+	}
+}
+
 // LoseResponse: DeleteMessage takes effect, the client sees a timeout and retries with the
 // same handle. On a standard queue the retry succeeds although the message is already gone —
 // the consumer cannot tell, so it must be idempotent.
@@ -383,6 +438,24 @@ func TestLatencyHoldsBackTheEnginesError(t *testing.T) {
 	}
 	e.f.Advance(time.Second)
 	assert.Equal(t, "AWS.SimpleQueueService.NonExistentQueue", faultCode(<-done))
+}
+
+// Reset ends calls whose response an injected latency holds back, so the next subtest
+// starts with nothing waiting.
+func TestResetEndsResponsesHeldByLatency(t *testing.T) {
+	e := newErgo(t)
+	e.f.InjectFault(Fault{Operation: "ListQueues", Latency: time.Minute})
+	done := make(chan error, 1)
+	go func() {
+		_, err := e.f.ListQueues(e.ctx, &sqs.ListQueuesInput{})
+		done <- err
+	}()
+	require.NoError(t, e.f.WaitForPollers(e.ctx, 1))
+	e.f.Reset()
+	assert.ErrorIs(t, <-done, errReleased)
+	assert.Equal(t, 0, e.f.Pollers())
+	_, err := e.f.ListQueues(e.ctx, &sqs.ListQueuesInput{})
+	assert.NoError(t, err, "Reset also removed the fault")
 }
 
 // A context cancelled during the latency ends the call with the SDK's cancellation error;

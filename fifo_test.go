@@ -1564,3 +1564,40 @@ func TestFifoDeadLetterQueueRestartsRetention(t *testing.T) {
 	f.Advance(6 * time.Second) // 61 s after the move
 	assert.Equal(t, msgCounts{0, 0, 0}, fifoCounts(t, f, dlq), "and ends 60 s after it")
 }
+
+// TestFifoDeadLetterQueueNumbersMovedMessagesInItsOwnOrder: a message moved into a FIFO DLQ
+// takes a sequence number there, so a group's numbers increase in the DLQ's order even when
+// the DLQ also receives sends of its own; its MessageId, now its deduplication id, is
+// remembered there.
+func TestFifoDeadLetterQueueNumbersMovedMessagesInItsOwnOrder(t *testing.T) {
+	ctx := context.Background()
+	f := New()
+	fifo := map[string]string{"FifoQueue": "true", "ContentBasedDeduplication": "true"}
+	dlq := mustCreateQueue(t, f, "dlq.fifo", fifo)
+	src := mustCreateQueue(t, f, "src.fifo", map[string]string{"FifoQueue": "true", "ContentBasedDeduplication": "true",
+		"RedrivePolicy": `{"deadLetterTargetArn":"` + testArnPrefix + `dlq.fifo","maxReceiveCount":1}`})
+	sent, err := f.SendMessage(ctx, &sqs.SendMessageInput{QueueUrl: src, MessageBody: aws.String("g1-a"), MessageGroupId: aws.String("g1")})
+	require.NoError(t, err)
+	_, err = f.SendMessage(ctx, &sqs.SendMessageInput{QueueUrl: dlq, MessageBody: aws.String("direct"), MessageGroupId: aws.String("g1")})
+	require.NoError(t, err)
+	_, err = f.ReceiveMessage(ctx, &sqs.ReceiveMessageInput{QueueUrl: src, VisibilityTimeout: 1})
+	require.NoError(t, err)
+	f.Advance(time.Second)
+	out, err := f.ReceiveMessage(ctx, &sqs.ReceiveMessageInput{QueueUrl: src})
+	require.NoError(t, err)
+	require.Empty(t, out.Messages, "the second receive moved it")
+
+	out, err = f.ReceiveMessage(ctx, &sqs.ReceiveMessageInput{QueueUrl: dlq, MaxNumberOfMessages: 10,
+		MessageSystemAttributeNames: []types.MessageSystemAttributeName{"SequenceNumber", "MessageDeduplicationId"}})
+	require.NoError(t, err)
+	require.Equal(t, []string{"direct", "g1-a"}, bodies(out))
+	first, _ := new(big.Int).SetString(out.Messages[0].Attributes["SequenceNumber"], 10)
+	second, _ := new(big.Int).SetString(out.Messages[1].Attributes["SequenceNumber"], 10)
+	assert.Equal(t, -1, first.Cmp(second), "numbers increase in the DLQ's order")
+	assert.Equal(t, *sent.MessageId, out.Messages[1].Attributes["MessageDeduplicationId"])
+
+	dup, err := f.SendMessage(ctx, &sqs.SendMessageInput{QueueUrl: dlq, MessageBody: aws.String("again"), MessageGroupId: aws.String("g1"),
+		MessageDeduplicationId: sent.MessageId})
+	require.NoError(t, err)
+	assert.Equal(t, *sent.MessageId, *dup.MessageId, "the moved message's id deduplicates in the DLQ")
+}

@@ -180,6 +180,10 @@ func (h *wireHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		requestID = h.f.newRequestID()
 	}
 	if err != nil {
+		if isLostResponse(err) {
+			// An injected lost response: the operation happened; the answer never comes.
+			panic(http.ErrAbortHandler)
+		}
 		writeError(w, requestID, wireErrorOf(err))
 		return
 	}
@@ -455,7 +459,11 @@ func (c *memoryClient) Do(r *http.Request) (*http.Response, error) {
 		return nil, &url.Error{Op: urlErrorOp(r.Method), URL: r.URL.String(), Err: err}
 	}
 	rec := httptest.NewRecorder()
-	c.h.ServeHTTP(rec, r)
+	if aborted := serveRecovering(c.h, rec, r); aborted {
+		// The handler dropped the connection (an injected lost response).
+		closeBody(r)
+		return nil, &url.Error{Op: urlErrorOp(r.Method), URL: r.URL.String(), Err: io.ErrUnexpectedEOF}
+	}
 	closeBody(r)
 	if err := ctx.Err(); err != nil {
 		return nil, &url.Error{Op: urlErrorOp(r.Method), URL: r.URL.String(), Err: err}
@@ -463,6 +471,21 @@ func (c *memoryClient) Do(r *http.Request) (*http.Response, error) {
 	resp := rec.Result()
 	resp.Request = r
 	return resp, nil
+}
+
+// serveRecovering runs h and reports whether it aborted with http.ErrAbortHandler, as the
+// net/http server would have dropped the connection.
+func serveRecovering(h http.Handler, w http.ResponseWriter, r *http.Request) (aborted bool) {
+	defer func() {
+		if v := recover(); v != nil {
+			if v != http.ErrAbortHandler {
+				panic(v)
+			}
+			aborted = true
+		}
+	}()
+	h.ServeHTTP(w, r)
+	return false
 }
 
 func closeBody(r *http.Request) {

@@ -390,6 +390,7 @@ func (f *Fake) Reset() {
 	f.tasks, f.runningTasks = nil, nil
 	f.nextQueueID, f.nextMsgID, f.nextSeqNum, f.nextTaskID = 0, 0, 0, 0
 	f.requests.Store(0)
+	f.releaseHeld()
 	f.resetFaults()
 	f.lastErr.Store(nil)
 	if f.chaos != nil {

@@ -479,6 +479,7 @@ func (f *Fake) changeVisibilityOne(q *queue, handle string, timeout int32, now i
 	q.hist.add(event{at: now, deadline: deadline, idNum: m.idNum, queue: q.id, kind: EventVisibilityChanged})
 	if timeout == 0 {
 		q.makeVisible(m, now)
+		q.record(EventVisibleAgain, m, now)
 		f.servePollers(q, now)
 		return nil
 	}

@@ -217,8 +217,14 @@ func (f *Fake) moveToDLQ(src *queue, m *message, dlq *queue, now int64) {
 	src.hist.add(event{at: now, idNum: m.idNum, queue: src.id, to: dlq.id, kind: EventMovedToDLQ})
 	moved.ext = &ext
 	if dlq.fifo != nil {
+		// A FIFO DLQ stores the message as a new arrival: retention restarts, it takes a
+		// sequence number in the DLQ's order, and its MessageId becomes its deduplication id,
+		// remembered there like any other.
 		moved.retainFrom = now
 		ext.dedupID = f.messageID(m)
+		f.nextSeqNum++
+		ext.seqNo = f.nextSeqNum
+		dlq.fifo.remember(dlq.dedupKey(ext.groupID, ext.dedupID), dedupRecord{idNum: m.idNum, seqNo: ext.seqNo, expires: now + int64(dedupWindow)})
 	}
 	dlq.add(&moved, now, now)
 }
