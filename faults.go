@@ -67,12 +67,10 @@ var (
 	ErrLostResponse error = lostResponse{}
 )
 
-// lostResponse is ErrLostResponse.
+// lostResponse is ErrLostResponse. It reads as a client's own timeout does.
 type lostResponse struct{}
 
-func (lostResponse) Error() string {
-	return "context deadline exceeded (sqsfake: the response was lost)"
-}
+func (lostResponse) Error() string        { return context.DeadlineExceeded.Error() }
 func (lostResponse) Is(target error) bool { return target == context.DeadlineExceeded }
 func (lostResponse) Timeout() bool        { return true }
 func (lostResponse) Temporary() bool      { return true }

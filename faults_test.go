@@ -2,8 +2,8 @@ package sqsfake
 
 import (
 	"context"
-	"io"
 	"errors"
+	"io"
 	"sort"
 	"testing"
 	"time"
