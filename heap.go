@@ -141,20 +141,6 @@ func (r msgRole) pos(m *message) int {
 	return int(m.hidx)
 }
 
-// msgHeap is a heap of messages.
-type msgHeap struct{ binHeap[*message, msgRole] }
-
-// newRetentionHeap returns an empty heap in the retention role.
-func newRetentionHeap() msgHeap {
-	return msgHeap{binHeap[*message, msgRole]{role: msgRole{retention: true}}}
-}
-
-// top returns the least message, or nil.
-func (h *msgHeap) top() *message {
-	m, _ := h.binHeap.top()
-	return m
-}
-
 // groupRole orders FIFO groups by when their head became available, ties by the order in
 // which the heads were sent or handed out.
 type groupRole struct{}

@@ -29,15 +29,40 @@ func compareHeapKeys(a, b [2]int64) int {
 	return cmp.Compare(a[1], b[1])
 }
 
-// requireHeapValid checks the heap property, every stored position, and that the heap holds
-// exactly ref's messages; it returns ref sorted by key. (Plain checks: it runs after every
-// step of the property tests.)
+// requireHeapValid checks every stored position, that the ring holds its messages in key
+// order, the heap property of the heap part, and that the set holds exactly ref's messages;
+// it returns ref sorted by key. (Plain checks: it runs after every step of the property
+// tests.)
 func requireHeapValid(t *testing.T, h *msgHeap, ref map[*message]bool) []*message {
 	t.Helper()
 	if h.len() != len(ref) {
-		t.Fatalf("heap holds %d messages, reference %d", h.len(), len(ref))
+		t.Fatalf("set holds %d messages, reference %d", h.len(), len(ref))
 	}
-	for i, m := range h.items {
+	live := 0
+	var prev *message
+	for i, m := range h.ring {
+		if m == nil {
+			continue
+		}
+		live++
+		if !ref[m] {
+			t.Fatalf("message %d in the ring but not in the reference", m.seq)
+		}
+		if i < h.head {
+			t.Fatalf("message %d stands before the ring's head", m.seq)
+		}
+		if h.role.pos(m) != int(ringPos(i)) {
+			t.Fatalf("message %d is at ring %d but records %d", m.seq, i, h.role.pos(m))
+		}
+		if prev != nil && compareHeapKeys(heapKey(h, prev), heapKey(h, m)) > 0 {
+			t.Fatalf("ring out of order at %d", i)
+		}
+		prev = m
+	}
+	if live != h.live {
+		t.Fatalf("ring counts %d live messages, holds %d", h.live, live)
+	}
+	for i, m := range h.heap.items {
 		if !ref[m] {
 			t.Fatalf("message %d in the heap but not in the reference", m.seq)
 		}
@@ -45,7 +70,7 @@ func requireHeapValid(t *testing.T, h *msgHeap, ref map[*message]bool) []*messag
 			t.Fatalf("message %d is at %d but records %d", m.seq, i, h.role.pos(m))
 		}
 		if i > 0 {
-			if p := h.items[(i-1)/2]; compareHeapKeys(heapKey(h, p), heapKey(h, m)) > 0 {
+			if p := h.heap.items[(i-1)/2]; compareHeapKeys(heapKey(h, p), heapKey(h, m)) > 0 {
 				t.Fatalf("heap property broken at %d: parent %v > child %v", i, heapKey(h, p), heapKey(h, m))
 			}
 		}
@@ -66,11 +91,16 @@ func TestMsgHeapMatchesSortedReference(t *testing.T) {
 		for seed := uint64(1); seed <= 10; seed++ {
 			t.Run(fmt.Sprintf("retention=%v/seed=%d", retention, seed), func(t *testing.T) {
 				r := rand.New(rand.NewPCG(seed, 0x4ea9))
-				h := &msgHeap{binHeap[*message, msgRole]{role: msgRole{retention: retention}}}
+				h := &msgHeap{}
+				if retention {
+					*h = newRetentionHeap()
+				}
+				var members []*message // ref's messages, in a slice to pick from deterministically
 				ref := map[*message]bool{}
 				var seq uint64
 				// Small key ranges give many ties, which seq must break.
 				keyRange := int64(1 + r.IntN(50))
+				rising := int64(0)
 				setKey := func(m *message, k int64) {
 					if retention {
 						m.retainFrom = k
@@ -79,27 +109,39 @@ func TestMsgHeapMatchesSortedReference(t *testing.T) {
 					}
 				}
 				randomMember := func() *message {
-					return h.items[r.IntN(h.len())]
+					return members[r.IntN(len(members))]
+				}
+				forget := func(m *message) {
+					delete(ref, m)
+					members = slices.DeleteFunc(members, func(x *message) bool { return x == m })
 				}
 				for step := range 2000 {
 					switch op := r.IntN(10); {
 					case op < 4 || h.len() == 0: // push
 						seq++
 						m := &message{seq: seq, hidx: -1, ridx: -1}
-						setKey(m, r.Int64N(keyRange))
+						// Even seeds push mostly rising keys, as queues do, which the ring
+						// takes; odd seeds push random keys, which the heap takes.
+						if seed%2 == 0 && r.IntN(10) > 0 {
+							rising += r.Int64N(3)
+							setKey(m, rising)
+						} else {
+							setKey(m, r.Int64N(keyRange))
+						}
 						h.push(m)
 						ref[m] = true
+						members = append(members, m)
 					case op < 6: // pop
 						sorted := requireHeapValid(t, h, ref)
 						m := h.pop()
 						require.Same(t, sorted[0], m, "step %d: pop returns the minimum", step)
 						require.Equal(t, -1, h.role.pos(m), "a popped message has no position")
-						delete(ref, m)
+						forget(m)
 					case op < 8: // remove an arbitrary member
 						m := randomMember()
 						h.remove(m)
 						require.Equal(t, -1, h.role.pos(m))
-						delete(ref, m)
+						forget(m)
 					default: // change a member's key, up or down
 						m := randomMember()
 						setKey(m, r.Int64N(keyRange))
@@ -152,11 +194,11 @@ func TestMsgHeapGivesMemoryBackWhenDrained(t *testing.T) {
 	for i := range 5000 {
 		h.push(&message{seq: uint64(i), at: int64(i % 97)})
 	}
-	grown := cap(h.items)
+	grown := cap(h.ring) + cap(h.heap.items)
 	for h.len() > 10 {
 		h.pop()
 	}
-	require.Less(t, cap(h.items), grown/4, "the backing array shrinks")
+	require.Less(t, cap(h.ring)+cap(h.heap.items), grown/4, "the backing arrays shrink")
 	prev := int64(-1)
 	for h.len() > 0 {
 		m := h.pop()

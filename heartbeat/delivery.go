@@ -28,10 +28,11 @@ type Delivery struct {
 	stopOnce sync.Once
 	done     chan struct{} // closed when the heartbeat goroutine has ended
 
-	mu         sync.Mutex
-	visibleAt  time.Time
-	extensions int
-	err        *ExtendError
+	mu          sync.Mutex
+	visibleAt   time.Time
+	lastTimeout int32 // seconds: the timeout that hides the message until visibleAt
+	extensions  int
+	err         *ExtendError
 }
 
 // Context returns the handler's context. It ends when the context passed to Hold ends, when
@@ -112,6 +113,9 @@ func (d *Delivery) Release(ctx context.Context) error {
 // halt stops the heartbeat and waits for its goroutine to end.
 func (d *Delivery) halt() {
 	d.stopOnce.Do(func() { close(d.stop) })
+	if d.k.onHalt != nil {
+		d.k.onHalt() // a test's hook: the heartbeat is told to stop, and halt now waits for it
+	}
 	<-d.done
 }
 
@@ -174,8 +178,9 @@ func (d *Delivery) extend(end *time.Time) (time.Time, bool) {
 		now := d.k.clock.Now()
 		secs, final := d.plan(now, *end)
 		if final && (secs < 1 || !now.Add(seconds(secs)).After(d.VisibleAt())) {
-			// The message is already hidden as long as the limit allows.
-			d.warnLimit(0)
+			// The message is already hidden as long as the limit allows: an earlier
+			// extension, or the receive, reached it.
+			d.warnLimit()
 			return time.Time{}, false
 		}
 		attempts++
@@ -183,10 +188,11 @@ func (d *Delivery) extend(end *time.Time) (time.Time, bool) {
 		if err == nil {
 			d.mu.Lock()
 			d.visibleAt = now.Add(seconds(secs))
+			d.lastTimeout = secs
 			d.extensions++
 			d.mu.Unlock()
 			if final {
-				d.warnLimit(secs)
+				d.warnLimit()
 				return time.Time{}, false
 			}
 			return now.Add(d.interval), true
@@ -276,14 +282,19 @@ func (d *Delivery) fail(err error, attempts int) {
 	d.cancel(fe)
 }
 
-// warnLimit logs that the message reaches the 12-hour limit. secs is the last extension's
-// timeout, or 0 if none was needed.
-func (d *Delivery) warnLimit(secs int32) {
+// warnLimit logs that the message is hidden as long as the 12-hour limit allows and will not
+// be extended again. It reports the timeout that hides it until then: that of the last
+// extension, whether that one was shortened to the limit or reached it exactly, or the
+// receive's if no extension was made.
+func (d *Delivery) warnLimit() {
+	d.mu.Lock()
+	visibleAt, secs := d.visibleAt, d.lastTimeout
+	d.mu.Unlock()
 	d.k.log().LogAttrs(d.ctx, slog.LevelWarn, LimitMessage,
 		slog.String("queue_url", d.k.queueURL),
 		slog.String("message_id", d.messageID),
 		slog.Time("received_at", d.receivedAt),
-		slog.Time("visible_at", d.VisibleAt()),
+		slog.Time("visible_at", visibleAt),
 		slog.Int("visibility_timeout", int(secs)))
 }
 

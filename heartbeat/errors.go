@@ -19,11 +19,15 @@ var ErrSettled = errors.New("heartbeat: delivery settled")
 // time the message becomes visible again.
 var ErrCallTimeout = errors.New("heartbeat: the extension call did not return before the message became visible again")
 
-// LimitMessage is the message of the warning logged when a delivery reaches SQS's 12-hour
-// limit. The warning's attributes are queue_url, message_id, received_at, visible_at (when
-// the message becomes visible again) and visibility_timeout (the last extension's timeout in
-// seconds, or 0 if none was needed).
-const LimitMessage = "heartbeat: the message reaches the 12-hour visibility limit; last extension made"
+// LimitMessage is the message of the warning logged when a delivery's visibility reaches
+// SQS's 12-hour limit, so that the heartbeat makes no more extensions. That happens right
+// after a last extension shortened to end at the limit, or, when an earlier extension (or
+// the receive) already hid the message as long as the limit allows, at the moment the next
+// extension would have been due. The warning's attributes are queue_url, message_id,
+// received_at, visible_at (when the message becomes visible again) and visibility_timeout:
+// the timeout, in seconds, that hides the message until visible_at. That is the last
+// extension's, or the receive's if no extension was made.
+const LimitMessage = "heartbeat: the message's visibility reaches the 12-hour limit; no more extensions, it becomes visible again at visible_at"
 
 // ExtendError is the failure of a heartbeat. It is the cause (context.Cause) of the handler's
 // context, and it wraps the last error of ChangeMessageVisibility. That error keeps the SDK's

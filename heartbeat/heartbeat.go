@@ -24,8 +24,8 @@
 //   - A delivery received with a zero visibility timeout gets no extension.
 //   - SQS keeps a message hidden for at most 12 hours from its receive (MaxVisibility). When
 //     the next extension would pass that limit, the heartbeat makes one last extension to the
-//     end of the 12 hours and logs a warning. After that the message returns to the queue as
-//     SQS decides.
+//     end of the 12 hours (none if an earlier one already reached it) and logs a warning.
+//     After that the message returns to the queue as SQS decides.
 //   - A failed extension is retried on the Keeper's clock while the message is still hidden:
 //     after 1 s, 2 s, 4 s and then every 8 s by default. If the retries run out, or the error
 //     cannot be retried (an invalid or expired receipt handle, a deleted message), the
@@ -135,6 +135,8 @@ type Keeper struct {
 	minBackoff time.Duration
 	maxBackoff time.Duration
 
+	onHalt func() // tests only (export_test.go): called when a delivery starts to halt
+
 	mu      sync.Mutex
 	running int                     // heartbeat goroutines that have not ended
 	armed   map[*Delivery]time.Time // heartbeats waiting on the clock, and until when
@@ -214,12 +216,13 @@ func (k *Keeper) Hold(ctx context.Context, msg types.Message, receivedAt time.Ti
 		receivedAt = k.clock.Now()
 	}
 	d := &Delivery{
-		k:          k,
-		receivedAt: receivedAt,
-		timeout:    timeout,
-		stop:       make(chan struct{}),
-		done:       make(chan struct{}),
-		visibleAt:  receivedAt.Add(timeout),
+		k:           k,
+		receivedAt:  receivedAt,
+		timeout:     timeout,
+		stop:        make(chan struct{}),
+		done:        make(chan struct{}),
+		visibleAt:   receivedAt.Add(timeout),
+		lastTimeout: int32(timeout / time.Second), // the receive's, until the first extension
 	}
 	if msg.MessageId != nil {
 		d.messageID = *msg.MessageId

@@ -341,6 +341,61 @@ func TestLastExtensionAimsLowerWhenSQSCountsFromAnEarlierReceive(t *testing.T) {
 	assert.Len(t, e.receive(0), 1)
 }
 
+// The limit can also be reached without a shortened last extension: a regular extension that
+// ends exactly at receive + 12 h, or the receive's own timeout. The warning then comes when
+// the next extension would have been due, no call is made, and it reports the timeout that
+// hides the message until the limit.
+func TestTwelveHourLimitReachedExactlyNeedsNoLastExtension(t *testing.T) {
+	for _, tc := range []struct {
+		name    string
+		timeout int32 // s, set by the receive
+		calls   int   // regular extensions, each of the full timeout
+	}{
+		{"by a regular extension", 7200, 10}, // at 1 h, 2 h, …, 10 h; the one at 10 h ends at 12 h
+		{"by the receive", 43200, 0},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			e := newEnv(t, nil)
+			msg, receivedAt := e.receiveOne(tc.timeout)
+			rec := e.recorder()
+			var logs logBuffer
+			k := heartbeat.New(rec, e.url, heartbeat.WithClock(e.f.Clock()), heartbeat.WithLogger(logs.logger()))
+
+			d := k.Hold(e.ctx, msg, receivedAt, time.Duration(tc.timeout)*time.Second)
+			defer d.Stop()
+			interval := time.Duration(tc.timeout/2) * time.Second
+			for range tc.calls + 1 {
+				e.step(k, 1, interval)
+			}
+			wait(t, d.Done(), "the heartbeat to end at the limit")
+
+			calls := rec.Calls()
+			require.Len(t, calls, tc.calls)
+			for i, c := range calls {
+				assert.Equal(t, extCall{time.Duration(i+1) * interval, tc.timeout}, c)
+			}
+			assert.Equal(t, tc.calls, d.Extensions())
+			assert.Equal(t, receivedAt.Add(12*time.Hour), d.VisibleAt())
+			require.NoError(t, d.Err())
+			require.NoError(t, d.Context().Err())
+
+			recs := logs.records(t)
+			require.Len(t, recs, 1)
+			assert.Equal(t, "WARN", recs[0]["level"])
+			assert.Equal(t, heartbeat.LimitMessage, recs[0]["msg"])
+			assert.Equal(t, receivedAt.Format(time.RFC3339Nano), recs[0]["received_at"])
+			assert.Equal(t, receivedAt.Add(12*time.Hour).Format(time.RFC3339Nano), recs[0]["visible_at"])
+			assert.Equal(t, float64(tc.timeout), recs[0]["visibility_timeout"], "the timeout that reached the limit, not 0")
+
+			e.f.Advance(12*time.Hour - e.elapsed() - time.Second)
+			assert.Empty(t, e.receive(0), "still hidden one second before the limit")
+			e.f.Advance(time.Second)
+			assert.Len(t, e.receive(0), 1, "visible at receive + 12 h")
+			assert.Zero(t, k.Running())
+		})
+	}
+}
+
 func TestZeroTimeoutMakesNoExtension(t *testing.T) {
 	e := newEnv(t, map[string]string{"VisibilityTimeout": "0"})
 	msg, receivedAt := e.receiveOne(0)
@@ -629,14 +684,26 @@ func TestReleaseWaitsForAnExtensionInFlight(t *testing.T) {
 	e := newEnv(t, nil)
 	msg, receivedAt := e.receiveOne(0)
 	client := &blockingRecorder{recorder: e.recorder(), entered: make(chan struct{}), unblock: make(chan struct{})}
-	k := heartbeat.New(client, e.url, heartbeat.WithClock(e.f.Clock()))
+	halting := make(chan struct{}, 1)
+	k := heartbeat.New(client, e.url, heartbeat.WithClock(e.f.Clock()), heartbeat.WithHaltHook(func() {
+		select {
+		case halting <- struct{}{}:
+		default:
+		}
+	}))
 	d := k.Hold(e.ctx, msg, receivedAt, 30*time.Second)
 	e.step(k, 1, 15*time.Second)
 	wait(t, client.entered, "the extension call")
 
 	released := make(chan error, 1)
 	go func() { released <- d.Release(e.ctx) }()
-	time.Sleep(20 * time.Millisecond) // let Release start while the extension is in flight
+	wait(t, halting, "Release to stop the heartbeat") // Release has begun; the extension is still in flight
+	select {
+	case err := <-released:
+		t.Fatalf("Release returned (%v) while an extension was in flight", err)
+	default:
+	}
+	assert.Empty(t, client.Calls(), "Release made its call while an extension was in flight")
 	close(client.unblock)
 	require.NoError(t, <-released)
 
