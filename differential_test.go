@@ -2,12 +2,16 @@ package sqsfake
 
 import (
 	"context"
+	"encoding/base64"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"net/http/httptest"
+	"reflect"
 	"regexp"
+	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -16,6 +20,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/sqs"
 	"github.com/aws/aws-sdk-go-v2/service/sqs/types"
 	"github.com/aws/smithy-go"
+	"github.com/aws/smithy-go/middleware"
 )
 
 // sqsAPI is the method set shared by the three doors: *Fake, the *sqs.Client of Client, and a
@@ -94,9 +99,13 @@ func doors(t testing.TB) []*door {
 	}
 }
 
-// corpusState carries values from one step to the next: queue URLs and receipt handles.
+// corpusState carries values from one step to the next: receipt handles, the MessageId a
+// duplicate must get back, a move task's handle.
 type corpusState struct {
-	handles []string
+	handles    []string // of the standard queue jobs, in the order they were received
+	fifo       []string // of orders.fifo, from its latest receive
+	fifoSentID string   // the MessageId of the latest FIFO send that was not a duplicate
+	taskHandle string   // of the move task started on the DLQ
 }
 
 func (s *corpusState) handle(i int) *string {
@@ -106,8 +115,17 @@ func (s *corpusState) handle(i int) *string {
 	return aws.String("no-such-handle")
 }
 
+func (s *corpusState) fifoHandle(i int) *string {
+	if i < len(s.fifo) {
+		return aws.String(s.fifo[i])
+	}
+	return aws.String("no-such-handle")
+}
+
 // step is one call of the corpus. want is "ok" when the call must succeed, or a substring of
-// its error; it keeps the corpus honest about what it exercises.
+// its error — its code, or its reason where the code alone does not say what happened; it
+// keeps the corpus honest about what it exercises and pins the behaviour, not only the
+// agreement of the doors. Every step states one.
 type step struct {
 	name string
 	want string
@@ -118,6 +136,8 @@ const (
 	jobsURL    = "https://sqs.us-east-1.amazonaws.com/123456789012/jobs"
 	dlqURL     = "https://sqs.us-east-1.amazonaws.com/123456789012/dlq"
 	dlqARN     = "arn:aws:sqs:us-east-1:123456789012:dlq"
+	jobsARN    = "arn:aws:sqs:us-east-1:123456789012:jobs"
+	missingARN = "arn:aws:sqs:us-east-1:123456789012:missing"
 	fifoURL    = "https://sqs.us-east-1.amazonaws.com/123456789012/orders.fifo"
 	missingURL = "https://sqs.us-east-1.amazonaws.com/123456789012/missing"
 	badHandle  = "not-a-receipt-handle"
@@ -131,6 +151,42 @@ func recv(ctx context.Context, d *door, s *corpusState, in *sqs.ReceiveMessageIn
 		}
 	}
 	return out, err
+}
+
+// recvFIFO receives from orders.fifo and keeps the handles it returns, replacing those of
+// the previous FIFO receive.
+func recvFIFO(ctx context.Context, d *door, s *corpusState, in *sqs.ReceiveMessageInput) (*sqs.ReceiveMessageOutput, error) {
+	in.QueueUrl = aws.String(fifoURL)
+	out, err := d.api.ReceiveMessage(ctx, in)
+	if err == nil {
+		s.fifo = s.fifo[:0]
+		for _, m := range out.Messages {
+			s.fifo = append(s.fifo, aws.ToString(m.ReceiptHandle))
+		}
+	}
+	return out, err
+}
+
+// sameHandles reports, as an error, a retried receive that did not return the messages and
+// receipt handles of the receive it retries.
+func sameHandles(out *sqs.ReceiveMessageOutput, want []string) error {
+	var got []string
+	for _, m := range out.Messages {
+		got = append(got, aws.ToString(m.ReceiptHandle))
+	}
+	if !slices.Equal(got, want) {
+		return fmt.Errorf("the retry returned handles %q, the first receive %q", got, want)
+	}
+	return nil
+}
+
+// sameMessageID reports, as an error, a FIFO send taken for a duplicate whose answer is not
+// the original's MessageId.
+func sameMessageID(out *sqs.SendMessageOutput, err error, original string) error {
+	if err == nil && aws.ToString(out.MessageId) != original {
+		return fmt.Errorf("the duplicate got MessageId %s, the original %s", aws.ToString(out.MessageId), original)
+	}
+	return err
 }
 
 // parked starts a long poll, waits until the fake has it parked, runs then (which should end
@@ -169,7 +225,10 @@ func sendEntries(n int) []types.SendMessageBatchRequestEntry {
 	return e
 }
 
-// corpus covers every operation with good and bad inputs.
+// corpus covers every operation with good and bad inputs (TestCorpusCoversEveryOperation
+// keeps it so). Steps run in order on one fake per door and share its clock: a step that
+// moves the clock moves it for every step after it, so new steps that need time to pass go
+// where the time they add changes nothing that follows — the last sections.
 var corpus = []step{
 	// Queues.
 	{"create dlq", "ok", func(ctx context.Context, d *door, s *corpusState) (any, error) {
@@ -268,6 +327,15 @@ var corpus = []step{
 	{"untag", "ok", func(ctx context.Context, d *door, s *corpusState) (any, error) {
 		return d.api.UntagQueue(ctx, &sqs.UntagQueueInput{QueueUrl: aws.String(jobsURL), TagKeys: []string{"owner"}})
 	}},
+	{"untag without tag keys", "missing required field, UntagQueueInput.TagKeys", func(ctx context.Context, d *door, s *corpusState) (any, error) {
+		return d.api.UntagQueue(ctx, &sqs.UntagQueueInput{QueueUrl: aws.String(jobsURL)})
+	}},
+	{"untag an empty list of keys", "InvalidParameterValue: Tag keys must be between 1 and 128 characters in length.", func(ctx context.Context, d *door, s *corpusState) (any, error) {
+		return d.api.UntagQueue(ctx, &sqs.UntagQueueInput{QueueUrl: aws.String(jobsURL), TagKeys: []string{}})
+	}},
+	{"untag a missing queue", "NonExistentQueue", func(ctx context.Context, d *door, s *corpusState) (any, error) {
+		return d.api.UntagQueue(ctx, &sqs.UntagQueueInput{QueueUrl: aws.String(missingURL), TagKeys: []string{"owner"}})
+	}},
 	{"list tags", "ok", func(ctx context.Context, d *door, s *corpusState) (any, error) {
 		return d.api.ListQueueTags(ctx, &sqs.ListQueueTagsInput{QueueUrl: aws.String(jobsURL)})
 	}},
@@ -294,7 +362,7 @@ var corpus = []step{
 	{"remove permission", "ok", func(ctx context.Context, d *door, s *corpusState) (any, error) {
 		return d.api.RemovePermission(ctx, &sqs.RemovePermissionInput{QueueUrl: aws.String(jobsURL), Label: aws.String("p1")})
 	}},
-	{"remove an unknown permission", "", func(ctx context.Context, d *door, s *corpusState) (any, error) {
+	{"remove an unknown permission", "InvalidParameterValue: Value nope for parameter Label is invalid. Reason: can't find label.", func(ctx context.Context, d *door, s *corpusState) (any, error) {
 		return d.api.RemovePermission(ctx, &sqs.RemovePermissionInput{QueueUrl: aws.String(jobsURL), Label: aws.String("nope")})
 	}},
 	// Sending.
@@ -373,12 +441,17 @@ var corpus = []step{
 	}},
 	// FIFO queues.
 	{"send to a FIFO queue", "ok", func(ctx context.Context, d *door, s *corpusState) (any, error) {
-		return d.api.SendMessage(ctx, &sqs.SendMessageInput{QueueUrl: aws.String(fifoURL), MessageBody: aws.String("first"),
+		out, err := d.api.SendMessage(ctx, &sqs.SendMessageInput{QueueUrl: aws.String(fifoURL), MessageBody: aws.String("first"),
 			MessageGroupId: aws.String("g1"), MessageDeduplicationId: aws.String("d1")})
+		if err == nil {
+			s.fifoSentID = aws.ToString(out.MessageId)
+		}
+		return out, err
 	}},
-	{"send a duplicate to a FIFO queue", "ok", func(ctx context.Context, d *door, s *corpusState) (any, error) {
-		return d.api.SendMessage(ctx, &sqs.SendMessageInput{QueueUrl: aws.String(fifoURL), MessageBody: aws.String("first again"),
+	{"send a duplicate to a FIFO queue within the deduplication window", "ok", func(ctx context.Context, d *door, s *corpusState) (any, error) {
+		out, err := d.api.SendMessage(ctx, &sqs.SendMessageInput{QueueUrl: aws.String(fifoURL), MessageBody: aws.String("first again"),
 			MessageGroupId: aws.String("g1"), MessageDeduplicationId: aws.String("d1")})
+		return out, sameMessageID(out, err, s.fifoSentID)
 	}},
 	{"send to a FIFO queue without a group", "MissingParameter", func(ctx context.Context, d *door, s *corpusState) (any, error) {
 		return d.api.SendMessage(ctx, &sqs.SendMessageInput{QueueUrl: aws.String(fifoURL), MessageBody: aws.String("x"), MessageDeduplicationId: aws.String("d2")})
@@ -403,11 +476,18 @@ var corpus = []step{
 		}})
 	}},
 	{"receive from a FIFO queue", "ok", func(ctx context.Context, d *door, s *corpusState) (any, error) {
-		return d.api.ReceiveMessage(ctx, &sqs.ReceiveMessageInput{QueueUrl: aws.String(fifoURL), MaxNumberOfMessages: 10,
+		return recvFIFO(ctx, d, s, &sqs.ReceiveMessageInput{MaxNumberOfMessages: 10,
 			MessageSystemAttributeNames: []types.MessageSystemAttributeName{"All"}, ReceiveRequestAttemptId: aws.String("attempt-1")})
 	}},
-	{"receive again from a FIFO queue with the same attempt id", "ok", func(ctx context.Context, d *door, s *corpusState) (any, error) {
-		return d.api.ReceiveMessage(ctx, &sqs.ReceiveMessageInput{QueueUrl: aws.String(fifoURL), MaxNumberOfMessages: 10, ReceiveRequestAttemptId: aws.String("attempt-1")})
+	{"receive again from a FIFO queue with the same attempt id: same messages, same handles", "ok", func(ctx context.Context, d *door, s *corpusState) (any, error) {
+		out, err := d.api.ReceiveMessage(ctx, &sqs.ReceiveMessageInput{QueueUrl: aws.String(fifoURL), MaxNumberOfMessages: 10, ReceiveRequestAttemptId: aws.String("attempt-1")})
+		if err != nil {
+			return out, err
+		}
+		return out, sameHandles(out, s.fifo)
+	}},
+	{"receive from a FIFO queue with an attempt id of 129 characters", "Reason: ReceiveRequestAttemptId can only include alphanumeric and punctuation characters. 1 to 128 in length.", func(ctx context.Context, d *door, s *corpusState) (any, error) {
+		return recvFIFO(ctx, d, s, &sqs.ReceiveMessageInput{ReceiveRequestAttemptId: aws.String(strings.Repeat("a", 129))})
 	}},
 	// Receiving, visibility, deleting.
 	{"receive with a long poll on messages that exist", "ok", func(ctx context.Context, d *door, s *corpusState) (any, error) {
@@ -523,17 +603,55 @@ var corpus = []step{
 	{"purge again within 60 seconds", "PurgeQueueInProgress", func(ctx context.Context, d *door, s *corpusState) (any, error) {
 		return d.api.PurgeQueue(ctx, &sqs.PurgeQueueInput{QueueUrl: aws.String(jobsURL)})
 	}},
-	{"start a move task", "", func(ctx context.Context, d *door, s *corpusState) (any, error) {
+	{"start a move task at 1 message per second", "ok", func(ctx context.Context, d *door, s *corpusState) (any, error) {
+		d.f.Advance(30 * time.Second) // the messages received from the DLQ are visible again
+		out, err := d.api.StartMessageMoveTask(ctx, &sqs.StartMessageMoveTaskInput{SourceArn: aws.String(dlqARN), MaxNumberOfMessagesPerSecond: aws.Int32(1)})
+		if err == nil {
+			s.taskHandle = aws.ToString(out.TaskHandle)
+		}
+		return out, err
+	}},
+	{"start a second move task while one runs", "InvalidParameterValue: There is already a task running.", func(ctx context.Context, d *door, s *corpusState) (any, error) {
 		return d.api.StartMessageMoveTask(ctx, &sqs.StartMessageMoveTaskInput{SourceArn: aws.String(dlqARN)})
 	}},
-	{"list move tasks", "", func(ctx context.Context, d *door, s *corpusState) (any, error) {
-		return d.api.ListMessageMoveTasks(ctx, &sqs.ListMessageMoveTasksInput{SourceArn: aws.String(dlqARN)})
-	}},
-	{"cancel a move task that does not exist", "", func(ctx context.Context, d *door, s *corpusState) (any, error) {
-		return d.api.CancelMessageMoveTask(ctx, &sqs.CancelMessageMoveTaskInput{TaskHandle: aws.String("bm90LWEtdGFzaw==")})
+	{"start a move task from a queue that is no dead-letter queue", "InvalidParameterValue: Source queue must be configured as a Dead Letter Queue.", func(ctx context.Context, d *door, s *corpusState) (any, error) {
+		return d.api.StartMessageMoveTask(ctx, &sqs.StartMessageMoveTaskInput{SourceArn: aws.String(jobsARN)})
 	}},
 	{"start a move task without a source", "missing required field", func(ctx context.Context, d *door, s *corpusState) (any, error) {
 		return d.api.StartMessageMoveTask(ctx, &sqs.StartMessageMoveTaskInput{})
+	}},
+	{"list move tasks", "ok", func(ctx context.Context, d *door, s *corpusState) (any, error) {
+		d.f.Advance(2 * time.Second) // two messages moved
+		return d.api.ListMessageMoveTasks(ctx, &sqs.ListMessageMoveTasksInput{SourceArn: aws.String(dlqARN)})
+	}},
+	{"list move tasks of an unknown source", "ResourceNotFoundException", func(ctx context.Context, d *door, s *corpusState) (any, error) {
+		return d.api.ListMessageMoveTasks(ctx, &sqs.ListMessageMoveTasksInput{SourceArn: aws.String(missingARN)})
+	}},
+	{"list move tasks of a malformed ARN", "InvalidParameterValue: You must use this format to specify the SourceArn", func(ctx context.Context, d *door, s *corpusState) (any, error) {
+		return d.api.ListMessageMoveTasks(ctx, &sqs.ListMessageMoveTasksInput{SourceArn: aws.String("arn:aws:sqs:dlq")})
+	}},
+	{"list move tasks with MaxResults 11", "InvalidParameterValue: Value 11 for parameter MaxResults is invalid.", func(ctx context.Context, d *door, s *corpusState) (any, error) {
+		return d.api.ListMessageMoveTasks(ctx, &sqs.ListMessageMoveTasksInput{SourceArn: aws.String(dlqARN), MaxResults: aws.Int32(11)})
+	}},
+	{"cancel the move task", "ok", func(ctx context.Context, d *door, s *corpusState) (any, error) {
+		return d.api.CancelMessageMoveTask(ctx, &sqs.CancelMessageMoveTaskInput{TaskHandle: aws.String(s.taskHandle)})
+	}},
+	{"cancel the move task again", "Reason: Only tasks with status RUNNING can be cancelled.", func(ctx context.Context, d *door, s *corpusState) (any, error) {
+		return d.api.CancelMessageMoveTask(ctx, &sqs.CancelMessageMoveTaskInput{TaskHandle: aws.String(s.taskHandle)})
+	}},
+	{"list move tasks after the cancel", "ok", func(ctx context.Context, d *door, s *corpusState) (any, error) {
+		d.f.Advance(2 * time.Second) // a cancelled task moves nothing more
+		return d.api.ListMessageMoveTasks(ctx, &sqs.ListMessageMoveTasksInput{SourceArn: aws.String(dlqARN), MaxResults: aws.Int32(10)})
+	}},
+	{"cancel a move task with a handle that is no task's", "InvalidParameterValue: Value for parameter TaskHandle is invalid.", func(ctx context.Context, d *door, s *corpusState) (any, error) {
+		return d.api.CancelMessageMoveTask(ctx, &sqs.CancelMessageMoveTaskInput{TaskHandle: aws.String("bm90LWEtdGFzaw==")}) // "not-a-task"
+	}},
+	{"cancel a move task that does not exist", "ResourceNotFoundException: Task does not exist.", func(ctx context.Context, d *door, s *corpusState) (any, error) {
+		handle := base64.StdEncoding.EncodeToString([]byte(`{"taskId":"00000000-0000-4000-8000-000000000000","sourceArn":"` + dlqARN + `"}`))
+		return d.api.CancelMessageMoveTask(ctx, &sqs.CancelMessageMoveTaskInput{TaskHandle: aws.String(handle)})
+	}},
+	{"cancel a move task without a handle", "missing required field, CancelMessageMoveTaskInput.TaskHandle", func(ctx context.Context, d *door, s *corpusState) (any, error) {
+		return d.api.CancelMessageMoveTask(ctx, &sqs.CancelMessageMoveTaskInput{})
 	}},
 	{"delete queue", "ok", func(ctx context.Context, d *door, s *corpusState) (any, error) {
 		return d.api.DeleteQueue(ctx, &sqs.DeleteQueueInput{QueueUrl: aws.String(jobsURL)})
@@ -550,6 +668,59 @@ var corpus = []step{
 	}},
 	{"purge a missing queue", "NonExistentQueue", func(ctx context.Context, d *door, s *corpusState) (any, error) {
 		return d.api.PurgeQueue(ctx, &sqs.PurgeQueueInput{QueueUrl: aws.String(missingURL)})
+	}},
+	// FIFO over time: attempt ids that can no longer be retried, expired handles, the
+	// deduplication window. orders.fifo holds first and second (g1) and other (g2), visible
+	// again since their visibility timeout ran out long ago.
+	{"receive from a FIFO queue with a new attempt id", "ok", func(ctx context.Context, d *door, s *corpusState) (any, error) {
+		return recvFIFO(ctx, d, s, &sqs.ReceiveMessageInput{MaxNumberOfMessages: 10, ReceiveRequestAttemptId: aws.String("attempt-2"),
+			MessageSystemAttributeNames: []types.MessageSystemAttributeName{"ApproximateReceiveCount", "SequenceNumber"}})
+	}},
+	{"delete the head of a FIFO group", "ok", func(ctx context.Context, d *door, s *corpusState) (any, error) {
+		return d.api.DeleteMessage(ctx, &sqs.DeleteMessageInput{QueueUrl: aws.String(fifoURL), ReceiptHandle: s.fifoHandle(0)})
+	}},
+	{"retry a receive after one of its messages was deleted",
+		"InvalidParameterValue: Value attempt-2 for parameter ReceiveRequestAttemptId is invalid. Reason: The receiveRequestAttemptId is not valid anymore since the receive call is not retryable.",
+		func(ctx context.Context, d *door, s *corpusState) (any, error) {
+			return d.api.ReceiveMessage(ctx, &sqs.ReceiveMessageInput{QueueUrl: aws.String(fifoURL), MaxNumberOfMessages: 10, ReceiveRequestAttemptId: aws.String("attempt-2")})
+		}},
+	{"delete with an expired FIFO handle", "Reason: The receipt handle has expired.", func(ctx context.Context, d *door, s *corpusState) (any, error) {
+		d.f.Advance(31 * time.Second) // past the queue's visibility timeout of 30 seconds
+		return d.api.DeleteMessage(ctx, &sqs.DeleteMessageInput{QueueUrl: aws.String(fifoURL), ReceiptHandle: s.fifoHandle(1)})
+	}},
+	{"change visibility with an expired FIFO handle", "Reason: The receipt handle has expired.", func(ctx context.Context, d *door, s *corpusState) (any, error) {
+		return d.api.ChangeMessageVisibility(ctx, &sqs.ChangeMessageVisibilityInput{QueueUrl: aws.String(fifoURL), ReceiptHandle: s.fifoHandle(2), VisibilityTimeout: 10})
+	}},
+	{"delete in a batch with an expired FIFO handle", "ok", func(ctx context.Context, d *door, s *corpusState) (any, error) {
+		out, err := d.api.DeleteMessageBatch(ctx, &sqs.DeleteMessageBatchInput{QueueUrl: aws.String(fifoURL),
+			Entries: []types.DeleteMessageBatchRequestEntry{{Id: aws.String("a"), ReceiptHandle: s.fifoHandle(2)}}})
+		if err == nil && (len(out.Failed) != 1 || aws.ToString(out.Failed[0].Code) != "InvalidParameterValue") {
+			return out, fmt.Errorf("want one entry failed with InvalidParameterValue, got %+v", out.Failed)
+		}
+		return out, err
+	}},
+	{"send to a FIFO queue with a new deduplication id", "ok", func(ctx context.Context, d *door, s *corpusState) (any, error) {
+		out, err := d.api.SendMessage(ctx, &sqs.SendMessageInput{QueueUrl: aws.String(fifoURL), MessageBody: aws.String("fourth"),
+			MessageGroupId: aws.String("g1"), MessageDeduplicationId: aws.String("d9")})
+		if err == nil {
+			s.fifoSentID = aws.ToString(out.MessageId)
+		}
+		return out, err
+	}},
+	{"send a duplicate 4 minutes later, within the window", "ok", func(ctx context.Context, d *door, s *corpusState) (any, error) {
+		d.f.Advance(4 * time.Minute)
+		out, err := d.api.SendMessage(ctx, &sqs.SendMessageInput{QueueUrl: aws.String(fifoURL), MessageBody: aws.String("fourth again"),
+			MessageGroupId: aws.String("g1"), MessageDeduplicationId: aws.String("d9")})
+		return out, sameMessageID(out, err, s.fifoSentID)
+	}},
+	{"send the duplicate after the 5-minute window: a new message", "ok", func(ctx context.Context, d *door, s *corpusState) (any, error) {
+		d.f.Advance(61 * time.Second)
+		out, err := d.api.SendMessage(ctx, &sqs.SendMessageInput{QueueUrl: aws.String(fifoURL), MessageBody: aws.String("fourth, later"),
+			MessageGroupId: aws.String("g1"), MessageDeduplicationId: aws.String("d9")})
+		if err == nil && aws.ToString(out.MessageId) == s.fifoSentID {
+			return out, fmt.Errorf("a send after the window was taken for a duplicate of %s", s.fifoSentID)
+		}
+		return out, err
 	}},
 }
 
@@ -614,6 +785,7 @@ func runCorpus(t *testing.T, d *door) []string {
 		results[i] = describe(out, err)
 		switch {
 		case st.want == "":
+			t.Errorf("%q states no expected outcome", st.name)
 		case st.want == "ok" && err != nil:
 			t.Errorf("%s: %q failed: %v", d.name, st.name, err)
 		case st.want != "ok" && (err == nil || !strings.Contains(err.Error(), st.want)):
@@ -644,6 +816,48 @@ func TestThreeDoorsGiveIdenticalResults(t *testing.T) {
 	if testing.Verbose() {
 		for j, st := range corpus {
 			t.Logf("%s\n  %s", st.name, results[0][j])
+		}
+	}
+}
+
+// TestCorpusCoversEveryOperation requires the corpus to call each of the 23 operations at
+// least once with an input that succeeds and once with one that fails. It runs the corpus
+// through Client with a middleware, first in the stack, that records each call's operation
+// and outcome, the SDK's own validation included.
+func TestCorpusCoversEveryOperation(t *testing.T) {
+	var mu sync.Mutex // the long-poll steps call from two goroutines
+	good, bad := map[string]bool{}, map[string]bool{}
+	record := middleware.InitializeMiddlewareFunc("corpusCoverage", func(ctx context.Context, in middleware.InitializeInput, next middleware.InitializeHandler) (middleware.InitializeOutput, middleware.Metadata, error) {
+		out, md, err := next.HandleInitialize(ctx, in)
+		mu.Lock()
+		defer mu.Unlock()
+		if op := middleware.GetOperationName(ctx); err == nil {
+			good[op] = true
+		} else {
+			bad[op] = true
+		}
+		return out, md, err
+	})
+	f := New()
+	d := &door{name: "Client", f: f, api: f.Client(func(o *sqs.Options) {
+		o.APIOptions = append(o.APIOptions, func(s *middleware.Stack) error { return s.Initialize.Add(record, middleware.Before) })
+	})}
+	ctx := context.Background()
+	s := &corpusState{}
+	for _, st := range corpus {
+		st.call(ctx, d, s)
+	}
+	api := reflect.TypeFor[sqsAPI]()
+	if api.NumMethod() != 23 {
+		t.Errorf("sqsAPI has %d operations, SQS 23", api.NumMethod())
+	}
+	for i := range api.NumMethod() {
+		op := api.Method(i).Name
+		if !good[op] {
+			t.Errorf("%s: no call in the corpus succeeds", op)
+		}
+		if !bad[op] {
+			t.Errorf("%s: no call in the corpus fails", op)
 		}
 	}
 }

@@ -247,12 +247,17 @@ func TestConcurrentProducersAndConsumersDeleteEveryMessageOnce(t *testing.T) {
 	// Every message was received and deleted by some consumer (none lost). A consumer whose
 	// handle went stale may delete a message another consumer already deleted: SQS answers
 	// that with success too, so deleted[id] can exceed 1. The queue being empty with no
-	// retention expiry and no DLQ means each message was removed exactly once.
+	// retention expiry and no DLQ means each message was removed exactly once, which the
+	// fake's own count of removals confirms.
 	require.Len(t, sent, producers*perProducer)
 	for id := range sent {
 		assert.GreaterOrEqual(t, deleted[id], 1, "message %s deleted", id)
 	}
 	assert.Len(t, deleted, len(sent), "only sent messages were received")
+	info, ok := f.Queue("busy")
+	require.True(t, ok)
+	assert.EqualValues(t, producers*perProducer, info.Stats.NumberOfMessagesDeleted,
+		"the fake removed each message exactly once")
 	attrs, err := f.GetQueueAttributes(ctx, &sqs.GetQueueAttributesInput{QueueUrl: q.QueueUrl, AttributeNames: []types.QueueAttributeName{"All"}})
 	require.NoError(t, err)
 	assert.Equal(t, "0", attrs.Attributes["ApproximateNumberOfMessages"])

@@ -41,6 +41,8 @@ type moveTask struct {
 	rate      int    // messages per second
 	rateGiven bool
 	started   int64
+	base      int64 // the rate counts from here: the start, or the last move that had to wait
+	sinceBase int64 // messages moved since base
 	status    string
 	moved     int64
 	toMove    int64
@@ -95,7 +97,7 @@ func (f *Fake) startMessageMoveTask(in *sqs.StartMessageMoveTaskInput) (*sqs.Sta
 	if !f.isDeadLetterQueue(src) {
 		return nil, errInvalidParameterValue("Source queue must be configured as a Dead Letter Queue.")
 	}
-	t := &moveTask{source: src, sourceArn: src.arn, rate: SystemOptimizedMoveRate, started: now, status: taskRunning}
+	t := &moveTask{source: src, sourceArn: src.arn, rate: SystemOptimizedMoveRate, started: now, base: now, status: taskRunning}
 	if in.DestinationArn != nil {
 		dest := aws.ToString(in.DestinationArn)
 		if !wellFormedARN(dest) {
@@ -141,11 +143,11 @@ func (f *Fake) startMessageMoveTask(in *sqs.StartMessageMoveTaskInput) (*sqs.Sta
 	return &sqs.StartMessageMoveTaskOutput{TaskHandle: aws.String(t.handle)}, nil
 }
 
-// moveTime is the instant at which a task moves its k-th message (k from 1).
-func (t *moveTask) moveTime(k int64) int64 {
-	sec := int64(time.Second)
-	r := int64(t.rate)
-	return t.started + (k/r)*sec + ((k%r)*sec+r-1)/r
+// nextSlot is the earliest instant at which the task may move its next message: the rate
+// allows k messages in the k/rate seconds after its base.
+func (t *moveTask) nextSlot() int64 {
+	sec, r, k := int64(time.Second), int64(t.rate), t.sinceBase+1
+	return t.base + (k/r)*sec + ((k%r)*sec+r-1)/r
 }
 
 // progressTasks brings every running task up to now.
@@ -176,13 +178,21 @@ func (f *Fake) progressTask(t *moveTask, now int64) {
 		f.servePollers(src, now)
 	}
 	for t.status == taskRunning {
-		at := t.moveTime(t.moved + 1)
+		at := t.nextSlot()
 		if at > now {
 			break
 		}
 		m := src.oldestAvailable()
 		if m == nil {
 			break
+		}
+		if m.at > at {
+			// Nothing was available at the slot: the message moves when it became
+			// available, and the rate counts from that move.
+			at = m.at
+			t.base, t.sinceBase = at, 0
+		} else {
+			t.sinceBase++
 		}
 		destArn := t.destArn
 		if destArn == "" && m.ext != nil {
@@ -250,10 +260,15 @@ func (f *Fake) redrive(src *queue, m *message, dest *queue, at, now int64) {
 func (f *Fake) nextTaskEvent(now int64) int64 {
 	next := int64(0)
 	for _, t := range f.runningTasks {
-		if !t.source.receivable() && t.source.nextDue() == 0 {
-			continue
+		at := t.nextSlot()
+		if !t.source.receivable() {
+			due := t.source.nextDue()
+			if due == 0 {
+				continue
+			}
+			at = max(at, due)
 		}
-		if at := t.moveTime(t.moved + 1); at > now && (next == 0 || at < next) {
+		if at > now && (next == 0 || at < next) {
 			next = at
 		}
 	}

@@ -440,3 +440,28 @@ func TestMoveTaskRedrivesAFifoDLQInGroupOrder(t *testing.T) {
 	assert.Equal(t, "a", out.Messages[0].Attributes["MessageGroupId"])
 	assert.Less(t, out.Messages[0].Attributes["SequenceNumber"], out.Messages[1].Attributes["SequenceNumber"])
 }
+
+// A DLQ message that is in flight when its slot comes is not backdated: it moves when it
+// becomes available, and the rate counts from that move.
+func TestMoveTaskWaitsForAMessageInFlight(t *testing.T) {
+	ctx := context.Background()
+	f := New()
+	_, dlq := dlqPair(t, f, 1)
+	other := mustCreateQueue(t, f, "other", nil)
+	send(t, f, dlq, "held")
+	send(t, f, dlq, "next")
+	_, err := f.ReceiveMessage(ctx, &sqs.ReceiveMessageInput{QueueUrl: dlq, MaxNumberOfMessages: 10, VisibilityTimeout: 100})
+	require.NoError(t, err)
+	start := f.Now()
+	_, err = f.StartMessageMoveTask(ctx, &sqs.StartMessageMoveTaskInput{SourceArn: aws.String(testArnPrefix + "work-dlq"),
+		DestinationArn: aws.String(testArnPrefix + "other"), MaxNumberOfMessagesPerSecond: aws.Int32(1)})
+	require.NoError(t, err)
+	f.Advance(200 * time.Second)
+	out, err := f.ReceiveMessage(ctx, &sqs.ReceiveMessageInput{QueueUrl: other, MaxNumberOfMessages: 10, MessageSystemAttributeNames: allSystem})
+	require.NoError(t, err)
+	require.Equal(t, []string{"held", "next"}, bodies(out))
+	assert.Equal(t, millis(start.Add(100*time.Second).UnixNano()), out.Messages[0].Attributes["SentTimestamp"],
+		"moved when its visibility timeout ended, not at its slot")
+	assert.Equal(t, millis(start.Add(101*time.Second).UnixNano()), out.Messages[1].Attributes["SentTimestamp"],
+		"the rate counts from that move")
+}
