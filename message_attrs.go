@@ -42,10 +42,16 @@ const (
 	allowedCharacters = "the set of allowed characters is #x9 | #xA | #xD | [#x20-#xD7FF] | [#xE000-#xFFFD] | [#x10000-#x10FFFF]."
 )
 
+// md5Sum returns the MD5 of s's bytes, hashed in place: md5.Sum only reads its argument,
+// so the string's bytes are never copied.
+func md5Sum(s string) [md5.Size]byte {
+	return md5.Sum(unsafe.Slice(unsafe.StringData(s), len(s)))
+}
+
 // md5Hex returns the lower-case hex MD5 of s (MD5OfMessageBody / MD5OfBody). It allocates
-// only the returned string: s is hashed in place, never copied.
+// only the returned string.
 func md5Hex(s string) string {
-	sum := md5.Sum(unsafe.Slice(unsafe.StringData(s), len(s)))
+	sum := md5Sum(s)
 	var dst [2 * md5.Size]byte
 	hex.Encode(dst[:], sum[:])
 	return string(dst[:])

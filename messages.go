@@ -1,7 +1,6 @@
 package sqsfake
 
 import (
-	"crypto/md5"
 	"encoding/hex"
 	"strconv"
 	"time"
@@ -118,7 +117,7 @@ type sent struct {
 func (f *Fake) enqueue(q *queue, r *sendRequest, now int64) sent {
 	m := &message{
 		body:       r.body,
-		md5Body:    md5.Sum([]byte(r.body)),
+		md5Body:    md5Sum(r.body),
 		attrs:      copyMessageAttributes(r.attrs),
 		sentAt:     now,
 		retainFrom: now,

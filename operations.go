@@ -2,8 +2,6 @@ package sqsfake
 
 import (
 	"context"
-	"crypto/md5"
-	"encoding/hex"
 	"fmt"
 	"strings"
 	"unicode/utf8"
@@ -191,8 +189,7 @@ func (f *Fake) SendMessageBatch(ctx context.Context, params *sqs.SendMessageBatc
 // client hashes the Go string it sent, the service the text it received, in which the JSON
 // encoder had replaced invalid UTF-8. It returns the SDK's description of a mismatch, or "".
 func checksumMismatch(messageID, sent, serverMD5 string) string {
-	sum := md5.Sum([]byte(sent))
-	got := hex.EncodeToString(sum[:])
+	got := md5Hex(sent)
 	if got == serverMD5 {
 		return ""
 	}
