@@ -152,6 +152,14 @@ func scenario(t *testing.T, f *Fake) []string {
 		}
 		f.Advance(31 * time.Second)
 	}
+	// A move task and a long poll: both run on the clock, and must come out the same too.
+	rec(f.StartMessageMoveTask(ctx, &sqs.StartMessageMoveTaskInput{SourceArn: aws.String("arn:aws:sqs:us-east-1:123456789012:dlq"),
+		MaxNumberOfMessagesPerSecond: aws.Int32(1)}))
+	poll := startPoll(t, ctx, f, &sqs.ReceiveMessageInput{QueueUrl: q.QueueUrl, WaitTimeSeconds: 20, MessageSystemAttributeNames: all})
+	f.Advance(20 * time.Second)
+	r := <-poll
+	rec(r.out, r.err)
+	rec(f.ListMessageMoveTasks(ctx, &sqs.ListMessageMoveTasksInput{SourceArn: aws.String("arn:aws:sqs:us-east-1:123456789012:dlq")}))
 	rec(f.ReceiveMessage(ctx, &sqs.ReceiveMessageInput{QueueUrl: dlq.QueueUrl, MaxNumberOfMessages: 10, MessageSystemAttributeNames: all}))
 	rec(f.DeleteMessage(ctx, &sqs.DeleteMessageInput{QueueUrl: q.QueueUrl, ReceiptHandle: aws.String("nope")}))
 	rec(f.GetQueueAttributes(ctx, &sqs.GetQueueAttributesInput{QueueUrl: q.QueueUrl, AttributeNames: []types.QueueAttributeName{"All"}}))
