@@ -61,6 +61,8 @@ type MessageInfo struct {
 	SequenceNumber  string `json:"sequenceNumber,omitempty"`
 	// DeadLetterSourceArn is the ARN of the queue it was dead-lettered from, if it was.
 	DeadLetterSourceArn string `json:"deadLetterSourceArn,omitempty"`
+	// TraceHeader is its AWSTraceHeader system attribute, if it was sent with one.
+	TraceHeader string `json:"traceHeader,omitempty"`
 }
 
 // QueueStats counts a queue's traffic in CloudWatch's terms.
@@ -209,6 +211,9 @@ func (f *Fake) messageInfoWith(q *queue, m *message, a *arrival) MessageInfo {
 			info.SequenceNumber = sequenceNumber(x.seqNo)
 		}
 		info.DeadLetterSourceArn = x.dlqSource
+		if x.traceHeader != nil {
+			info.TraceHeader = *x.traceHeader
+		}
 	}
 	return info
 }

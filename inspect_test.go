@@ -473,3 +473,16 @@ func TestResetEndsParkedLongPolls(t *testing.T) {
 	}
 	assert.Equal(t, 0, e.f.Pollers())
 }
+
+func TestMessageSnapshotShowsTheTraceHeader(t *testing.T) {
+	f := New()
+	ctx := context.Background()
+	q := mustCreateQueue(t, f, "traced", nil)
+	out, err := f.SendMessage(ctx, &sqs.SendMessageInput{QueueUrl: q, MessageBody: aws.String("x"),
+		MessageSystemAttributes: map[string]types.MessageSystemAttributeValue{
+			"AWSTraceHeader": {DataType: aws.String("String"), StringValue: aws.String("Root=1-5759e988-bd862e3fe1be46a994272793")}}})
+	require.NoError(t, err)
+	info, ok := f.Message("traced", *out.MessageId)
+	require.True(t, ok)
+	assert.Equal(t, "Root=1-5759e988-bd862e3fe1be46a994272793", info.TraceHeader)
+}
