@@ -69,15 +69,31 @@ const historyChunk = 4096
 // history is the fake's event log.
 type history struct {
 	chunks [][]event
+	limit  int // the most events kept, in whole chunks; 0 keeps every event
 }
 
 func (h *history) add(e event) {
 	n := len(h.chunks)
 	if n == 0 || len(h.chunks[n-1]) == historyChunk {
-		h.chunks = append(h.chunks, make([]event, 0, historyChunk))
-		n++
+		if h.limit > 0 && n*historyChunk >= h.limit && n > 0 {
+			// Forget the oldest chunk; reuse its memory for the new one.
+			oldest := h.chunks[0]
+			copy(h.chunks, h.chunks[1:])
+			h.chunks[n-1] = oldest[:0]
+		} else {
+			h.chunks = append(h.chunks, make([]event, 0, historyChunk))
+			n++
+		}
 	}
 	h.chunks[n-1] = append(h.chunks[n-1], e)
+}
+
+// WithHistoryLimit bounds the event log that timelines are read from to about n events (in
+// chunks of 4,096), forgetting the oldest first, for long-running fakes such as a server.
+// A message whose early events were forgotten shows a timeline that starts later. The
+// default keeps every event until Reset.
+func WithHistoryLimit(n int) Option {
+	return func(f *Fake) { f.hist.limit = max(n, historyChunk) }
 }
 
 func (h *history) each(fn func(e *event)) {

@@ -179,3 +179,18 @@ func TestTimelineSpansHistoryChunks(t *testing.T) {
 	require.Len(t, tl.Events, 2)
 	assert.Equal(t, EventReceived, tl.Events[1].Kind)
 }
+
+func TestHistoryLimitForgetsTheOldestEvents(t *testing.T) {
+	f := New(WithHistoryLimit(2 * historyChunk))
+	q := mustCreateQueue(t, f, "busy", nil)
+	first := send(t, f, q, "first")
+	for range 3 * historyChunk {
+		send(t, f, q, "more")
+	}
+	assert.Empty(t, f.Timeline(*first.MessageId).Events, "the first send was forgotten")
+	last := send(t, f, q, "last")
+	assert.Len(t, f.Timeline(*last.MessageId).Events, 1)
+	total := 0
+	f.hist.each(func(*event) { total++ })
+	assert.LessOrEqual(t, total, 2*historyChunk)
+}

@@ -390,7 +390,7 @@ func (f *Fake) Reset() {
 	clear(f.queuesByID)
 	clear(f.deletedAt)
 	clear(f.queueNames)
-	f.hist = history{}
+	f.hist = history{limit: f.hist.limit}
 	f.idIndex, f.idIndexed = nil, 0
 	f.tasks, f.runningTasks = nil, nil
 	f.nextQueueID, f.nextMsgID, f.nextSeqNum, f.nextTaskID = 0, 0, 0, 0

@@ -235,12 +235,18 @@ func newServer(cfg config) (*server, error) {
 	return s, nil
 }
 
+// serverHistoryLimit bounds the server's event log (about 56 MB).
+const serverHistoryLimit = 1 << 20
+
 // newInstance builds a fake as the command line describes it, with its start-up queues.
 func (s *server) newInstance() (*instance, error) {
 	opts := []sqsfake.Option{
 		sqsfake.WithRegion(s.cfg.region),
 		sqsfake.WithAccountID(s.cfg.account),
 		sqsfake.WithEndpoint(s.cfg.endpoint),
+		// A server runs for long: keep the last million events of message timelines
+		// rather than every event since it started.
+		sqsfake.WithHistoryLimit(serverHistoryLimit),
 	}
 	if s.cfg.clock == "real" {
 		opts = append(opts, sqsfake.WithClock(sqsfake.RealClock{}))
