@@ -412,7 +412,8 @@ func TestLoopbackServerUnderConcurrentClients(t *testing.T) {
 	f := New()
 	// The SDK's default retry policy, as a user's client has it: since aws-sdk-go-v2 PR
 	// #2949 (the fix for issue 2737) it retries the rare "use of closed network connection"
-	// that net/http's client side can report under load, which no server behaviour causes.
+	// that net/http's client side can report under load; the handler itself reads every
+	// request body whole before it answers and never closes a connection.
 	c := loopbackClientOf(t, f, func(o *sqs.Options) { o.RetryMaxAttempts = 3 })
 	q, err := c.CreateQueue(ctx, &sqs.CreateQueueInput{QueueName: aws.String("q")})
 	require.NoError(t, err)
