@@ -366,17 +366,7 @@ func BenchmarkMoveTaskRedrive100k(b *testing.B) {
 	const n = 100000
 	ctx := context.Background()
 	attrs := &sqs.GetQueueAttributesInput{AttributeNames: []types.QueueAttributeName{"ApproximateNumberOfMessages"}}
-	empty := New()
-	eq := benchQueue(b, empty, nil)
-	attrs.QueueUrl = eq
-	t0 := time.Now()
-	for range 10 {
-		empty.Advance(200 * time.Second)
-		if _, err := empty.GetQueueAttributes(ctx, attrs); err != nil {
-			b.Fatal(err)
-		}
-	}
-	overhead := time.Since(t0) / 10
+	overhead := clockOverhead(b, 200*time.Second, 10)
 
 	var total time.Duration
 	for b.Loop() {

@@ -17,6 +17,13 @@ import (
 // invoke runs one operation through the door.
 func invoke[In, Out any](f *Fake, ctx context.Context, op string, params *In, optFns []func(*sqs.Options),
 	run func(*Fake, *In) (*Out, error)) (*Out, error) {
+	return invokeChecked(f, ctx, op, params, optFns, run, nil)
+}
+
+// invokeChecked runs one operation through the door, then check, which stands for a check
+// the SDK makes on an answer it received (the MD5 of message bodies).
+func invokeChecked[In, Out any](f *Fake, ctx context.Context, op string, params *In, optFns []func(*sqs.Options),
+	run func(*Fake, *In) (*Out, error), check func(c call, in *In, out *Out) error) (*Out, error) {
 	if params == nil {
 		params = new(In)
 	}
@@ -27,6 +34,11 @@ func invoke[In, Out any](f *Fake, ctx context.Context, op string, params *In, op
 	out, err := run(f, params)
 	if err != nil {
 		return nil, c.finish(ctx, err)
+	}
+	if check != nil {
+		if err := check(c, params, out); err != nil {
+			return nil, c.fail(err)
+		}
 	}
 	if err := c.end(ctx); err != nil {
 		return nil, err
@@ -125,64 +137,51 @@ func (f *Fake) RemovePermission(ctx context.Context, params *sqs.RemovePermissio
 
 // SendMessage sends a message.
 func (f *Fake) SendMessage(ctx context.Context, params *sqs.SendMessageInput, optFns ...func(*sqs.Options)) (*sqs.SendMessageOutput, error) {
-	if params == nil {
-		params = &sqs.SendMessageInput{}
-	}
-	c, err := f.begin(ctx, "SendMessage", params, optFns)
-	if err != nil {
-		return nil, err
-	}
-	out, err := f.sendMessage(params)
-	if err != nil {
-		return nil, c.finish(ctx, err)
-	}
-	if body := aws.ToString(params.MessageBody); !utf8.ValidString(body) && !c.checksumsDisabled() {
-		if e := checksumMismatch(aws.ToString(out.MessageId), body, aws.ToString(out.MD5OfMessageBody)); e != "" {
-			return nil, c.fail(fmt.Errorf("message checksum validation failed, %s", e))
-		}
-	}
-	if err := c.end(ctx); err != nil {
-		return nil, err
-	}
-	return out, nil
+	return invokeChecked(f, ctx, "SendMessage", params, optFns, (*Fake).sendMessage, checkSendChecksum)
 }
 
 // SendMessageBatch sends up to 10 messages; entries that fail are reported in Failed.
 func (f *Fake) SendMessageBatch(ctx context.Context, params *sqs.SendMessageBatchInput, optFns ...func(*sqs.Options)) (*sqs.SendMessageBatchOutput, error) {
-	if params == nil {
-		params = &sqs.SendMessageBatchInput{}
+	return invokeChecked(f, ctx, "SendMessageBatch", params, optFns, (*Fake).sendMessageBatch, checkSendBatchChecksums)
+}
+
+// checkSendChecksum is the SDK's MD5 check of a SendMessage answer. It can only fail for a
+// body that is not valid UTF-8 (see checksumMismatch).
+func checkSendChecksum(c call, in *sqs.SendMessageInput, out *sqs.SendMessageOutput) error {
+	body := aws.ToString(in.MessageBody)
+	if utf8.ValidString(body) || c.checksumsDisabled() {
+		return nil
 	}
-	c, err := f.begin(ctx, "SendMessageBatch", params, optFns)
-	if err != nil {
-		return nil, err
+	if e := checksumMismatch(aws.ToString(out.MessageId), body, aws.ToString(out.MD5OfMessageBody)); e != "" {
+		return fmt.Errorf("message checksum validation failed, %s", e)
 	}
-	out, err := f.sendMessageBatch(params)
-	if err != nil {
-		return nil, c.finish(ctx, err)
+	return nil
+}
+
+// checkSendBatchChecksums is the SDK's MD5 check of a SendMessageBatch answer, entry by
+// entry as the SDK matches them, by Id.
+func checkSendBatchChecksums(c call, in *sqs.SendMessageBatchInput, out *sqs.SendMessageBatchOutput) error {
+	if c.checksumsDisabled() {
+		return nil
 	}
-	if !c.checksumsDisabled() {
-		var bad []string
-		for _, e := range params.Entries {
-			body := aws.ToString(e.MessageBody)
-			if utf8.ValidString(body) {
-				continue
-			}
-			for _, s := range out.Successful {
-				if aws.ToString(s.Id) == aws.ToString(e.Id) {
-					if m := checksumMismatch(aws.ToString(s.MessageId), body, aws.ToString(s.MD5OfMessageBody)); m != "" {
-						bad = append(bad, m)
-					}
+	var bad []string
+	for _, e := range in.Entries {
+		body := aws.ToString(e.MessageBody)
+		if utf8.ValidString(body) {
+			continue
+		}
+		for _, s := range out.Successful {
+			if aws.ToString(s.Id) == aws.ToString(e.Id) {
+				if m := checksumMismatch(aws.ToString(s.MessageId), body, aws.ToString(s.MD5OfMessageBody)); m != "" {
+					bad = append(bad, m)
 				}
 			}
 		}
-		if len(bad) > 0 {
-			return nil, c.fail(fmt.Errorf("message checksum validation failed, message checksum errors\n\t%s", strings.Join(bad, "\n\t")))
-		}
 	}
-	if err := c.end(ctx); err != nil {
-		return nil, err
+	if len(bad) > 0 {
+		return fmt.Errorf("message checksum validation failed, message checksum errors\n\t%s", strings.Join(bad, "\n\t"))
 	}
-	return out, nil
+	return nil
 }
 
 // checksumMismatch reproduces the SDK's MD5 body check (cust_checksum_validation.go): the

@@ -97,7 +97,7 @@ func (q *queue) receiveParams(in *sqs.ReceiveMessageInput) (receiveParams, *sqsE
 	return p, nil
 }
 
-// overLimit is the OverLimit error of a short poll on a standard queue whose in-flight
+// errOverLimitInFlight is the OverLimit error of a short poll on a standard queue whose in-flight
 // messages reached the limit; the text is real SQS's as quoted in a 2014 report.
 func errOverLimitInFlight() *sqsError {
 	return newError("OverLimit", "Too many messages have been received without being deleted. Please delete your received messages or let them timeout before receiving more.")

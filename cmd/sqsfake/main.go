@@ -235,7 +235,7 @@ func newServer(cfg config) (*server, error) {
 	return s, nil
 }
 
-// serverHistoryLimit bounds the server's event log (about 56 MB).
+// serverHistoryLimit bounds the server's event log (48 bytes an event: about 50 MB).
 const serverHistoryLimit = 1 << 20
 
 // newInstance builds a fake as the command line describes it, with its start-up queues.
