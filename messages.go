@@ -347,7 +347,7 @@ func (f *Fake) sendMessageBatch(in *sqs.SendMessageBatchInput) (*sqs.SendMessage
 // any handle the message was ever received with deletes it, and deleting a message that is
 // already gone succeeds. On a FIFO queue only the handle of the current, unexpired receive
 // does.
-func (f *Fake) deleteOne(q *queue, handle string) *sqsError {
+func (f *Fake) deleteOne(q *queue, handle string, now int64) *sqsError {
 	m, r, err := f.messageOf(q, handle)
 	if err != nil {
 		return err
@@ -358,7 +358,7 @@ func (f *Fake) deleteOne(q *queue, handle string) *sqsError {
 	if q.fifo != nil && !m.heldBy(r) {
 		return errHandleExpired(handle)
 	}
-	q.record(EventDeleted, m, f.now())
+	q.record(EventDeleted, m, now)
 	q.stats.deleted++
 	q.remove(m)
 	return nil
@@ -392,7 +392,7 @@ func (f *Fake) deleteMessage(in *sqs.DeleteMessageInput) (*sqs.DeleteMessageOutp
 		return nil, err
 	}
 	now := f.settle(q)
-	if err := f.deleteOne(q, aws.ToString(in.ReceiptHandle)); err != nil {
+	if err := f.deleteOne(q, aws.ToString(in.ReceiptHandle), now); err != nil {
 		return nil, err
 	}
 	f.servePollers(q, now) // a deleted FIFO head unlocks its group; a freed in-flight slot
@@ -402,8 +402,8 @@ func (f *Fake) deleteMessage(in *sqs.DeleteMessageInput) (*sqs.DeleteMessageOutp
 func (f *Fake) deleteMessageBatch(in *sqs.DeleteMessageBatchInput) (*sqs.DeleteMessageBatchOutput, error) {
 	ok, failed, err := runBatch(f, "DeleteMessageBatch", in.QueueUrl, in.Entries,
 		func(e types.DeleteMessageBatchRequestEntry) *string { return e.Id },
-		func(q *queue, e types.DeleteMessageBatchRequestEntry, _ int64) *sqsError {
-			return f.deleteOne(q, aws.ToString(e.ReceiptHandle))
+		func(q *queue, e types.DeleteMessageBatchRequestEntry, now int64) *sqsError {
+			return f.deleteOne(q, aws.ToString(e.ReceiptHandle), now)
 		})
 	if err != nil {
 		return nil, err
