@@ -19,17 +19,14 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 	awshttp "github.com/aws/aws-sdk-go-v2/aws/transport/http"
 	"github.com/aws/aws-sdk-go-v2/service/sqs"
-	"github.com/aws/aws-sdk-go-v2/service/sqs/schemas"
 	"github.com/aws/aws-sdk-go-v2/service/sqs/types"
 	"github.com/aws/smithy-go"
-	smithyhttp "github.com/aws/smithy-go/transport/http"
-	"github.com/aws/smithy-go/transport/http/protocol/awsjson"
 )
 
 // Door 3: SQS's wire protocol, awsJson1_0 (SPEC.md §2, ECOSYSTEM.md §2.5). A request is a POST
 // whose X-Amz-Target header names the operation and whose body is the JSON of its input; the
 // handler decodes the body into the SDK's input type, calls the door-1 method, and writes
-// the output with the SDK's own serializer, or the error in AWS's shape.
+// the output as the SDK's own serializer does (jsonWriter), or the error in AWS's shape.
 
 // MaxRequestBytes caps the body of a request to Handler; a larger body is refused with HTTP
 // 413 before it is decoded. Every valid request stays below it, even a batch whose 1 MiB of
@@ -43,13 +40,8 @@ const (
 	coralNamespace  = "com.amazon.coral.service#"
 )
 
-// wireProtocol is the SDK's serializer of awsJson1_0, which writes outputs exactly as SQS
-// does — member names, the lower-case queueUrls of ListDeadLetterSourceQueues, base64 blobs.
-var wireProtocol = awsjson.New10(schemas.AmazonSQS)
-
 // doorOp is one operation as doors 2 and 3 call it.
 type doorOp struct {
-	schema *smithy.OperationSchema
 	// direct calls the door-1 method with the SDK's typed input (door 2).
 	direct func(f *Fake, ctx context.Context, params any) (any, error)
 	// wire decodes a request body and calls the door-1 method (door 3).
@@ -58,16 +50,13 @@ type doorOp struct {
 
 // defineOp builds the doorOp of a door-1 method. viaSDK, if set, gives the door-1 options of a
 // call through door 2; fromWire, if set, completes an input decoded from a request.
-func defineOp[In any, Out smithy.Serializable](op, in, out *smithy.Schema,
-	method func(*Fake, context.Context, *In, ...func(*sqs.Options)) (Out, error),
+func defineOp[In any, Out smithy.Serializable](method func(*Fake, context.Context, *In, ...func(*sqs.Options)) (Out, error),
 	viaSDK func(*In) []func(*sqs.Options), fromWire func(*In, *http.Request)) doorOp {
-	name := op.ID().Name
 	return doorOp{
-		schema: smithy.NewOperationSchema(op, in, out),
 		direct: func(f *Fake, ctx context.Context, params any) (any, error) {
 			in, ok := params.(*In)
 			if !ok {
-				return nil, fmt.Errorf("sqsfake: %T is not the input of %s", params, name)
+				return nil, fmt.Errorf("sqsfake: %T is not a %T", params, in)
 			}
 			var opts []func(*sqs.Options)
 			if viaSDK != nil {
@@ -98,37 +87,38 @@ func defineOp[In any, Out smithy.Serializable](op, in, out *smithy.Schema,
 
 // doorOps holds the 23 operations by name.
 var doorOps = map[string]doorOp{
-	"AddPermission":                defineOp(schemas.AddPermission, schemas.AddPermissionRequest, nil, (*Fake).AddPermission, nil, nil),
-	"CancelMessageMoveTask":        defineOp(schemas.CancelMessageMoveTask, schemas.CancelMessageMoveTaskRequest, schemas.CancelMessageMoveTaskResult, (*Fake).CancelMessageMoveTask, nil, nil),
-	"ChangeMessageVisibility":      defineOp(schemas.ChangeMessageVisibility, schemas.ChangeMessageVisibilityRequest, nil, (*Fake).ChangeMessageVisibility, nil, nil),
-	"ChangeMessageVisibilityBatch": defineOp(schemas.ChangeMessageVisibilityBatch, schemas.ChangeMessageVisibilityBatchRequest, schemas.ChangeMessageVisibilityBatchResult, (*Fake).ChangeMessageVisibilityBatch, nil, nil),
-	"CreateQueue":                  defineOp(schemas.CreateQueue, schemas.CreateQueueRequest, schemas.CreateQueueResult, (*Fake).CreateQueue, nil, nil),
-	"DeleteMessage":                defineOp(schemas.DeleteMessage, schemas.DeleteMessageRequest, nil, (*Fake).DeleteMessage, nil, nil),
-	"DeleteMessageBatch":           defineOp(schemas.DeleteMessageBatch, schemas.DeleteMessageBatchRequest, schemas.DeleteMessageBatchResult, (*Fake).DeleteMessageBatch, nil, nil),
-	"DeleteQueue":                  defineOp(schemas.DeleteQueue, schemas.DeleteQueueRequest, nil, (*Fake).DeleteQueue, nil, nil),
-	"GetQueueAttributes":           defineOp(schemas.GetQueueAttributes, schemas.GetQueueAttributesRequest, schemas.GetQueueAttributesResult, (*Fake).GetQueueAttributes, nil, nil),
-	"GetQueueUrl":                  defineOp(schemas.GetQueueUrl, schemas.GetQueueUrlRequest, schemas.GetQueueUrlResult, (*Fake).GetQueueUrl, nil, nil),
-	"ListDeadLetterSourceQueues":   defineOp(schemas.ListDeadLetterSourceQueues, schemas.ListDeadLetterSourceQueuesRequest, schemas.ListDeadLetterSourceQueuesResult, (*Fake).ListDeadLetterSourceQueues, nil, nil),
-	"ListMessageMoveTasks":         defineOp(schemas.ListMessageMoveTasks, schemas.ListMessageMoveTasksRequest, schemas.ListMessageMoveTasksResult, (*Fake).ListMessageMoveTasks, nil, nil),
-	"ListQueueTags":                defineOp(schemas.ListQueueTags, schemas.ListQueueTagsRequest, schemas.ListQueueTagsResult, (*Fake).ListQueueTags, nil, nil),
-	"ListQueues":                   defineOp(schemas.ListQueues, schemas.ListQueuesRequest, schemas.ListQueuesResult, (*Fake).ListQueues, nil, nil),
-	"PurgeQueue":                   defineOp(schemas.PurgeQueue, schemas.PurgeQueueRequest, nil, (*Fake).PurgeQueue, nil, nil),
-	"ReceiveMessage":               defineOp(schemas.ReceiveMessage, schemas.ReceiveMessageRequest, schemas.ReceiveMessageResult, (*Fake).ReceiveMessage, nil, nil),
-	"RemovePermission":             defineOp(schemas.RemovePermission, schemas.RemovePermissionRequest, nil, (*Fake).RemovePermission, nil, nil),
-	"SendMessage":                  defineOp(schemas.SendMessage, schemas.SendMessageRequest, schemas.SendMessageResult, (*Fake).SendMessage, sendOptions, traceHeaderOfSend),
-	"SendMessageBatch":             defineOp(schemas.SendMessageBatch, schemas.SendMessageBatchRequest, schemas.SendMessageBatchResult, (*Fake).SendMessageBatch, sendBatchOptions, traceHeaderOfSendBatch),
-	"SetQueueAttributes":           defineOp(schemas.SetQueueAttributes, schemas.SetQueueAttributesRequest, nil, (*Fake).SetQueueAttributes, nil, nil),
-	"StartMessageMoveTask":         defineOp(schemas.StartMessageMoveTask, schemas.StartMessageMoveTaskRequest, schemas.StartMessageMoveTaskResult, (*Fake).StartMessageMoveTask, nil, nil),
-	"TagQueue":                     defineOp(schemas.TagQueue, schemas.TagQueueRequest, nil, (*Fake).TagQueue, nil, nil),
-	"UntagQueue":                   defineOp(schemas.UntagQueue, schemas.UntagQueueRequest, nil, (*Fake).UntagQueue, nil, nil),
+	"AddPermission":                defineOp((*Fake).AddPermission, nil, nil),
+	"CancelMessageMoveTask":        defineOp((*Fake).CancelMessageMoveTask, nil, nil),
+	"ChangeMessageVisibility":      defineOp((*Fake).ChangeMessageVisibility, nil, nil),
+	"ChangeMessageVisibilityBatch": defineOp((*Fake).ChangeMessageVisibilityBatch, nil, nil),
+	"CreateQueue":                  defineOp((*Fake).CreateQueue, nil, nil),
+	"DeleteMessage":                defineOp((*Fake).DeleteMessage, nil, nil),
+	"DeleteMessageBatch":           defineOp((*Fake).DeleteMessageBatch, nil, nil),
+	"DeleteQueue":                  defineOp((*Fake).DeleteQueue, nil, nil),
+	"GetQueueAttributes":           defineOp((*Fake).GetQueueAttributes, nil, nil),
+	"GetQueueUrl":                  defineOp((*Fake).GetQueueUrl, nil, nil),
+	"ListDeadLetterSourceQueues":   defineOp((*Fake).ListDeadLetterSourceQueues, nil, nil),
+	"ListMessageMoveTasks":         defineOp((*Fake).ListMessageMoveTasks, nil, nil),
+	"ListQueueTags":                defineOp((*Fake).ListQueueTags, nil, nil),
+	"ListQueues":                   defineOp((*Fake).ListQueues, nil, nil),
+	"PurgeQueue":                   defineOp((*Fake).PurgeQueue, nil, nil),
+	"ReceiveMessage":               defineOp((*Fake).ReceiveMessage, nil, nil),
+	"RemovePermission":             defineOp((*Fake).RemovePermission, nil, nil),
+	"SendMessage":                  defineOp((*Fake).SendMessage, sendOptions, traceHeaderOfSend),
+	"SendMessageBatch":             defineOp((*Fake).SendMessageBatch, sendBatchOptions, traceHeaderOfSendBatch),
+	"SetQueueAttributes":           defineOp((*Fake).SetQueueAttributes, nil, nil),
+	"StartMessageMoveTask":         defineOp((*Fake).StartMessageMoveTask, nil, nil),
+	"TagQueue":                     defineOp((*Fake).TagQueue, nil, nil),
+	"UntagQueue":                   defineOp((*Fake).UntagQueue, nil, nil),
 }
 
 // Handler returns an http.Handler that speaks SQS's wire protocol, awsJson1_0, over the
 // fake: serve it (httptest.NewServer(f.Handler()), or go run ./cmd/sqsfake) and point any SDK,
 // the AWS CLI or boto3 at it with an endpoint URL. Requests are routed on their
 // X-Amz-Target header (AmazonSQS.<Operation>); the path is ignored, so the SDKs that post to
-// the queue URL work too. Outputs are written with the SDK's own serializer, and errors as
-// SQS writes them: the status of the error, a body {"__type":"com.amazonaws.sqs#<Shape>",
+// the queue URL work too. Outputs are written as the SDK's own serializer writes them, with
+// map entries in key order so that the same calls give the same bytes, and errors as SQS
+// writes them: the status of the error, a body {"__type":"com.amazonaws.sqs#<Shape>",
 // "message":…} and the x-amzn-query-error header that gives callers the legacy error code.
 // Every answer carries an x-amzn-RequestId, the one door 1 gives the call.
 //
@@ -187,18 +177,15 @@ func (h *wireHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		writeError(w, requestID, wireErrorOf(err))
 		return
 	}
-	payload, err := encodeOutput(r.Context(), op.schema, out)
-	if err != nil {
-		writeError(w, requestID, &wireError{status: http.StatusInternalServerError, typ: sqsNamespace + "InternalError",
-			query: "InternalError;Receiver", message: "sqsfake: could not encode the output: " + err.Error()})
-		return
-	}
+	payload := newJSONWriter()
+	defer payload.release()
+	out.Serialize(payload)
 	header := w.Header()
 	header["Content-Type"] = jsonContentTypeHeader
 	header.Set("X-Amzn-Requestid", requestID)
-	header.Set("Content-Length", strconv.Itoa(payload.Len()))
+	header.Set("Content-Length", strconv.Itoa(len(payload.Bytes())))
 	w.WriteHeader(http.StatusOK)
-	payload.WriteTo(w)
+	w.Write(payload.Bytes())
 }
 
 // jsonContentTypeHeader is the Content-Type of every answer. Its capacity is its length, so
@@ -331,23 +318,6 @@ func withTraceHeader(attrs map[string]types.MessageSystemAttributeValue, r *http
 	}
 	attrs[name] = types.MessageSystemAttributeValue{DataType: aws.String("String"), StringValue: aws.String(trace)}
 	return attrs
-}
-
-// encodeOutput encodes out as SQS does, with the SDK's own serializer.
-func encodeOutput(ctx context.Context, schema *smithy.OperationSchema, out smithy.Serializable) (*bytes.Reader, error) {
-	req := smithyhttp.NewStackRequest().(*smithyhttp.Request)
-	if err := wireProtocol.SerializeRequest(ctx, schema, out, req); err != nil {
-		return nil, err
-	}
-	switch stream := req.GetStream().(type) {
-	case nil:
-		return bytes.NewReader([]byte("{}")), nil
-	case *bytes.Reader:
-		return stream, nil
-	default:
-		b, err := io.ReadAll(stream)
-		return bytes.NewReader(b), err
-	}
 }
 
 // sqsTypesPath is the package of the SDK's typed SQS errors.

@@ -1,0 +1,178 @@
+package sqsfake
+
+import (
+	"context"
+	"encoding/json"
+	"io"
+	"math/rand/v2"
+	"strings"
+	"testing"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/sqs"
+	"github.com/aws/aws-sdk-go-v2/service/sqs/schemas"
+	"github.com/aws/aws-sdk-go-v2/service/sqs/types"
+	"github.com/aws/smithy-go"
+	smithyhttp "github.com/aws/smithy-go/transport/http"
+	"github.com/aws/smithy-go/transport/http/protocol/awsjson"
+	"github.com/stretchr/testify/require"
+)
+
+// sdkJSON serializes v with the SDK's own awsJson1_0 serializer.
+func sdkJSON(t testing.TB, v smithy.Serializable) string {
+	t.Helper()
+	req := smithyhttp.NewStackRequest().(*smithyhttp.Request)
+	// The protocol serializes an operation's input; any non-nil input schema makes it
+	// serialize v.
+	op := smithy.NewOperationSchema(schemas.SendMessage, schemas.SendMessageResult, nil)
+	require.NoError(t, awsjson.New10(schemas.AmazonSQS).SerializeRequest(context.Background(), op, v, req))
+	b, err := io.ReadAll(req.GetStream())
+	require.NoError(t, err)
+	return string(b)
+}
+
+// ourJSON serializes v with the handler's jsonWriter.
+func ourJSON(v smithy.Serializable) string {
+	w := newJSONWriter()
+	defer w.release()
+	v.Serialize(w)
+	return string(w.Bytes())
+}
+
+// awkward is a string with everything the escaper treats specially.
+const awkward = "q\"b\\s/\n\r\t\x00\x1f\x7f é ☃ 😀 \u2028\u2029 <&> \ufffd"
+
+// outputsOfEveryOperation holds an output of each of the 23 operations, with every member
+// set and the awkward string in the string members. Its maps have one entry each, so the
+// SDK's serializer writes them the same way every time.
+func outputsOfEveryOperation() map[string]smithy.Serializable {
+	s := aws.String
+	batchFailed := []types.BatchResultErrorEntry{
+		{Id: s("a"), Code: s("ReceiptHandleIsInvalid"), Message: s(awkward), SenderFault: true},
+		{Id: s("b"), Code: s("InternalError"), SenderFault: false},
+	}
+	return map[string]smithy.Serializable{
+		"AddPermission":         &sqs.AddPermissionOutput{},
+		"CancelMessageMoveTask": &sqs.CancelMessageMoveTaskOutput{ApproximateNumberOfMessagesMoved: 1 << 40},
+		"ChangeMessageVisibility": &sqs.ChangeMessageVisibilityOutput{},
+		"ChangeMessageVisibilityBatch": &sqs.ChangeMessageVisibilityBatchOutput{Failed: batchFailed,
+			Successful: []types.ChangeMessageVisibilityBatchResultEntry{{Id: s("c")}, {Id: s(awkward)}}},
+		"CreateQueue":   &sqs.CreateQueueOutput{QueueUrl: s("http://127.0.0.1:9324/123456789012/q")},
+		"DeleteMessage": &sqs.DeleteMessageOutput{},
+		"DeleteMessageBatch": &sqs.DeleteMessageBatchOutput{Failed: batchFailed,
+			Successful: []types.DeleteMessageBatchResultEntry{{Id: s("c")}}},
+		"DeleteQueue":                &sqs.DeleteQueueOutput{},
+		"GetQueueAttributes":         &sqs.GetQueueAttributesOutput{Attributes: map[string]string{"Policy": awkward}},
+		"GetQueueUrl":                &sqs.GetQueueUrlOutput{QueueUrl: s("http://127.0.0.1:9324/123456789012/q")},
+		"ListDeadLetterSourceQueues": &sqs.ListDeadLetterSourceQueuesOutput{QueueUrls: []string{"u1", "u2"}, NextToken: s(awkward)},
+		"ListMessageMoveTasks": &sqs.ListMessageMoveTasksOutput{Results: []types.ListMessageMoveTasksResultEntry{
+			{ApproximateNumberOfMessagesMoved: 3, ApproximateNumberOfMessagesToMove: aws.Int64(-9), DestinationArn: s("arn:d"),
+				FailureReason: s(awkward), MaxNumberOfMessagesPerSecond: aws.Int32(500), SourceArn: s("arn:s"),
+				StartedTimestamp: 1735689600000, Status: s("RUNNING"), TaskHandle: s("h")},
+			{Status: s("COMPLETED")},
+		}},
+		"ListQueueTags": &sqs.ListQueueTagsOutput{Tags: map[string]string{awkward: awkward}},
+		"ListQueues":    &sqs.ListQueuesOutput{QueueUrls: []string{}, NextToken: s("t")},
+		"PurgeQueue":    &sqs.PurgeQueueOutput{},
+		"ReceiveMessage": &sqs.ReceiveMessageOutput{Messages: []types.Message{
+			{Body: s(awkward), MD5OfBody: s("m"), MD5OfMessageAttributes: s("n"), MessageId: s("id"), ReceiptHandle: s("rh"),
+				Attributes: map[string]string{"ApproximateReceiveCount": "1"},
+				MessageAttributes: map[string]types.MessageAttributeValue{"bin": {DataType: s("Binary.x"),
+					BinaryValue: []byte{0, 1, 2, 0xff}, BinaryListValues: [][]byte{{1}, {}}, StringListValues: []string{"x"}, StringValue: s("")}}},
+			{Body: s(""), Attributes: map[string]string{}, MessageAttributes: map[string]types.MessageAttributeValue{}},
+		}},
+		"RemovePermission": &sqs.RemovePermissionOutput{},
+		"SendMessage": &sqs.SendMessageOutput{MD5OfMessageAttributes: s("a"), MD5OfMessageBody: s("b"),
+			MD5OfMessageSystemAttributes: s("c"), MessageId: s("d"), SequenceNumber: s("18849496460467696128")},
+		"SendMessageBatch": &sqs.SendMessageBatchOutput{Failed: batchFailed, Successful: []types.SendMessageBatchResultEntry{
+			{Id: s("e"), MD5OfMessageBody: s("b"), MessageId: s("d"), MD5OfMessageAttributes: s("a"),
+				MD5OfMessageSystemAttributes: s("c"), SequenceNumber: s("1")}}},
+		"SetQueueAttributes":   &sqs.SetQueueAttributesOutput{},
+		"StartMessageMoveTask": &sqs.StartMessageMoveTaskOutput{TaskHandle: s("th")},
+		"TagQueue":             &sqs.TagQueueOutput{},
+		"UntagQueue":           &sqs.UntagQueueOutput{},
+	}
+}
+
+func TestJSONWriterMatchesSDK(t *testing.T) {
+	outputs := outputsOfEveryOperation()
+	require.Len(t, outputs, len(doorOps), "one output per operation")
+	for name, out := range outputs {
+		t.Run(name, func(t *testing.T) {
+			require.Equal(t, sdkJSON(t, out), ourJSON(out))
+		})
+	}
+}
+
+func TestJSONWriterEscapesStringsAsSDK(t *testing.T) {
+	pieces := []string{"a", "Z", " ", "\"", "\\", "/", "\n", "\r", "\t", "\b", "\f", "\x00", "\x01", "\x1f", "\x7f",
+		"\x80", "\xbf", "\xc3", "\xe2\x80", "\xff", "é", "☃", "😀", "\u2028", "\u2029", "\ufffd", "\ufeff", "<", ">", "&"}
+	rng := rand.New(rand.NewPCG(1, 2))
+	for i := range 3000 {
+		var b strings.Builder
+		for range rng.IntN(12) {
+			b.WriteString(pieces[rng.IntN(len(pieces))])
+		}
+		out := &sqs.SendMessageOutput{MessageId: aws.String(b.String())}
+		if got, want := ourJSON(out), sdkJSON(t, out); got != want {
+			t.Fatalf("case %d, %q: got %s, want %s", i, b.String(), got, want)
+		}
+	}
+}
+
+func TestJSONWriterWritesMapsInKeyOrder(t *testing.T) {
+	out := &sqs.ReceiveMessageOutput{Messages: []types.Message{{
+		Attributes: map[string]string{"SentTimestamp": "1", "ApproximateReceiveCount": "2", "SenderId": "3", "MessageGroupId": "g"},
+		MessageAttributes: map[string]types.MessageAttributeValue{
+			"zeta":  {DataType: aws.String("String"), StringValue: aws.String("z")},
+			"alpha": {DataType: aws.String("Number"), StringValue: aws.String("1")},
+			"mid":   {DataType: aws.String("Binary"), BinaryValue: []byte("m")},
+		},
+		MessageId: aws.String("id"),
+	}}}
+	want := `{"Messages":[{"Attributes":{"ApproximateReceiveCount":"2","MessageGroupId":"g","SenderId":"3","SentTimestamp":"1"},` +
+		`"MessageAttributes":{"alpha":{"DataType":"Number","StringValue":"1"},"mid":{"BinaryValue":"bQ==","DataType":"Binary"},` +
+		`"zeta":{"DataType":"String","StringValue":"z"}},"MessageId":"id"}]}`
+	for range 50 { // Go's map order changes from one range to the next
+		got := ourJSON(out)
+		require.Equal(t, want, got)
+		require.JSONEq(t, sdkJSON(t, out), got)
+	}
+}
+
+func TestHandlerAnswersAreTheSameBytesEveryTime(t *testing.T) {
+	run := func() []string {
+		f := New()
+		c := sqs.New(sqs.Options{Region: "us-east-1", HTTPClient: f.HTTPClient(), BaseEndpoint: aws.String("http://sqs.test"),
+			Credentials: aws.AnonymousCredentials{}})
+		ctx := context.Background()
+		q, err := c.CreateQueue(ctx, &sqs.CreateQueueInput{QueueName: aws.String("q"),
+			Tags: map[string]string{"team": "a", "env": "b", "cost": "c", "owner": "d"}})
+		require.NoError(t, err)
+		_, err = c.SendMessage(ctx, &sqs.SendMessageInput{QueueUrl: q.QueueUrl, MessageBody: aws.String("hi"),
+			MessageAttributes: map[string]types.MessageAttributeValue{
+				"a": {DataType: aws.String("String"), StringValue: aws.String("1")},
+				"b": {DataType: aws.String("Number"), StringValue: aws.String("2")},
+				"c": {DataType: aws.String("Binary"), BinaryValue: []byte("3")},
+			}})
+		require.NoError(t, err)
+		var bodies []string
+		for _, req := range []string{
+			`{"QueueUrl":"` + *q.QueueUrl + `","AttributeNames":["All"]}`,
+			`{"QueueUrl":"` + *q.QueueUrl + `"}`,
+			`{"QueueUrl":"` + *q.QueueUrl + `","MessageSystemAttributeNames":["All"],"MessageAttributeNames":["All"]}`,
+		} {
+			for _, target := range []string{"GetQueueAttributes", "ListQueueTags", "ReceiveMessage"} {
+				bodies = append(bodies, target+" "+post(f.Handler(), target, req).Body.String())
+			}
+		}
+		return bodies
+	}
+	first := run()
+	for range 5 {
+		require.Equal(t, first, run())
+	}
+	var v map[string]any
+	require.NoError(t, json.Unmarshal([]byte(strings.TrimPrefix(first[0], "GetQueueAttributes ")), &v))
+	require.Contains(t, v, "Attributes")
+}
