@@ -52,8 +52,8 @@ func outputsOfEveryOperation() map[string]smithy.Serializable {
 		{Id: s("b"), Code: s("InternalError"), SenderFault: false},
 	}
 	return map[string]smithy.Serializable{
-		"AddPermission":         &sqs.AddPermissionOutput{},
-		"CancelMessageMoveTask": &sqs.CancelMessageMoveTaskOutput{ApproximateNumberOfMessagesMoved: 1 << 40},
+		"AddPermission":           &sqs.AddPermissionOutput{},
+		"CancelMessageMoveTask":   &sqs.CancelMessageMoveTaskOutput{ApproximateNumberOfMessagesMoved: 1 << 40},
 		"ChangeMessageVisibility": &sqs.ChangeMessageVisibilityOutput{},
 		"ChangeMessageVisibilityBatch": &sqs.ChangeMessageVisibilityBatchOutput{Failed: batchFailed,
 			Successful: []types.ChangeMessageVisibilityBatchResultEntry{{Id: s("c")}, {Id: s(awkward)}}},
