@@ -140,6 +140,11 @@ func (f *Fake) startMessageMoveTask(in *sqs.StartMessageMoveTaskInput) (*sqs.Sta
 	f.tasks[src.id] = append(f.tasks[src.id], t)
 	f.runningTasks = append(f.runningTasks, t)
 	f.finishIfDone(t)
+	// The task's moves are events every parked poll waits for: it may bring messages to any
+	// queue that redrives to the source.
+	for _, pl := range f.pollers {
+		pl.q.kickPollers()
+	}
 	return &sqs.StartMessageMoveTaskOutput{TaskHandle: aws.String(t.handle)}, nil
 }
 

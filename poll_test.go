@@ -315,3 +315,59 @@ func TestRealClockIsDeterministicInsideSynctest(t *testing.T) {
 	assert.Equal(t, "1h0m30s", first[7])
 	assert.Equal(t, first, run())
 }
+
+// TestLongPollWakesForMessagesThatArriveWhileItWaits parks a poll, then makes a message
+// that becomes visible before the poll's wait is over; the poll must return when it does,
+// on RealClock inside a synctest bubble (and so on any clock that is not moved by Advance).
+func TestLongPollWakesForMessagesThatArriveWhileItWaits(t *testing.T) {
+	tests := []struct {
+		name   string
+		queue  map[string]string                       // attributes of the polled queue "q"
+		arrive func(t *testing.T, f *Fake, q *string) // runs once the poll is parked
+		want   time.Duration                           // when the poll returns, from the start
+	}{
+		{"a send with DelaySeconds", nil, func(t *testing.T, f *Fake, q *string) {
+			_, err := f.SendMessage(context.Background(), &sqs.SendMessageInput{QueueUrl: q, MessageBody: aws.String("m"), DelaySeconds: 1})
+			require.NoError(t, err)
+		}, time.Second},
+		{"a batch entry with DelaySeconds", nil, func(t *testing.T, f *Fake, q *string) {
+			out, err := f.SendMessageBatch(context.Background(), &sqs.SendMessageBatchInput{QueueUrl: q,
+				Entries: []types.SendMessageBatchRequestEntry{{Id: aws.String("a"), MessageBody: aws.String("m"), DelaySeconds: 2}}})
+			require.NoError(t, err)
+			require.Empty(t, out.Failed)
+		}, 2 * time.Second},
+		{"a send to a queue with a delay", map[string]string{"DelaySeconds": "3"}, func(t *testing.T, f *Fake, q *string) {
+			send(t, f, q, "m")
+		}, 3 * time.Second},
+		{"a move task that brings messages back", map[string]string{
+			"RedrivePolicy": `{"deadLetterTargetArn":"` + testArnPrefix + `q-dlq","maxReceiveCount":1}`}, func(t *testing.T, f *Fake, q *string) {
+			// A message already sits in the DLQ.
+			_, err := f.StartMessageMoveTask(context.Background(), &sqs.StartMessageMoveTaskInput{
+				SourceArn: aws.String(testArnPrefix + "q-dlq"), DestinationArn: aws.String(testArnPrefix + "q"), MaxNumberOfMessagesPerSecond: aws.Int32(1)})
+			require.NoError(t, err)
+		}, time.Second},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			synctest.Test(t, func(t *testing.T) {
+				ctx := context.Background()
+				f := New(WithClock(RealClock{}))
+				dlq := mustCreateQueue(t, f, "q-dlq", nil)
+				send(t, f, dlq, "parked in the DLQ")
+				q := mustCreateQueue(t, f, "q", tt.queue)
+				start := time.Now()
+				done := make(chan time.Duration, 1)
+				go func() {
+					out, err := f.ReceiveMessage(ctx, &sqs.ReceiveMessageInput{QueueUrl: q, WaitTimeSeconds: 10})
+					assert.NoError(t, err)
+					assert.Len(t, out.Messages, 1)
+					done <- time.Since(start)
+				}()
+				synctest.Wait()
+				require.Equal(t, 1, f.Pollers())
+				tt.arrive(t, f, q)
+				assert.Equal(t, tt.want, <-done)
+			})
+		})
+	}
+}

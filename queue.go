@@ -159,6 +159,7 @@ func (q *queue) add(m *message, now, availableAt int64) {
 	}
 	if availableAt > now {
 		q.enterPending(m, availableAt)
+		q.kickPollers() // the message's availability may be the queue's next event
 		return
 	}
 	m.at = now
