@@ -322,9 +322,9 @@ func TestRealClockIsDeterministicInsideSynctest(t *testing.T) {
 func TestLongPollWakesForMessagesThatArriveWhileItWaits(t *testing.T) {
 	tests := []struct {
 		name   string
-		queue  map[string]string                       // attributes of the polled queue "q"
+		queue  map[string]string                      // attributes of the polled queue "q"
 		arrive func(t *testing.T, f *Fake, q *string) // runs once the poll is parked
-		want   time.Duration                           // when the poll returns, from the start
+		want   time.Duration                          // when the poll returns, from the start
 	}{
 		{"a send with DelaySeconds", nil, func(t *testing.T, f *Fake, q *string) {
 			_, err := f.SendMessage(context.Background(), &sqs.SendMessageInput{QueueUrl: q, MessageBody: aws.String("m"), DelaySeconds: 1})
