@@ -15,12 +15,15 @@ import (
 
 // sendRequest is one message to send: a SendMessage input or one SendMessageBatch entry.
 type sendRequest struct {
-	body    string
-	delay   int32
-	attrs   map[string]types.MessageAttributeValue
-	sys     map[string]types.MessageSystemAttributeValue
-	dedupID *string
-	groupID *string
+	body  string
+	delay int32
+	// zeroDelay is set when a request over the wire gave DelaySeconds as 0: the message then
+	// takes no delay rather than the queue's (wirezeros.go).
+	zeroDelay bool
+	attrs     map[string]types.MessageAttributeValue
+	sys       map[string]types.MessageSystemAttributeValue
+	dedupID   *string
+	groupID   *string
 }
 
 // validIdentifier reports whether s is 1–128 alphanumeric or punctuation characters, the
@@ -167,7 +170,7 @@ func (f *Fake) enqueue(q *queue, r *sendRequest, now int64) sent {
 		q.fifo.remember(key, dedupRecord{idNum: m.idNum, seqNo: m.ext.seqNo, expires: now + int64(dedupWindow)})
 		out.idNum, out.seqNo = m.idNum, m.ext.seqNo
 	} else {
-		if r.delay > 0 {
+		if r.delay > 0 || r.zeroDelay {
 			delay = int(r.delay)
 		}
 		f.nextMsgID++
@@ -206,9 +209,9 @@ type sendResult struct {
 	seqNum      string
 }
 
-func (f *Fake) sendMessage(in *sqs.SendMessageInput) (*sqs.SendMessageOutput, error) {
+func (f *Fake) sendMessage(in *sqs.SendMessageInput, zeros *wireZeros) (*sqs.SendMessageOutput, error) {
 	r := sendRequest{
-		body: sanitizeBody(aws.ToString(in.MessageBody)), delay: in.DelaySeconds,
+		body: sanitizeBody(aws.ToString(in.MessageBody)), delay: in.DelaySeconds, zeroDelay: zeros != nil && zeros.delay,
 		attrs: in.MessageAttributes, sys: in.MessageSystemAttributes,
 		dedupID: in.MessageDeduplicationId, groupID: in.MessageGroupId,
 	}
@@ -284,7 +287,7 @@ func failedEntry(id string, err *sqsError) types.BatchResultErrorEntry {
 
 const maxBatchPayload = 1048576
 
-func (f *Fake) sendMessageBatch(in *sqs.SendMessageBatchInput) (*sqs.SendMessageBatchOutput, error) {
+func (f *Fake) sendMessageBatch(in *sqs.SendMessageBatchInput, zeros *wireZeros) (*sqs.SendMessageBatchOutput, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	q, err := f.lookupURL(aws.ToString(in.QueueUrl))
@@ -302,7 +305,7 @@ func (f *Fake) sendMessageBatch(in *sqs.SendMessageBatchInput) (*sqs.SendMessage
 	total := 0
 	for i, e := range in.Entries {
 		reqs[i] = sendRequest{
-			body: sanitizeBody(aws.ToString(e.MessageBody)), delay: e.DelaySeconds,
+			body: sanitizeBody(aws.ToString(e.MessageBody)), delay: e.DelaySeconds, zeroDelay: zeros.entryDelay(i),
 			attrs: e.MessageAttributes, sys: e.MessageSystemAttributes,
 			dedupID: e.MessageDeduplicationId, groupID: e.MessageGroupId,
 		}
@@ -487,7 +490,10 @@ func (f *Fake) changeVisibilityOne(q *queue, handle string, timeout int32, now i
 	return nil
 }
 
-func (f *Fake) changeMessageVisibility(in *sqs.ChangeMessageVisibilityInput) (*sqs.ChangeMessageVisibilityOutput, error) {
+func (f *Fake) changeMessageVisibility(in *sqs.ChangeMessageVisibilityInput, zeros *wireZeros) (*sqs.ChangeMessageVisibilityOutput, error) {
+	if zeros != nil && zeros.noVisibility {
+		return nil, errMissingParameter("VisibilityTimeout")
+	}
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	q, err := f.lookupURL(aws.ToString(in.QueueUrl))

@@ -58,7 +58,9 @@ func (f *Fake) CancelMessageMoveTask(ctx context.Context, params *sqs.CancelMess
 
 // ChangeMessageVisibility sets how long a received message stays hidden, counted from now.
 func (f *Fake) ChangeMessageVisibility(ctx context.Context, params *sqs.ChangeMessageVisibilityInput, optFns ...func(*sqs.Options)) (*sqs.ChangeMessageVisibilityOutput, error) {
-	return invoke(f, ctx, "ChangeMessageVisibility", params, optFns, (*Fake).changeMessageVisibility)
+	return invoke(f, ctx, "ChangeMessageVisibility", params, optFns, func(f *Fake, in *sqs.ChangeMessageVisibilityInput) (*sqs.ChangeMessageVisibilityOutput, error) {
+		return f.changeMessageVisibility(in, wireZerosOf(ctx))
+	})
 }
 
 // ChangeMessageVisibilityBatch changes the visibility of up to 10 received messages.
@@ -126,7 +128,7 @@ func (f *Fake) PurgeQueue(ctx context.Context, params *sqs.PurgeQueueInput, optF
 // time is above zero.
 func (f *Fake) ReceiveMessage(ctx context.Context, params *sqs.ReceiveMessageInput, optFns ...func(*sqs.Options)) (*sqs.ReceiveMessageOutput, error) {
 	return invoke(f, ctx, "ReceiveMessage", params, optFns, func(f *Fake, in *sqs.ReceiveMessageInput) (*sqs.ReceiveMessageOutput, error) {
-		return f.receiveMessage(ctx, in)
+		return f.receiveMessage(ctx, in, wireZerosOf(ctx))
 	})
 }
 
@@ -137,12 +139,16 @@ func (f *Fake) RemovePermission(ctx context.Context, params *sqs.RemovePermissio
 
 // SendMessage sends a message.
 func (f *Fake) SendMessage(ctx context.Context, params *sqs.SendMessageInput, optFns ...func(*sqs.Options)) (*sqs.SendMessageOutput, error) {
-	return invokeChecked(f, ctx, "SendMessage", params, optFns, (*Fake).sendMessage, checkSendChecksum)
+	return invokeChecked(f, ctx, "SendMessage", params, optFns, func(f *Fake, in *sqs.SendMessageInput) (*sqs.SendMessageOutput, error) {
+		return f.sendMessage(in, wireZerosOf(ctx))
+	}, checkSendChecksum)
 }
 
 // SendMessageBatch sends up to 10 messages; entries that fail are reported in Failed.
 func (f *Fake) SendMessageBatch(ctx context.Context, params *sqs.SendMessageBatchInput, optFns ...func(*sqs.Options)) (*sqs.SendMessageBatchOutput, error) {
-	return invokeChecked(f, ctx, "SendMessageBatch", params, optFns, (*Fake).sendMessageBatch, checkSendBatchChecksums)
+	return invokeChecked(f, ctx, "SendMessageBatch", params, optFns, func(f *Fake, in *sqs.SendMessageBatchInput) (*sqs.SendMessageBatchOutput, error) {
+		return f.sendMessageBatch(in, wireZerosOf(ctx))
+	}, checkSendBatchChecksums)
 }
 
 // checkSendChecksum is the SDK's MD5 check of a SendMessage answer. It can only fail for a

@@ -52,24 +52,28 @@ type receiveParams struct {
 
 // receiveParams validates a ReceiveMessage input against q. A Go zero in MaxNumberOfMessages,
 // VisibilityTimeout or WaitTimeSeconds means "not sent" (the SDK omits it), so the default
-// applies (SPEC.md §1.3).
-func (q *queue) receiveParams(in *sqs.ReceiveMessageInput) (receiveParams, *sqsError) {
+// applies (SPEC.md §1.3), unless zeros says a request over the wire sent the 0.
+func (q *queue) receiveParams(in *sqs.ReceiveMessageInput, zeros *wireZeros) (receiveParams, *sqsError) {
+	var z wireZeros
+	if zeros != nil {
+		z = *zeros
+	}
 	p := receiveParams{max: 1}
-	if n := in.MaxNumberOfMessages; n != 0 {
+	if n := in.MaxNumberOfMessages; n != 0 || z.maxMessages {
 		if n < 1 || n > 10 {
 			return p, errInvalidValue(strconv.Itoa(int(n)), "MaxNumberOfMessages", "Must be between 1 and 10, if provided.")
 		}
 		p.max = int(n)
 	}
 	vt := q.cfg.visibilityTimeout
-	if n := in.VisibilityTimeout; n != 0 {
+	if n := in.VisibilityTimeout; n != 0 || z.visibility {
 		if n < 0 || n > maxVisibilityTimeout {
 			return p, errInvalidValue(strconv.Itoa(int(n)), "VisibilityTimeout", "Must be >= 0 and <= 43200, if provided.")
 		}
 		vt = int(n)
 	}
 	wait := q.cfg.receiveWaitSeconds
-	if n := in.WaitTimeSeconds; n != 0 {
+	if n := in.WaitTimeSeconds; n != 0 || z.wait {
 		if n < 0 || n > maxWaitTimeSeconds {
 			return p, errInvalidValue(strconv.Itoa(int(n)), "WaitTimeSeconds", "Must be >= 0 and <= 20, if provided.")
 		}
@@ -314,14 +318,14 @@ func (f *Fake) systemAttributes(m *message, sel sysAttrSet) map[string]string {
 	return a
 }
 
-func (f *Fake) receiveMessage(ctx context.Context, in *sqs.ReceiveMessageInput) (*sqs.ReceiveMessageOutput, error) {
+func (f *Fake) receiveMessage(ctx context.Context, in *sqs.ReceiveMessageInput, zeros *wireZeros) (*sqs.ReceiveMessageOutput, error) {
 	f.mu.Lock()
 	q, err := f.lookupURL(aws.ToString(in.QueueUrl))
 	if err != nil {
 		f.mu.Unlock()
 		return nil, err
 	}
-	p, perr := q.receiveParams(in)
+	p, perr := q.receiveParams(in, zeros)
 	if perr != nil {
 		f.mu.Unlock()
 		return nil, perr

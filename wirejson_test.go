@@ -3,10 +3,13 @@ package sqsfake
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"math/rand/v2"
+	"net/http"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/sqs"
@@ -15,6 +18,7 @@ import (
 	"github.com/aws/smithy-go"
 	smithyhttp "github.com/aws/smithy-go/transport/http"
 	"github.com/aws/smithy-go/transport/http/protocol/awsjson"
+	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
 
@@ -175,4 +179,62 @@ func TestHandlerAnswersAreTheSameBytesEveryTime(t *testing.T) {
 	var v map[string]any
 	require.NoError(t, json.Unmarshal([]byte(strings.TrimPrefix(first[0], "GetQueueAttributes ")), &v))
 	require.Contains(t, v, "Attributes")
+}
+
+// TestWireExplicitZerosOverrideQueueDefaults sends the zeros that Go cannot send but boto3,
+// the AWS CLI and other SDKs do: SQS applies them instead of the queue's settings.
+func TestWireExplicitZerosOverrideQueueDefaults(t *testing.T) {
+	f := New()
+	h := f.Handler()
+	ok := func(target, body string) string {
+		t.Helper()
+		done := make(chan string, 1)
+		go func() { w := post(h, target, body); done <- fmt.Sprint(w.Code, " ", w.Body.String()) }()
+		select {
+		case got := <-done:
+			require.True(t, strings.HasPrefix(got, "200 "), "%s %s: %s", target, body, got)
+			return strings.TrimPrefix(got, "200 ")
+		case <-time.After(10 * time.Second):
+			t.Fatalf("%s %s is still waiting", target, body)
+			return ""
+		}
+	}
+	attrs := func() string {
+		return ok("GetQueueAttributes", `{"QueueUrl":"q","AttributeNames":["ApproximateNumberOfMessages","ApproximateNumberOfMessagesNotVisible","ApproximateNumberOfMessagesDelayed"]}`)
+	}
+	ok("CreateQueue", `{"QueueName":"q","Attributes":{"ReceiveMessageWaitTimeSeconds":"20","VisibilityTimeout":"30","DelaySeconds":"60"}}`)
+
+	// WaitTimeSeconds 0 is a short poll, though the queue long-polls by default.
+	assert.Equal(t, `{}`, ok("ReceiveMessage", `{"QueueUrl":"q","WaitTimeSeconds":0}`))
+
+	// DelaySeconds 0 sends without the queue's delay; leaving it out takes the queue's.
+	ok("SendMessage", `{"QueueUrl":"q","MessageBody":"now","DelaySeconds":0}`)
+	ok("SendMessage", `{"QueueUrl":"q","MessageBody":"later"}`)
+	ok("SendMessageBatch", `{"QueueUrl":"q","Entries":[{"Id":"a","MessageBody":"now","DelaySeconds":0},{"Id":"b","MessageBody":"later"}]}`)
+	assert.Equal(t, `{"Attributes":{"ApproximateNumberOfMessages":"2","ApproximateNumberOfMessagesDelayed":"2","ApproximateNumberOfMessagesNotVisible":"0"}}`, attrs())
+
+	// VisibilityTimeout 0 leaves received messages visible.
+	out := ok("ReceiveMessage", `{"QueueUrl":"q","MaxNumberOfMessages":10,"VisibilityTimeout":0,"WaitTimeSeconds":0}`)
+	assert.Equal(t, 2, strings.Count(out, `"ReceiptHandle"`), out)
+	assert.Equal(t, `{"Attributes":{"ApproximateNumberOfMessages":"2","ApproximateNumberOfMessagesDelayed":"2","ApproximateNumberOfMessagesNotVisible":"0"}}`, attrs())
+
+	// MaxNumberOfMessages 0 is out of range, and ChangeMessageVisibility requires its timeout.
+	w := post(h, "ReceiveMessage", `{"QueueUrl":"q","MaxNumberOfMessages":0}`)
+	assert.Equal(t, http.StatusBadRequest, w.Code)
+	assert.Equal(t, `{"__type":"com.amazonaws.sqs#InvalidParameterValueException","message":"Value 0 for parameter MaxNumberOfMessages is invalid. Reason: Must be between 1 and 10, if provided."}`, w.Body.String())
+	var handle struct {
+		Messages []struct{ ReceiptHandle string }
+	}
+	require.NoError(t, json.Unmarshal([]byte(out), &handle))
+	w = post(h, "ChangeMessageVisibility", `{"QueueUrl":"q","ReceiptHandle":"`+handle.Messages[0].ReceiptHandle+`"}`)
+	assert.Equal(t, http.StatusBadRequest, w.Code)
+	assert.Equal(t, `{"__type":"com.amazonaws.sqs#MissingRequiredParameterException","message":"The request must contain the parameter VisibilityTimeout."}`, w.Body.String())
+	assert.Equal(t, "MissingParameter;Sender", w.Header().Get("x-amzn-query-error"))
+	ok("ChangeMessageVisibility", `{"QueueUrl":"q","ReceiptHandle":"`+handle.Messages[0].ReceiptHandle+`","VisibilityTimeout":0}`)
+
+	// A FIFO queue takes DelaySeconds 0, though it refuses any other per-message delay.
+	ok("CreateQueue", `{"QueueName":"q.fifo","Attributes":{"FifoQueue":"true","ContentBasedDeduplication":"true"}}`)
+	ok("SendMessage", `{"QueueUrl":"q.fifo","MessageBody":"m","MessageGroupId":"g","DelaySeconds":0}`)
+	ok("SendMessageBatch", `{"QueueUrl":"q.fifo","Entries":[{"Id":"a","MessageBody":"n","MessageGroupId":"g","DelaySeconds":0}]}`)
+	assert.Equal(t, http.StatusBadRequest, post(h, "SendMessage", `{"QueueUrl":"q.fifo","MessageBody":"m","MessageGroupId":"g","DelaySeconds":1}`).Code)
 }
