@@ -177,6 +177,15 @@ sqs.send_message(QueueUrl=fifo, MessageBody="three", MessageGroupId="g")
 assert "Messages" not in sqs.receive_message(QueueUrl=fifo), "the group is locked while messages are in flight"
 expect_error(sqs.exceptions.ClientError, "MissingParameter", sqs.send_message, QueueUrl=fifo, MessageBody="x")
 
+# Zeros boto3 sends and Go cannot: a short poll on a long-polling queue, a receive that leaves
+# the message visible, a send that skips the queue's delay. With the virtual clock standing
+# still, a long poll here would never return.
+slow = sqs.create_queue(QueueName="flow-slow", Attributes={"ReceiveMessageWaitTimeSeconds": "20", "DelaySeconds": "60"})["QueueUrl"]
+assert "Messages" not in sqs.receive_message(QueueUrl=slow, WaitTimeSeconds=0)
+sqs.send_message(QueueUrl=slow, MessageBody="now", DelaySeconds=0)
+assert len(sqs.receive_message(QueueUrl=slow, WaitTimeSeconds=0, VisibilityTimeout=0)["Messages"]) == 1
+assert sqs.receive_message(QueueUrl=slow, WaitTimeSeconds=0)["Messages"][0]["Body"] == "now", "still visible"
+
 # Clean up, and the name's 60-second cooldown runs on the virtual clock.
 sqs.delete_queue(QueueUrl=url)
 expect_error(sqs.exceptions.QueueDeletedRecently, "AWS.SimpleQueueService.QueueDeletedRecently", sqs.create_queue, QueueName="flow")
