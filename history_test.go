@@ -194,3 +194,25 @@ func TestHistoryLimitForgetsTheOldestEvents(t *testing.T) {
 	f.hist.each(func(*event) { total++ })
 	assert.LessOrEqual(t, total, 2*historyChunk)
 }
+
+// A message whose retention ends while it is in flight expires then and is never visible
+// again, whether the clock gets there in one move or in many.
+func TestTimelineIsTheSameForOneLongClockMoveAsForManyShortOnes(t *testing.T) {
+	run := func(move func(f *Fake)) Timeline {
+		e := newErgo(t)
+		url := e.queue("jobs", map[string]string{"MessageRetentionPeriod": "60", "VisibilityTimeout": "100"})
+		id := e.send(url, "a")
+		e.receiveOne(url, 0)
+		move(e.f)
+		return e.f.Timeline(id)
+	}
+	oneMove := run(func(f *Fake) { f.Advance(200 * time.Second) })
+	manyMoves := run(func(f *Fake) {
+		for range 200 {
+			f.Advance(time.Second)
+		}
+	})
+	assert.Equal(t, manyMoves, oneMove)
+	require.Len(t, oneMove.Events, 3)
+	assert.Equal(t, Event{Kind: EventExpired, At: clockAt(time.Minute), Queue: "jobs"}, oneMove.Events[2])
+}

@@ -93,30 +93,43 @@ func newQueue(id uint32, name, url, arn string, cfg queueConfig, now int64) *que
 // messages became available.
 func (q *queue) settle(now int64) bool {
 	woke := false
-	for q.pending.len() > 0 && q.pending.top().at <= now {
-		m := q.pending.pop()
-		q.leavePending(m)
-		if m.receiveCount > 0 {
-			q.record(EventVisibleAgain, m, m.at)
-		}
-		if q.fifo == nil {
-			q.visible.push(m)
-			woke = true
-		} else if m.isHead() {
-			q.fifoOffer(m.ext.group)
-			woke = true
-		}
-	}
 	period := int64(q.cfg.retentionPeriod) * int64(time.Second)
-	for q.retention.len() > 0 && q.retention.top().retainFrom+period <= now {
-		m := q.retention.top()
-		q.record(EventExpired, m, m.retainFrom+period)
-		q.remove(m)
+	// Apply the due events in the order of their times, whichever heap they come from, so that
+	// one long clock move leaves the same history as many short ones: a message whose
+	// retention ends while it is in flight expires, and is never visible again.
+	for {
+		var m *message
+		var expires, visible bool
+		if r := q.retention.top(); r != nil && r.retainFrom+period <= now {
+			m, expires = r, true
+		}
+		if p := q.pending.top(); p != nil && p.at <= now && (m == nil || p.at < m.retainFrom+period) {
+			m, expires, visible = p, false, true
+		}
+		switch {
+		case expires:
+			q.record(EventExpired, m, m.retainFrom+period)
+			q.remove(m)
+		case visible:
+			q.pending.pop()
+			q.leavePending(m)
+			if m.receiveCount > 0 {
+				q.record(EventVisibleAgain, m, m.at)
+			}
+			if q.fifo == nil {
+				q.visible.push(m)
+				woke = true
+			} else if m.isHead() {
+				q.fifoOffer(m.ext.group)
+				woke = true
+			}
+		default:
+			if q.fifo != nil {
+				q.fifo.sweep(now)
+			}
+			return woke
+		}
 	}
-	if q.fifo != nil {
-		q.fifo.sweep(now)
-	}
-	return woke
 }
 
 // nextDue is the earliest time at which a pending message becomes visible, or 0.
