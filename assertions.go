@@ -46,14 +46,26 @@ type tHelper interface{ Helper() }
 // polls still parked, or responses still held back by an injected Latency. Such a call is
 // a goroutine the test leaked — started, and then neither answered by moving the clock nor
 // ended by cancelling its context — and it usually hides a missing assertion about what it
-// would have received. The cleanup ends the leaked long polls with empty results, so their
-// goroutines can finish.
+// would have received. A call whose context is already cancelled is not a leak, even if its
+// goroutine has not yet returned. The cleanup ends the leaked long polls with empty results,
+// so their goroutines can finish.
 func NewForTest(t CleanupT, opts ...Option) *Fake {
 	t.Helper()
 	f := New(opts...)
 	t.Cleanup(func() {
+		t.Helper()
 		f.mu.Lock()
-		polls, held := len(f.pollers), f.waiting
+		polls, held := 0, 0
+		for _, pl := range f.pollers {
+			if !done(pl.ctxDone) {
+				polls++
+			}
+		}
+		for _, h := range f.held {
+			if !done(h.ctxDone) {
+				held++
+			}
+		}
 		for len(f.pollers) > 0 {
 			f.finishPoll(f.pollers[0], emptyReceive())
 		}

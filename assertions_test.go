@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -542,4 +543,30 @@ func TestLastSegment(t *testing.T) {
 		assert.Equal(t, want, lastSegment(ref), ref)
 	}
 	assert.True(t, errors.Is(ErrLostResponse, context.DeadlineExceeded))
+}
+
+// A call the test ended by cancelling its context is not a leak, even when its goroutine has
+// not returned yet when the cleanup runs: the usual `defer cancel()` of a consumer.
+func TestNewForTestPassesCallsWhoseContextIsCancelled(t *testing.T) {
+	rec := &recordingT{}
+	f := NewForTest(rec)
+	ctx, cancel := context.WithCancel(context.Background())
+	q, err := f.CreateQueue(ctx, &sqs.CreateQueueInput{QueueName: aws.String("jobs")})
+	require.NoError(t, err)
+	f.InjectFault(Fault{Operation: "ListQueues", Latency: time.Second})
+	var wg sync.WaitGroup
+	wg.Add(2)
+	go func() {
+		defer wg.Done()
+		f.ReceiveMessage(ctx, &sqs.ReceiveMessageInput{QueueUrl: q.QueueUrl, WaitTimeSeconds: 20})
+	}()
+	go func() {
+		defer wg.Done()
+		f.ListQueues(ctx, &sqs.ListQueuesInput{})
+	}()
+	require.NoError(t, f.WaitForPollers(context.Background(), 2))
+	cancel()
+	rec.runCleanups()
+	assert.Empty(t, rec.errors)
+	wg.Wait()
 }

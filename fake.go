@@ -67,8 +67,8 @@ type Fake struct {
 
 	faults     faults
 	faultCount atomic.Int32
-	waiting    int             // calls holding their response back for an injected latency
-	held       []chan struct{} // their release channels, closed by Reset
+	waiting    int        // calls holding their response back for an injected latency
+	held       []heldCall // those calls, released by Reset
 	lastErr    atomic.Pointer[error]
 	chaos      *Chaos
 	rng        *rand.Rand

@@ -175,13 +175,13 @@ func (f *Fake) waitClock(ctx context.Context, d time.Duration) error {
 	f.mu.Lock()
 	deadline := f.clk.Now().Add(d)
 	f.waiting++
-	f.held = append(f.held, release)
+	f.held = append(f.held, heldCall{release: release, ctxDone: ctx.Done()})
 	f.notifyPollWaiters()
 	f.mu.Unlock()
 	defer func() {
 		f.mu.Lock()
-		for i, ch := range f.held {
-			if ch == release {
+		for i, h := range f.held {
+			if h.release == release {
 				f.held = append(f.held[:i], f.held[i+1:]...)
 				f.waiting--
 				break
@@ -201,14 +201,30 @@ func (f *Fake) waitClock(ctx context.Context, d time.Duration) error {
 	}
 }
 
+// heldCall is a call holding its response back for an injected latency.
+type heldCall struct {
+	release chan struct{}   // closed to end the wait
+	ctxDone <-chan struct{} // the call's context's Done
+}
+
+// done reports whether ch, a context's Done channel, is closed; a nil channel never is.
+func done(ch <-chan struct{}) bool {
+	select {
+	case <-ch:
+		return true
+	default:
+		return false
+	}
+}
+
 // errReleased ends a call whose response was held back when the fake was reset.
 var errReleased = errors.New("sqsfake: the fake was reset while the response was held back")
 
 // releaseHeld ends every call holding its response back for an injected latency; they
 // return errReleased. Called with f.mu held.
 func (f *Fake) releaseHeld() {
-	for _, ch := range f.held {
-		close(ch)
+	for _, h := range f.held {
+		close(h.release)
 	}
 	f.held = nil
 	f.waiting = 0

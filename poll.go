@@ -25,7 +25,8 @@ type poller struct {
 	q        *queue
 	p        *receiveParams
 	deadline int64
-	kick     chan struct{} // closed to make the poller look again; nil while it is awake
+	kick     chan struct{}   // closed to make the poller look again; nil while it is awake
+	ctxDone  <-chan struct{} // the Done of the receive's context
 	out      *sqs.ReceiveMessageOutput
 	done     bool
 }
@@ -131,7 +132,7 @@ func (f *Fake) endPollsOf(q *queue) {
 // longPoll parks a receive on q until it is served, its deadline passes, or ctx ends. It is
 // called with f.mu held and returns with it released.
 func (f *Fake) longPoll(ctx context.Context, q *queue, p *receiveParams, now int64) (*sqs.ReceiveMessageOutput, error) {
-	pl := &poller{q: q, p: p, deadline: now + p.wait}
+	pl := &poller{q: q, p: p, deadline: now + p.wait, ctxDone: ctx.Done()}
 	f.park(pl)
 	for {
 		wake := pl.deadline
