@@ -14,6 +14,7 @@ package sqsfake
 
 import (
 	"context"
+	"errors"
 	"math/rand/v2"
 	"sync"
 	"sync/atomic"
@@ -213,16 +214,32 @@ type callNumberKey struct{}
 // requestID formats the call's request id, a UUID derived from the call's number.
 func (c call) requestID() string { return uuidFor(c.f.seed, streamRequestID, c.req) }
 
-// fail shapes an engine error for the caller, and remembers it as the fake's last error.
+// fail shapes an engine error for the caller, and remembers it as the fake's last error
+// unless the caller ended the call itself.
 func (c call) fail(err error) error {
+	callerGone := callerEnded(err)
 	err = operationError(c.op, c.requestID(), err)
-	c.f.lastErr.Store(&err)
+	if !callerGone {
+		c.f.lastErr.Store(&err)
+	}
 	return err
+}
+
+// callerEnded reports whether err says the call ended on the caller's side rather than the
+// service's: its context ended, or Reset released its held response. A lost response looks
+// like a timeout to the caller, but it is the service's doing.
+func callerEnded(err error) bool {
+	if isLostResponse(err) {
+		return false
+	}
+	return errors.As(err, new(*canceledWait)) || errors.Is(err, context.Canceled) ||
+		errors.Is(err, context.DeadlineExceeded) || errors.Is(err, errReleased)
 }
 
 // LastError returns the last error an operation call on the fake returned for a reason on
 // the service's side (an SQS error, an injected fault, a lost response), or nil. Errors of
-// the SDK's client-side validation never reach SQS and are not recorded.
+// the SDK's client-side validation never reach SQS and are not recorded, nor are the errors
+// of calls their callers ended (a cancelled or expired context).
 func (f *Fake) LastError() error {
 	if p := f.lastErr.Load(); p != nil {
 		return *p

@@ -490,3 +490,32 @@ func TestLastErrorIgnoresClientSideValidation(t *testing.T) {
 	require.Error(t, verr)
 	assert.Equal(t, err, e.f.LastError(), "unchanged")
 }
+
+// A call its caller ends — a long poll or a held response whose context is cancelled — does
+// not replace the service's last error.
+func TestLastErrorIgnoresCallsTheCallerEnded(t *testing.T) {
+	e := newErgo(t)
+	url := e.queue("jobs", nil)
+	_, err := e.f.GetQueueUrl(e.ctx, &sqs.GetQueueUrlInput{QueueName: aws.String("missing")})
+	require.Error(t, err)
+	e.f.InjectFault(Fault{Operation: "ListQueues", Latency: time.Minute})
+	for _, call := range []func(ctx context.Context) error{
+		func(ctx context.Context) error {
+			_, err := e.f.ReceiveMessage(ctx, &sqs.ReceiveMessageInput{QueueUrl: aws.String(url), WaitTimeSeconds: 20})
+			return err
+		},
+		func(ctx context.Context) error {
+			_, err := e.f.ListQueues(ctx, &sqs.ListQueuesInput{})
+			return err
+		},
+	} {
+		ctx, cancel := context.WithCancel(e.ctx)
+		done := make(chan error)
+		go func() { done <- call(ctx) }()
+		require.NoError(t, e.f.WaitForPollers(e.ctx, 1))
+		cancel()
+		require.ErrorIs(t, <-done, context.Canceled)
+		assert.Equal(t, err, e.f.LastError(), "still the service's error")
+	}
+	AssertLastError(t, e.f, new(*types.QueueDoesNotExist))
+}
