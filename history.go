@@ -68,18 +68,20 @@ const historyChunk = 4096
 
 // history is the fake's event log.
 type history struct {
-	chunks [][]event
-	limit  int // the most events kept, in whole chunks; 0 keeps every event
+	chunks  [][]event
+	limit   int  // the fewest newest events kept, in whole chunks; 0 keeps every event
+	dropped bool // some events were forgotten
 }
 
 func (h *history) add(e event) {
 	n := len(h.chunks)
 	if n == 0 || len(h.chunks[n-1]) == historyChunk {
-		if h.limit > 0 && n*historyChunk >= h.limit && n > 0 {
-			// Forget the oldest chunk; reuse its memory for the new one.
+		if h.limit > 0 && (n-1)*historyChunk+1 >= h.limit {
+			// The newer chunks hold the limit: forget the oldest, and reuse its memory.
 			oldest := h.chunks[0]
 			copy(h.chunks, h.chunks[1:])
 			h.chunks[n-1] = oldest[:0]
+			h.dropped = true
 		} else {
 			h.chunks = append(h.chunks, make([]event, 0, historyChunk))
 			n++
@@ -88,10 +90,12 @@ func (h *history) add(e event) {
 	h.chunks[n-1] = append(h.chunks[n-1], e)
 }
 
-// WithHistoryLimit bounds the event log that timelines are read from to about n events (in
-// chunks of 4,096), forgetting the oldest first, for long-running fakes such as a server.
-// A message whose early events were forgotten shows a timeline that starts later. The
-// default keeps every event until Reset.
+// WithHistoryLimit bounds the event log that timelines are read from, forgetting the
+// oldest events first, for long-running fakes such as a server: it keeps the newest n
+// events at least, and at most n+4,096 (the log grows in chunks of 4,096, and n is at least
+// that). A message whose early events were forgotten shows a timeline that starts later.
+// Snapshots and the fake's behaviour never depend on the log. The default keeps every event
+// until Reset.
 func WithHistoryLimit(n int) Option {
 	return func(f *Fake) { f.hist.limit = max(n, historyChunk) }
 }
@@ -166,6 +170,8 @@ func (e Event) String() string {
 type Timeline struct {
 	MessageID string
 	Events    []Event
+	// forgotten is set when the event log has dropped older events (WithHistoryLimit).
+	forgotten bool
 }
 
 // String renders the timeline one event a line, as assertion failures print it.
@@ -173,7 +179,11 @@ func (t Timeline) String() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "timeline of message %s:", t.MessageID)
 	if len(t.Events) == 0 {
-		b.WriteString(" no events (no such message)")
+		if t.forgotten {
+			b.WriteString(" no events (forgotten: the fake keeps its WithHistoryLimit newest events)")
+		} else {
+			b.WriteString(" no events (no such message)")
+		}
 	}
 	for _, e := range t.Events {
 		b.WriteString("\n  ")
@@ -211,7 +221,7 @@ func (f *Fake) Timeline(messageID string) Timeline {
 }
 
 func (f *Fake) timeline(messageID string) Timeline {
-	t := Timeline{MessageID: messageID}
+	t := Timeline{MessageID: messageID, forgotten: f.hist.dropped}
 	idNum, ok := f.idNumOf(messageID)
 	if !ok {
 		return t

@@ -181,18 +181,61 @@ func TestTimelineSpansHistoryChunks(t *testing.T) {
 }
 
 func TestHistoryLimitForgetsTheOldestEvents(t *testing.T) {
-	f := New(WithHistoryLimit(2 * historyChunk))
-	q := mustCreateQueue(t, f, "busy", nil)
-	first := send(t, f, q, "first")
-	for range 3 * historyChunk {
-		send(t, f, q, "more")
+	for _, limit := range []int{1, historyChunk, 2 * historyChunk, 2*historyChunk + 1} {
+		t.Run(fmt.Sprint(limit), func(t *testing.T) {
+			f := New(WithHistoryLimit(limit))
+			q := mustCreateQueue(t, f, "busy", nil)
+			first := send(t, f, q, "first")
+			kept := func() int {
+				total := 0
+				f.hist.each(func(*event) { total++ })
+				return total
+			}
+			floor := max(limit, historyChunk)
+			for sent := 2; sent <= 4*historyChunk; sent++ { // one event a send
+				send(t, f, q, "more")
+				// The newest events up to the limit are always there, and at most one chunk
+				// more.
+				n := kept()
+				if n < min(sent, floor) || n > floor+historyChunk {
+					t.Fatalf("after %d sends %d events are kept", sent, n)
+				}
+			}
+			assert.Empty(t, f.Timeline(*first.MessageId).Events, "the first send was forgotten")
+			assert.Equal(t, "timeline of message "+*first.MessageId+": no events (forgotten: the fake keeps its WithHistoryLimit newest events)",
+				f.Timeline(*first.MessageId).String())
+			last := send(t, f, q, "last")
+			assert.Len(t, f.Timeline(*last.MessageId).Events, 1)
+		})
 	}
-	assert.Empty(t, f.Timeline(*first.MessageId).Events, "the first send was forgotten")
-	last := send(t, f, q, "last")
-	assert.Len(t, f.Timeline(*last.MessageId).Events, 1)
-	total := 0
-	f.hist.each(func(*event) { total++ })
-	assert.LessOrEqual(t, total, 2*historyChunk)
+}
+
+// What a snapshot shows never depends on the event log: a dead-lettered message keeps its
+// receipt handle and its age in the DLQ when the log forgets its move.
+func TestSnapshotsOfDeadLettersOutliveTheHistoryLimit(t *testing.T) {
+	e := newErgo(t, WithHistoryLimit(historyChunk))
+	src, _ := e.dlqPair("jobs", 1)
+	id := e.send(src, "poison")
+	r := e.receiveOne(src, 0)
+	e.f.Advance(30 * time.Second)
+	assert.Empty(t, e.receive(src, 1, 0)) // moves it to jobs-dlq
+	e.f.Advance(10 * time.Second)
+	before, ok := e.f.Message("jobs-dlq", id)
+	require.True(t, ok)
+	dlqBefore, _ := e.f.Queue("jobs-dlq")
+	require.Equal(t, *r.ReceiptHandle, before.ReceiptHandle)
+	require.Equal(t, 10*time.Second, dlqBefore.Stats.ApproximateAgeOfOldestMessage)
+
+	other := e.queue("other", nil)
+	for range 3 * historyChunk {
+		e.send(other, "traffic")
+	}
+	require.False(t, e.f.Timeline(id).Has(EventMovedToDLQ), "the log forgot the move")
+	after, ok := e.f.Message("jobs-dlq", id)
+	require.True(t, ok)
+	assert.Equal(t, before, after)
+	dlqAfter, _ := e.f.Queue("jobs-dlq")
+	assert.Equal(t, dlqBefore.Stats, dlqAfter.Stats)
 }
 
 // A message whose retention ends while it is in flight expires then and is never visible

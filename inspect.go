@@ -134,50 +134,8 @@ func (f *Fake) lookupQueue(ref string) *queue {
 	return q
 }
 
-// arrival is what the event log tells about a message dead-lettered into a queue: when it
-// arrived there, and the receipt of its latest receive, which may be its source queue's.
-type arrival struct {
-	at       int64
-	lastRecv receipt
-}
-
-// arrivals reads the event log for the messages of q that were dead-lettered into it. The
-// message itself does not remember either: it keeps its receive count and its original
-// enqueue time across the move. The log is scanned only when q holds such messages.
-func (f *Fake) arrivals(q *queue, ms []*message) map[uint64]*arrival {
-	var out map[uint64]*arrival
-	for _, m := range ms {
-		if m.ext != nil && m.ext.dlqSource != "" {
-			if out == nil {
-				out = make(map[uint64]*arrival)
-			}
-			out[m.idNum] = &arrival{}
-		}
-	}
-	if out == nil {
-		return nil
-	}
-	f.hist.each(func(e *event) {
-		a := out[e.idNum]
-		if a == nil {
-			return
-		}
-		switch {
-		case e.kind == EventMovedToDLQ && e.to == q.id:
-			a.at = e.at
-		case e.kind == EventReceived:
-			a.lastRecv = receipt{queue: e.queue, msg: e.idNum, receive: e.receive}
-		}
-	})
-	return out
-}
-
+// messageInfo snapshots m, a message of q.
 func (f *Fake) messageInfo(q *queue, m *message) MessageInfo {
-	return f.messageInfoWith(q, m, f.arrivals(q, []*message{m})[m.idNum])
-}
-
-// messageInfoWith snapshots m, with its arrival when it was dead-lettered into q.
-func (f *Fake) messageInfoWith(q *queue, m *message, a *arrival) MessageInfo {
 	info := MessageInfo{
 		MessageID:    uuidFor(f.seed, streamMessageID, m.idNum),
 		Body:         m.body,
@@ -198,8 +156,9 @@ func (f *Fake) messageInfoWith(q *queue, m *message, a *arrival) MessageInfo {
 	}
 	if m.receiveCount > 0 {
 		r := receipt{queue: q.id, msg: m.idNum, receive: m.receiveCount}
-		if a != nil && a.lastRecv.receive != 0 {
-			r = a.lastRecv // not received from the DLQ yet: its source's handle is the latest
+		if x := m.ext; x != nil && x.dlqSource != "" && x.movedReceive == m.receiveCount {
+			// Not received from the DLQ yet: its source's handle is the latest.
+			r = receipt{queue: x.movedFrom, msg: m.idNum, receive: x.movedReceive}
 		}
 		info.ReceiptHandle = encodeReceipt(f.seed, r)
 		info.FirstReceivedAt = time.Unix(0, m.firstRecvAt).UTC()
@@ -233,17 +192,16 @@ func (f *Fake) queueInfo(q *queue, now int64) QueueInfo {
 	}
 	info.Visible, info.InFlight, info.Delayed = q.counts()
 	ms := q.inSendOrder()
-	arrived := f.arrivals(q, ms)
 	oldest := now
 	for _, m := range ms {
-		info.Messages = append(info.Messages, f.messageInfoWith(q, m, arrived[m.idNum]))
+		info.Messages = append(info.Messages, f.messageInfo(q, m))
 		// A message's age counts from when it entered this queue: its send, or its move
 		// into a DLQ. A standard DLQ keeps the original enqueue time for retention, but AWS
 		// counts ApproximateAgeOfOldestMessage from the move (SQS developer guide, "Setting
 		// up dead-letter queue retention"); a FIFO DLQ restarts both at the move.
 		entered := m.retainFrom
-		if a := arrived[m.idNum]; a != nil && a.at > entered {
-			entered = a.at
+		if x := m.ext; x != nil && x.dlqSource != "" && x.movedAt > entered {
+			entered = x.movedAt
 		}
 		oldest = min(oldest, entered)
 	}
@@ -350,10 +308,9 @@ func (f *Fake) messageInfos(q *queue, ms []*message) []MessageInfo {
 	if len(ms) == 0 {
 		return nil
 	}
-	arrived := f.arrivals(q, ms)
 	out := make([]MessageInfo, len(ms))
 	for i, m := range ms {
-		out[i] = f.messageInfoWith(q, m, arrived[m.idNum])
+		out[i] = f.messageInfo(q, m)
 	}
 	return out
 }

@@ -34,6 +34,13 @@ type messageExt struct {
 	groupID     string // MessageGroupId; "" when none (an empty id is invalid)
 	dlqSource   string // DeadLetterQueueSourceArn
 
+	// Dead-lettered messages only: when the move into the DLQ happened, the queue it came
+	// from, and its receive count then (its receipt handle stays the source's until the DLQ
+	// hands it out).
+	movedAt      int64
+	movedFrom    uint32
+	movedReceive uint32
+
 	// FIFO queues only.
 	dedupID    string
 	seqNo      uint64 // SequenceNumber, formatted by sequenceNumber

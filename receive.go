@@ -218,6 +218,7 @@ func (f *Fake) moveToDLQ(src *queue, m *message, dlq *queue, now int64) {
 	}
 	ext.group, ext.prev, ext.next = nil, nil, nil
 	ext.dlqSource = src.arn
+	ext.movedAt, ext.movedFrom, ext.movedReceive = now, src.id, m.receiveCount
 	src.hist.add(event{at: now, idNum: m.idNum, queue: src.id, to: dlq.id, kind: EventMovedToDLQ})
 	moved.ext = &ext
 	if dlq.fifo != nil {
