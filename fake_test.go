@@ -255,17 +255,26 @@ func TestConcurrentProducersAndConsumersDeleteEveryMessageOnce(t *testing.T) {
 	// Every message was received and deleted by some consumer (none lost). A consumer whose
 	// handle went stale may delete a message another consumer already deleted: SQS answers
 	// that with success too, so deleted[id] can exceed 1. The queue being empty with no
-	// retention expiry and no DLQ means each message was removed exactly once, which the
-	// fake's own count of removals confirms.
+	// retention expiry and no DLQ means each message was removed exactly once, which each
+	// message's timeline confirms: one deletion in it.
 	require.Len(t, sent, producers*perProducer)
+	calls := 0
 	for id := range sent {
 		assert.GreaterOrEqual(t, deleted[id], 1, "message %s deleted", id)
+		calls += deleted[id]
+		removals := 0
+		for _, e := range f.Timeline(id).Events {
+			if e.Kind == EventDeleted {
+				removals++
+			}
+		}
+		assert.Equal(t, 1, removals, "message %s removed exactly once", id)
 	}
 	assert.Len(t, deleted, len(sent), "only sent messages were received")
 	info, ok := f.Queue("busy")
 	require.True(t, ok)
-	assert.EqualValues(t, producers*perProducer, info.Stats.NumberOfMessagesDeleted,
-		"the fake removed each message exactly once")
+	assert.EqualValues(t, calls, info.Stats.NumberOfMessagesDeleted,
+		"CloudWatch counts every successful delete, duplicates included")
 	attrs, err := f.GetQueueAttributes(ctx, &sqs.GetQueueAttributesInput{QueueUrl: q.QueueUrl, AttributeNames: []types.QueueAttributeName{"All"}})
 	require.NoError(t, err)
 	assert.Equal(t, "0", attrs.Attributes["ApproximateNumberOfMessages"])

@@ -69,10 +69,14 @@ type MessageInfo struct {
 type QueueStats struct {
 	NumberOfMessagesSent     int64 `json:"numberOfMessagesSent"`
 	NumberOfMessagesReceived int64 `json:"numberOfMessagesReceived"`
-	NumberOfMessagesDeleted  int64 `json:"numberOfMessagesDeleted"`
-	NumberOfEmptyReceives    int64 `json:"numberOfEmptyReceives"`
+	// NumberOfMessagesDeleted counts every successful delete, duplicate deletions of one
+	// message included, as CloudWatch does.
+	NumberOfMessagesDeleted int64 `json:"numberOfMessagesDeleted"`
+	NumberOfEmptyReceives   int64 `json:"numberOfEmptyReceives"`
 	// ApproximateAgeOfOldestMessage is how long the oldest stored message has waited, on
-	// the fake's clock (in JSON, nanoseconds).
+	// the fake's clock (in JSON, nanoseconds). As in CloudWatch, a standard queue leaves
+	// out its poison pills, messages received three times or more and not deleted; it is 0
+	// when no message counts.
 	ApproximateAgeOfOldestMessage time.Duration `json:"approximateAgeOfOldestMessage"`
 }
 
@@ -177,6 +181,11 @@ func (f *Fake) messageInfo(q *queue, m *message) MessageInfo {
 	return info
 }
 
+// poisonReceives is how many receives make a standard queue's message a poison pill that
+// ApproximateAgeOfOldestMessage leaves out (SQS developer guide, "Available CloudWatch
+// metrics").
+const poisonReceives = 3
+
 func (f *Fake) queueInfo(q *queue, now int64) QueueInfo {
 	info := QueueInfo{Name: q.name, URL: q.url, Arn: q.arn, FIFO: q.fifo != nil, Attributes: map[string]string{}}
 	for _, n := range allQueueAttributeNames {
@@ -202,6 +211,9 @@ func (f *Fake) queueInfo(q *queue, now int64) QueueInfo {
 		entered := m.retainFrom
 		if x := m.ext; x != nil && x.dlqSource != "" && x.movedAt > entered {
 			entered = x.movedAt
+		}
+		if q.fifo == nil && m.receiveCount >= poisonReceives {
+			continue // SQS moves it to the back of the queue, out of the metric
 		}
 		oldest = min(oldest, entered)
 	}

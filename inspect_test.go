@@ -324,6 +324,56 @@ func TestStatsCountWhatCloudWatchWouldShow(t *testing.T) {
 		NumberOfEmptyReceives: 1}, q.Stats, "an empty queue has no oldest message")
 }
 
+// CloudWatch counts every successful delete that uses a valid receipt handle, duplicate
+// deletions included: an old handle, then the latest, then the latest again.
+func TestStatsCountDuplicateDeletions(t *testing.T) {
+	e := newErgo(t)
+	url := e.queue("jobs", nil)
+	e.send(url, "a")
+	old := e.receiveOne(url, 1)
+	e.f.Advance(time.Second)
+	latest := e.receiveOne(url, 30)
+	e.delete(url, *old.ReceiptHandle) // deletes it: an older handle still works
+	e.delete(url, *latest.ReceiptHandle)
+	e.delete(url, *latest.ReceiptHandle)
+	q, _ := e.f.Queue("jobs")
+	assert.Equal(t, int64(3), q.Stats.NumberOfMessagesDeleted)
+}
+
+// A standard queue's poison pills — received three times or more, never deleted — are left
+// out of ApproximateAgeOfOldestMessage; a FIFO queue keeps them, since it does not reorder.
+func TestAgeOfOldestMessageLeavesOutPoisonPills(t *testing.T) {
+	for _, tt := range []struct {
+		name, queue string
+		attrs       map[string]string
+		want        time.Duration
+	}{
+		{"standard", "jobs", nil, 10 * time.Second},
+		{"fifo", "jobs.fifo", map[string]string{"FifoQueue": "true", "ContentBasedDeduplication": "true"}, 100 * time.Second},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			e := newErgo(t)
+			url := e.queue(tt.queue, tt.attrs)
+			send := func(body string) {
+				in := &sqs.SendMessageInput{QueueUrl: aws.String(url), MessageBody: aws.String(body)}
+				if tt.attrs != nil {
+					in.MessageGroupId = aws.String(body)
+				}
+				e.sendInput(in)
+			}
+			send("poison")
+			for range 3 {
+				e.receiveOne(url, 5)
+				e.f.Advance(30 * time.Second)
+			}
+			send("fresh")
+			e.f.Advance(10 * time.Second)
+			q, _ := e.f.Queue(tt.queue)
+			assert.Equal(t, tt.want, q.Stats.ApproximateAgeOfOldestMessage)
+		})
+	}
+}
+
 func TestStatsCountEmptyLongPolls(t *testing.T) {
 	e := newErgo(t)
 	url := e.queue("jobs", nil)

@@ -356,6 +356,7 @@ func (f *Fake) deleteOne(q *queue, handle string, now int64) *sqsError {
 		return err
 	}
 	if m == nil {
+		q.stats.deleted++ // CloudWatch counts duplicate deletions too
 		return nil
 	}
 	if q.fifo != nil && !m.heldBy(r) {
