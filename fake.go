@@ -189,6 +189,9 @@ func (f *Fake) begin(ctx context.Context, op string, params any, optFns []func(*
 // finish ends a call the engine answered with err: an injected latency still holds the
 // answer back, and the engine's error is shaped for the caller.
 func (c *call) finish(ctx context.Context, err error) error {
+	if c.fault != nil && c.fault.LoseResponse {
+		return c.disturbed(ctx) // the answer is lost, whatever it said
+	}
 	if c.fault != nil && c.fault.Latency > 0 {
 		if werr := c.f.waitClock(ctx, c.fault.Latency); werr != nil {
 			return c.fail(heldError(ctx, werr))

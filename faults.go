@@ -3,6 +3,7 @@ package sqsfake
 import (
 	"context"
 	"errors"
+	"fmt"
 	"math/rand/v2"
 	"sync"
 	"time"
@@ -26,9 +27,12 @@ type Fault struct {
 	// Err is the error the caller gets: ServiceError for an SQS error (shaped exactly as
 	// the real client shapes it), or any other error, which arrives wrapped in
 	// *smithy.OperationError. With LoseResponse and no Err, the caller gets ErrLostResponse.
+	// Through Handler() an error that is not a ServiceError is answered as InternalError
+	// (HTTP 500), which an SDK retries by default: each attempt is a call the fault counts.
 	Err error
 	// LoseResponse makes the operation take effect before the caller gets Err: the classic
-	// cause of duplicates — DeleteMessage succeeded, but the client saw a timeout.
+	// cause of duplicates — DeleteMessage succeeded, but the client saw a timeout. The
+	// answer is lost whatever it was: a call the service refused returns Err too.
 	LoseResponse bool
 	// Latency holds the response back until the fake's clock has moved on by this much
 	// (the operation itself takes effect when called). WaitForPollers counts such calls.
@@ -89,8 +93,12 @@ type faults struct {
 }
 
 // InjectFault adds a fault; faults apply in the order they were added, the first that
-// matches a call taking it. The returned function removes the fault.
+// matches a call taking it. The returned function removes the fault. It panics when
+// fault.Operation names no SQS operation: a misspelt name would silently never match.
 func (f *Fake) InjectFault(fault Fault) (remove func()) {
+	if _, ok := doorOps[fault.Operation]; !ok && fault.Operation != "" {
+		panic(fmt.Sprintf("sqsfake: InjectFault: %q is not an SQS operation; name one as the SDK does, e.g. \"DeleteMessage\"", fault.Operation))
+	}
 	af := &activeFault{Fault: fault, left: fault.Times}
 	if fault.Times <= 0 {
 		af.left = -1

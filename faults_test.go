@@ -334,6 +334,20 @@ func TestLostDeleteResponseTheRetryFindsTheMessageGone(t *testing.T) {
 	assert.Equal(t, 1, deletes)
 }
 
+// A lost response is lost whatever it said: a delete the service refused returns
+// ErrLostResponse too, and the fault is spent.
+func TestLostResponseOfAFailedCallIsLostToo(t *testing.T) {
+	e := newErgo(t)
+	url := e.queue("jobs", nil)
+	e.f.InjectFault(Fault{Operation: "DeleteMessage", Times: 1, LoseResponse: true})
+	in := &sqs.DeleteMessageInput{QueueUrl: aws.String(url), ReceiptHandle: aws.String("garbage")}
+	_, err := e.f.DeleteMessage(e.ctx, in)
+	require.ErrorIs(t, err, ErrLostResponse)
+	_, err = e.f.DeleteMessage(e.ctx, in)
+	var invalid *types.ReceiptHandleIsInvalid
+	assert.ErrorAs(t, err, &invalid, "the next call is answered")
+}
+
 // LoseResponse on SendMessage: the message is stored, the producer retries, and the queue
 // holds the same body twice under two MessageIds.
 func TestLostSendResponseTheRetryDuplicatesTheMessage(t *testing.T) {
@@ -518,4 +532,13 @@ func TestLastErrorIgnoresCallsTheCallerEnded(t *testing.T) {
 		assert.Equal(t, err, e.f.LastError(), "still the service's error")
 	}
 	AssertLastError(t, e.f, new(*types.QueueDoesNotExist))
+}
+
+// A misspelt operation would never match; InjectFault says so at once.
+func TestInjectFaultRefusesAnUnknownOperation(t *testing.T) {
+	f := New()
+	assert.PanicsWithValue(t, `sqsfake: InjectFault: "DeleteMessages" is not an SQS operation; name one as the SDK does, e.g. "DeleteMessage"`, func() {
+		f.InjectFault(Fault{Operation: "DeleteMessages", Err: ErrThrottled})
+	})
+	assert.NotPanics(t, func() { f.InjectFault(Fault{Err: ErrThrottled})() }, "every operation")
 }
