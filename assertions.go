@@ -336,7 +336,7 @@ func AssertLastError(t TestingT, f *Fake, target any, msgAndArgs ...any) bool {
 			matched = last != nil && errors.As(last, target)
 		case target != nil && v.Type().Implements(errorType):
 			want = fmt.Sprintf("an error that is %q (errors.Is)", target)
-			if v.Kind() == reflect.Pointer && v.Type().Elem().Kind() == reflect.Struct {
+			if v.Kind() == reflect.Pointer && v.Type().Elem().PkgPath() == sqsTypesPath {
 				// errors.Is compares identity; a typed SDK error is matched by its type.
 				want += "; to match any error of its type, pass new(" + v.Type().String() + ")"
 			}
