@@ -2,6 +2,8 @@ package sqsfake
 
 import (
 	"context"
+	"errors"
+	"net/http"
 	"testing"
 	"testing/synctest"
 	"time"
@@ -89,12 +91,33 @@ func TestClientReportsRequestIDs(t *testing.T) {
 
 func TestClientCannotEscapeToTheNetwork(t *testing.T) {
 	ctx := context.Background()
-	c := New().Client()
-	// A per-call option that replaces the middleware list removes the fake's middleware.
-	_, err := c.ListQueues(ctx, nil, func(o *sqs.Options) { o.APIOptions = nil })
-	require.ErrorIs(t, err, ErrEscaped)
-	assert.Contains(t, err.Error(), "sqsfake: request escaped the fake")
+	reached := false
+	theirs := clientFunc(func(*http.Request) (*http.Response, error) {
+		reached = true
+		return nil, errors.New("reached their HTTP client")
+	})
+	for name, c := range map[string]*sqs.Client{
+		"plain": New().Client(),
+		"with the caller's HTTP client": New().Client(func(o *sqs.Options) {
+			o.HTTPClient = theirs
+			o.BaseEndpoint = aws.String("http://127.0.0.1:1")
+		}),
+	} {
+		t.Run(name, func(t *testing.T) {
+			// A per-call option that replaces the middleware list removes the fake's
+			// middleware; the request still never leaves.
+			_, err := c.ListQueues(ctx, nil, func(o *sqs.Options) { o.APIOptions = nil })
+			require.ErrorIs(t, err, ErrEscaped)
+			assert.Contains(t, err.Error(), "sqsfake: request escaped the fake")
+			assert.False(t, reached)
+		})
+	}
 }
+
+// clientFunc is an sqs.HTTPClient made of a function.
+type clientFunc func(*http.Request) (*http.Response, error)
+
+func (f clientFunc) Do(r *http.Request) (*http.Response, error) { return f(r) }
 
 func TestClientKeepsCallersMiddlewares(t *testing.T) {
 	ctx := context.Background()
