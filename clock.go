@@ -2,6 +2,7 @@ package sqsfake
 
 import (
 	"context"
+	"math"
 	"time"
 
 	"github.com/benbjohnson/clock"
@@ -74,6 +75,10 @@ type adder interface{ Add(d time.Duration) }
 
 // moveClock moves c forward by d: with its Add method when it has one, else (a real clock)
 // by sleeping, which inside a testing/synctest bubble takes no real time.
+// LatestTime is the last instant the fake's clock can show: it keeps time in int64
+// nanoseconds since 1970.
+var LatestTime = time.Unix(0, math.MaxInt64).UTC()
+
 func moveClock(c Clock, d time.Duration) {
 	if d <= 0 {
 		return

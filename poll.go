@@ -2,6 +2,7 @@ package sqsfake
 
 import (
 	"context"
+	"fmt"
 	"slices"
 	"time"
 
@@ -232,10 +233,17 @@ func (f *Fake) Pollers() int {
 // Moving the injected clock directly works too: queue state is a function of the clock's
 // time and is settled at each call. Advance adds only the stepping that makes parked long
 // polls deterministic.
+//
+// The fake keeps time in int64 nanoseconds since 1970, so its clock ends in April 2262;
+// Advance panics rather than move it past LatestTime.
 func (f *Fake) Advance(d time.Duration) {
 	f.advanceMu.Lock()
 	defer f.advanceMu.Unlock()
-	target := f.clk.Now().Add(d).UnixNano()
+	to := f.clk.Now().Add(d)
+	if to.After(LatestTime) {
+		panic(fmt.Sprintf("sqsfake: Advance(%v) would move the clock to %v, past LatestTime (%v)", d, to.UTC(), LatestTime))
+	}
+	target := to.UnixNano()
 	for {
 		now := f.now()
 		step := target

@@ -328,6 +328,10 @@ func (s *server) control(w http.ResponseWriter, r *http.Request) {
 			writeJSON(w, http.StatusBadRequest, errorBody("want ?d=<duration>, a non-negative Go duration such as 30s or 1h"))
 			return
 		}
+		if in.fake.Now().Add(d).After(sqsfake.LatestTime) {
+			writeJSON(w, http.StatusBadRequest, errorBody("the clock cannot move past "+sqsfake.LatestTime.Format(time.RFC3339)))
+			return
+		}
 		in.fake.Advance(d)
 		writeJSON(w, http.StatusOK, clockBody(in.fake))
 	case "pollers":

@@ -256,6 +256,7 @@ func TestControlEndpoints(t *testing.T) {
 		{http.MethodGet, "advance?d=1s", http.StatusMethodNotAllowed},
 		{http.MethodPost, "advance?d=soon", http.StatusBadRequest},
 		{http.MethodPost, "advance?d=-1s", http.StatusBadRequest},
+		{http.MethodPost, "advance?d=2100000h", http.StatusBadRequest}, // past 2262, the end of the clock
 		{http.MethodPost, "state", http.StatusMethodNotAllowed},
 		{http.MethodGet, "reset", http.StatusMethodNotAllowed},
 		{http.MethodGet, "pollers?n=x", http.StatusBadRequest},
