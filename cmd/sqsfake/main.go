@@ -47,6 +47,7 @@ import (
 	"log"
 	"net"
 	"net/http"
+	"net/url"
 	"os"
 	"os/signal"
 	"regexp"
@@ -115,6 +116,17 @@ func parseFlags(args []string, stderr io.Writer) (config, error) {
 	}
 	if !regexp.MustCompile(`^[0-9]{12}$`).MatchString(c.account) {
 		return c, fmt.Errorf("-account %q: want 12 digits", c.account)
+	}
+	// A region as AWS names them (us-east-1, us-gov-west-1, cn-northwest-1): it goes into
+	// every queue URL and ARN.
+	if !regexp.MustCompile(`^[a-z]{2}(-[a-z]+)+-[0-9]+$`).MatchString(c.region) {
+		return c, fmt.Errorf("-region %q: want a region such as us-east-1", c.region)
+	}
+	if c.endpoint != "" {
+		u, err := url.Parse(c.endpoint)
+		if err != nil || u.Scheme != "http" && u.Scheme != "https" || u.Host == "" || strings.Trim(u.Path, "/") != "" || u.RawQuery != "" || u.Fragment != "" || u.User != nil {
+			return c, fmt.Errorf("-endpoint %q: want an http or https URL without a path, such as http://127.0.0.1:9324", c.endpoint)
+		}
 	}
 	for _, q := range strings.Split(queues, ",") {
 		if q = strings.TrimSpace(q); q != "" {
