@@ -132,6 +132,7 @@ func (f *Fake) startMessageMoveTask(in *sqs.StartMessageMoveTaskInput) (*sqs.Sta
 		SourceArn string `json:"sourceArn"`
 	}{t.id, src.arn})
 	t.handle = base64.StdEncoding.EncodeToString(handle)
+	f.settleSource(src, now) // count what the DLQ holds now
 	visible, inFlight, _ := src.counts()
 	t.toMove = int64(visible + inFlight)
 	if f.tasks == nil {
@@ -155,16 +156,36 @@ func (t *moveTask) nextSlot() int64 {
 	return t.base + (k/r)*sec + ((k%r)*sec+r-1)/r
 }
 
-// progressTasks brings every running task up to now.
+// progressTasks brings every running task up to now. Moves happen one at a time in the
+// order of their instants, whichever task makes them, and each queue involved is brought up
+// to that instant first, so that one long clock move gives what many short ones give: a
+// message moves before a retention period that ends after its slot, lands in its
+// destination at the instant it moved, and two tasks feeding one queue interleave.
 func (f *Fake) progressTasks(now int64) {
 	if len(f.runningTasks) == 0 {
 		return
 	}
-	for _, t := range f.runningTasks {
-		f.progressTask(t, now)
+	for {
+		var next *moveTask
+		var nextAt int64
+		for _, t := range f.runningTasks {
+			if at, ok := f.nextMove(t, now); ok && (next == nil || at < nextAt) {
+				next, nextAt = t, at
+			}
+		}
+		if next == nil {
+			break
+		}
+		f.moveOne(next, nextAt)
 	}
 	kept := f.runningTasks[:0]
 	for _, t := range f.runningTasks {
+		if t.status == taskRunning {
+			// A source emptied by other means — purged, drained by a consumer, expired —
+			// ends its task too.
+			f.settleSource(t.source, now)
+			f.finishIfDone(t)
+		}
 		if t.status == taskRunning {
 			kept = append(kept, t)
 		}
@@ -173,48 +194,69 @@ func (f *Fake) progressTasks(now int64) {
 	f.runningTasks = kept
 }
 
-func (f *Fake) progressTask(t *moveTask, now int64) {
+// nextMove returns the instant, no later than now, at which t moves its next message: its
+// rate's next slot, or later, when a message first becomes available. It brings t's source
+// up to that instant. ok is false when t moves nothing by now.
+func (f *Fake) nextMove(t *moveTask, now int64) (at int64, ok bool) {
+	if t.status != taskRunning {
+		return 0, false
+	}
 	src := t.source
 	if f.queuesByID[src.id] != src {
 		t.fail("AWS.SimpleQueueService.NonExistentQueue")
+		return 0, false
+	}
+	for at = t.nextSlot(); at <= now; {
+		f.settleSource(src, at)
+		if src.oldestAvailable() != nil {
+			return at, true
+		}
+		due := src.nextDue()
+		if due == 0 {
+			return 0, false
+		}
+		at = max(at, due)
+	}
+	return 0, false
+}
+
+// settleSource brings a task's source queue up to at, handing what became visible to its
+// parked polls. It settles the queue alone: move tasks are what is being driven.
+func (f *Fake) settleSource(src *queue, at int64) {
+	if src.settle(at) && len(src.pollers) > 0 {
+		f.servePollers(src, at)
+	}
+}
+
+// moveOne moves t's next message at the instant at that nextMove found.
+func (f *Fake) moveOne(t *moveTask, at int64) {
+	src := t.source
+	m := src.oldestAvailable()
+	if at > t.nextSlot() {
+		// Nothing was available at the slot: the message moves when it became available,
+		// and the rate counts from that move.
+		t.base, t.sinceBase = at, 0
+	} else {
+		t.sinceBase++
+	}
+	destArn := t.destArn
+	if destArn == "" && m.ext != nil {
+		destArn = m.ext.dlqSource
+	}
+	dest := f.lookupARN(destArn)
+	if dest == nil {
+		// The destination was deleted (or the message was never dead-lettered from a
+		// queue): AWS ends the task FAILED and leaves the rest in the DLQ.
+		t.fail("AWS.SimpleQueueService.NonExistentQueue")
 		return
 	}
-	if src.settle(now) && len(src.pollers) > 0 {
-		f.servePollers(src, now)
+	if dest != src {
+		dest.settle(at)
 	}
-	for t.status == taskRunning {
-		at := t.nextSlot()
-		if at > now {
-			break
-		}
-		m := src.oldestAvailable()
-		if m == nil {
-			break
-		}
-		if m.at > at {
-			// Nothing was available at the slot: the message moves when it became
-			// available, and the rate counts from that move.
-			at = m.at
-			t.base, t.sinceBase = at, 0
-		} else {
-			t.sinceBase++
-		}
-		destArn := t.destArn
-		if destArn == "" && m.ext != nil {
-			destArn = m.ext.dlqSource
-		}
-		dest := f.lookupARN(destArn)
-		if dest == nil {
-			// The destination was deleted (or the message was never dead-lettered from a
-			// queue): AWS ends the task FAILED and leaves the rest in the DLQ.
-			t.fail("AWS.SimpleQueueService.NonExistentQueue")
-			return
-		}
-		f.redrive(src, m, dest, at, now)
-		src.remove(m)
-		t.moved++
-		f.finishIfDone(t)
-	}
+	f.redrive(src, m, dest, at)
+	src.remove(m)
+	t.moved++
+	f.finishIfDone(t)
 }
 
 // finishIfDone completes a task that has moved what it set out to move, or whose source
@@ -233,7 +275,7 @@ func (t *moveTask) fail(reason string) {
 // redrive stores a copy of m in dest as a new message sent at the instant at: a new
 // MessageId, a new enqueue time and retention period, no receives yet; body, attributes,
 // trace header and group are kept (SPEC.md §8.3).
-func (f *Fake) redrive(src *queue, m *message, dest *queue, at, now int64) {
+func (f *Fake) redrive(src *queue, m *message, dest *queue, at int64) {
 	f.nextMsgID++
 	nm := &message{
 		idNum: f.nextMsgID, body: m.body, md5Body: m.md5Body, attrs: m.attrs,
@@ -251,12 +293,12 @@ func (f *Fake) redrive(src *queue, m *message, dest *queue, at, now int64) {
 		f.nextSeqNum++
 		nm.ext.seqNo = f.nextSeqNum
 	}
-	dest.add(nm, now, at+int64(dest.cfg.delaySeconds)*int64(time.Second))
+	dest.add(nm, at, at+int64(dest.cfg.delaySeconds)*int64(time.Second))
 	f.hist.add(event{at: at, idNum: m.idNum, other: nm.idNum, queue: src.id, to: dest.id, kind: EventRedriven})
 	f.hist.add(event{at: at, idNum: nm.idNum, other: m.idNum, queue: dest.id, kind: EventSent})
 	dest.stats.sent++
 	if len(dest.pollers) > 0 {
-		f.servePollers(dest, now)
+		f.servePollers(dest, at)
 	}
 }
 

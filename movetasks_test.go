@@ -455,3 +455,157 @@ func TestMoveTaskWaitsForAMessageInFlight(t *testing.T) {
 	assert.Equal(t, millis(start.Add(101*time.Second).UnixNano()), out.Messages[1].Attributes["SentTimestamp"],
 		"the rate counts from that move")
 }
+
+// moveScenario builds queues, dead-letters messages and starts move tasks, then moves the
+// clock with advance and reports what can be observed.
+type moveScenario func(t *testing.T, f *Fake, advance func(time.Duration)) string
+
+// deadLetter sends bodies to a queue that redrives to dlq after one receive, and leaves
+// them in dlq one second later.
+func deadLetter(t *testing.T, f *Fake, src, dlq string, srcAttrs map[string]string, bodies ...string) *string {
+	t.Helper()
+	attrs := map[string]string{"VisibilityTimeout": "1",
+		"RedrivePolicy": `{"deadLetterTargetArn":"` + testArnPrefix + dlq + `","maxReceiveCount":1}`}
+	for k, v := range srcAttrs {
+		attrs[k] = v
+	}
+	q := mustCreateQueue(t, f, src, attrs)
+	for _, b := range bodies {
+		send(t, f, q, b)
+	}
+	ctx := context.Background()
+	_, err := f.ReceiveMessage(ctx, &sqs.ReceiveMessageInput{QueueUrl: q, MaxNumberOfMessages: 10})
+	require.NoError(t, err)
+	f.Advance(time.Second)
+	out, err := f.ReceiveMessage(ctx, &sqs.ReceiveMessageInput{QueueUrl: q, MaxNumberOfMessages: 10})
+	require.NoError(t, err)
+	require.Empty(t, out.Messages, "all moved to %s", dlq)
+	return q
+}
+
+func startTask(t *testing.T, f *Fake, source, dest string, rate int32) {
+	t.Helper()
+	in := &sqs.StartMessageMoveTaskInput{SourceArn: aws.String(testArnPrefix + source), MaxNumberOfMessagesPerSecond: aws.Int32(rate)}
+	if dest != "" {
+		in.DestinationArn = aws.String(testArnPrefix + dest)
+	}
+	_, err := f.StartMessageMoveTask(context.Background(), in)
+	require.NoError(t, err)
+}
+
+func receivedBodies(t *testing.T, f *Fake, q *string) []string {
+	t.Helper()
+	out, err := f.ReceiveMessage(context.Background(), &sqs.ReceiveMessageInput{QueueUrl: q, MaxNumberOfMessages: 10})
+	require.NoError(t, err)
+	return bodies(out)
+}
+
+func taskSummary(t *testing.T, f *Fake, source string) string {
+	t.Helper()
+	task := latestTask(t, f, testArnPrefix+source)
+	return fmt.Sprintf("%s moved=%d toMove=%d", *task.Status, task.ApproximateNumberOfMessagesMoved, aws.ToInt64(task.ApproximateNumberOfMessagesToMove))
+}
+
+// Move tasks settle lazily, like everything else, yet a long clock move must give what many
+// short ones give: moves happen in the order of their instants, each queue brought up to
+// that instant first.
+func TestMoveTasksGiveTheSameResultsForOneClockMoveAsForManySmallOnes(t *testing.T) {
+	tests := []struct {
+		name string
+		run  moveScenario
+		want string
+	}{
+		{"a message moves before a retention period that ends after its slot", func(t *testing.T, f *Fake, advance func(time.Duration)) string {
+			mustCreateQueue(t, f, "dlq", map[string]string{"MessageRetentionPeriod": "60"})
+			src := deadLetter(t, f, "src", "dlq", nil, "m0", "m1", "m2") // they expire in the DLQ at 60 s
+			f.Advance(49 * time.Second)
+			startTask(t, f, "dlq", "", 1) // slots at 51, 52 and 53 s
+			advance(20 * time.Second)
+			return fmt.Sprint(receivedBodies(t, f, src), " ", taskSummary(t, f, "dlq"))
+		}, "[m0 m1 m2] COMPLETED moved=3 toMove=3"},
+		{"a moved message is available from the instant it moved", func(t *testing.T, f *Fake, advance func(time.Duration)) string {
+			mustCreateQueue(t, f, "dlq", nil)
+			deadLetter(t, f, "src", "dlq", nil, "R")
+			other := mustCreateQueue(t, f, "other", nil)
+			send(t, f, other, "X")
+			_, err := f.ReceiveMessage(context.Background(), &sqs.ReceiveMessageInput{QueueUrl: other}) // X visible again at 31 s
+			require.NoError(t, err)
+			startTask(t, f, "dlq", "other", 1) // R arrives in other at 2 s
+			advance(40 * time.Second)
+			return fmt.Sprint(receivedBodies(t, f, other))
+		}, "[R X]"},
+		{"two tasks feeding one queue interleave", func(t *testing.T, f *Fake, advance func(time.Duration)) string {
+			mustCreateQueue(t, f, "dlq1", nil)
+			mustCreateQueue(t, f, "dlq2", nil)
+			deadLetter(t, f, "s1", "dlq1", nil, "a0", "a1", "a2")
+			deadLetter(t, f, "s2", "dlq2", nil, "b0", "b1", "b2")
+			dest := mustCreateQueue(t, f, "dest", nil)
+			startTask(t, f, "dlq1", "dest", 1)
+			startTask(t, f, "dlq2", "dest", 1)
+			advance(10 * time.Second)
+			return fmt.Sprint(receivedBodies(t, f, dest))
+		}, "[a0 b0 a1 b1 a2 b2]"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			f := New()
+			oneMove := tt.run(t, f, func(d time.Duration) { f.Advance(d) })
+			g := New()
+			smallMoves := tt.run(t, g, func(d time.Duration) {
+				for ; d > 0; d -= time.Second {
+					g.Advance(min(d, time.Second))
+					g.Queues() // look at the fake after every step
+				}
+			})
+			assert.Equal(t, tt.want, oneMove, "one clock move")
+			assert.Equal(t, tt.want, smallMoves, "one-second moves")
+		})
+	}
+}
+
+// A task whose DLQ empties by other means — purged, drained by a consumer — completes, and
+// a new task can start.
+func TestMoveTaskCompletesWhenItsSourceEmptiesOtherwise(t *testing.T) {
+	ctx := context.Background()
+	for _, tt := range []struct {
+		name  string
+		empty func(t *testing.T, f *Fake, dlq *string)
+	}{
+		{"purged", func(t *testing.T, f *Fake, dlq *string) {
+			_, err := f.PurgeQueue(ctx, &sqs.PurgeQueueInput{QueueUrl: dlq})
+			require.NoError(t, err)
+		}},
+		{"drained by a consumer", func(t *testing.T, f *Fake, dlq *string) {
+			for _, m := range f.InFlight("dlq") {
+				_, err := f.DeleteMessage(ctx, &sqs.DeleteMessageInput{QueueUrl: dlq, ReceiptHandle: aws.String(m.ReceiptHandle)})
+				require.NoError(t, err)
+			}
+		}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			f := New()
+			dlq := mustCreateQueue(t, f, "dlq", nil)
+			deadLetter(t, f, "src", "dlq", nil, "m0", "m1", "m2", "m3")
+			_, err := f.ReceiveMessage(ctx, &sqs.ReceiveMessageInput{QueueUrl: dlq, MaxNumberOfMessages: 2}) // two in flight there
+			require.NoError(t, err)
+			startTask(t, f, "dlq", "", 1)
+			f.Advance(2 * time.Second) // the two visible ones move
+			tt.empty(t, f, dlq)
+			f.Advance(time.Hour)
+			assert.Equal(t, "COMPLETED moved=2 toMove=4", taskSummary(t, f, "dlq"))
+			_, err = f.StartMessageMoveTask(ctx, &sqs.StartMessageMoveTaskInput{SourceArn: aws.String(testArnPrefix + "dlq")})
+			assert.NoError(t, err, "no task is running any more")
+		})
+	}
+}
+
+// ApproximateNumberOfMessagesToMove counts what the DLQ holds when the task starts: messages
+// whose retention ran out before are gone, and the task has nothing to do.
+func TestMoveTaskCountsWhatTheDLQHoldsAtItsStart(t *testing.T) {
+	f := New()
+	mustCreateQueue(t, f, "dlq", map[string]string{"MessageRetentionPeriod": "60"})
+	deadLetter(t, f, "src", "dlq", nil, "m0", "m1", "m2") // they expire at 61 s
+	f.Advance(2 * time.Minute)
+	startTask(t, f, "dlq", "", 1)
+	assert.Equal(t, "COMPLETED moved=0 toMove=0", taskSummary(t, f, "dlq"))
+}
