@@ -259,3 +259,23 @@ func TestTimelineIsTheSameForOneLongClockMoveAsForManyShortOnes(t *testing.T) {
 	require.Len(t, oneMove.Events, 3)
 	assert.Equal(t, Event{Kind: EventExpired, At: clockAt(time.Minute), Queue: "jobs"}, oneMove.Events[2])
 }
+
+// A message dead-lettered into a standard DLQ keeps its enqueue time; when the DLQ's
+// retention period has already run out by then, it expires as it arrives, after its move.
+func TestTimelineOfAMessageThatExpiresAsItReachesTheDLQ(t *testing.T) {
+	e := newErgo(t)
+	e.queue("jobs-dlq", map[string]string{"MessageRetentionPeriod": "60"})
+	src := e.queue("jobs", map[string]string{"VisibilityTimeout": "1",
+		"RedrivePolicy": `{"deadLetterTargetArn":"` + testArnPrefix + `jobs-dlq","maxReceiveCount":1}`})
+	id := e.send(src, "old")
+	e.receiveOne(src, 0)
+	e.f.Advance(100 * time.Second)
+	assert.Empty(t, e.receive(src, 1, 0)) // moved at 100 s; the DLQ keeps messages 60 s from their send
+	events := e.f.Timeline(id).Events
+	require.Len(t, events, 5)
+	assert.Equal(t, []Event{
+		{Kind: EventMovedToDLQ, At: clockAt(100 * time.Second), Queue: "jobs", ToQueue: "jobs-dlq"},
+		{Kind: EventExpired, At: clockAt(100 * time.Second), Queue: "jobs-dlq"},
+	}, events[3:])
+	AssertQueueEmpty(t, e.f, "jobs-dlq")
+}
