@@ -321,7 +321,10 @@ func (q *queue) retryAttempt(id string, p *receiveParams, now int64) ([]*message
 	}
 	for _, am := range a.msgs {
 		m := am.m
-		if q.msgs[m.idNum] != m || m.receiveCount != am.receive || (m.pending && m.at != am.deadline) {
+		// A message whose visibility was changed since shows another instant in m.at: a
+		// deadline that moved, or the moment ChangeMessageVisibility made it visible; one that
+		// simply timed out became visible at the deadline the attempt recorded.
+		if q.msgs[m.idNum] != m || m.receiveCount != am.receive || m.at != am.deadline {
 			return nil, errInvalidValue(id, "ReceiveRequestAttemptId", "The receiveRequestAttemptId is not valid anymore since the receive call is not retryable.")
 		}
 	}

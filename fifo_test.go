@@ -1277,6 +1277,13 @@ func TestFifoReceiveRequestAttemptIdIsNotRetryableOnceAMessageWasChanged(t *test
 			require.NoError(t, err)
 			require.Len(t, out.Successful, 1)
 		}},
+		{"ChangeMessageVisibility to 0", func(t *testing.T, f *Fake, q *string, msgs []types.Message) {
+			fifoChangeVisibility(t, f, q, msgs[0].ReceiptHandle, 0)
+		}},
+		{"ChangeMessageVisibility whose new deadline has passed", func(t *testing.T, f *Fake, q *string, msgs []types.Message) {
+			fifoChangeVisibility(t, f, q, msgs[0].ReceiptHandle, 5)
+			f.Advance(10 * time.Second)
+		}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
