@@ -1277,6 +1277,11 @@ func TestFifoReceiveRequestAttemptIdIsNotRetryableOnceAMessageWasChanged(t *test
 			require.NoError(t, err)
 			require.Len(t, out.Successful, 1)
 		}},
+		{"PurgeQueue", func(t *testing.T, f *Fake, q *string, msgs []types.Message) {
+			_, err := f.PurgeQueue(ctx, &sqs.PurgeQueueInput{QueueUrl: q})
+			require.NoError(t, err)
+			fifoSend(t, f, q, "g1", "", "after the purge")
+		}},
 		{"ChangeMessageVisibility to 0", func(t *testing.T, f *Fake, q *string, msgs []types.Message) {
 			fifoChangeVisibility(t, f, q, msgs[0].ReceiptHandle, 0)
 		}},

@@ -228,8 +228,12 @@ func (q *queue) purge(now int64) {
 	q.retention.clear()
 	q.inFlight, q.delayed = 0, 0
 	if q.fifo != nil {
-		// Purging also forgets deduplication ids (SPEC.md §5.7).
-		q.fifo = newFifoState(q.fifo.scope)
+		// Purging also forgets deduplication ids (SPEC.md §5.7). It keeps the receive
+		// attempts: a retry of one whose messages the purge deleted is not retryable, as
+		// after DeleteMessage (unverified for purges).
+		old := q.fifo
+		q.fifo = newFifoState(old.scope)
+		q.fifo.attempts, q.fifo.attemptLog = old.attempts, old.attemptLog
 	}
 }
 
