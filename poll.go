@@ -191,7 +191,8 @@ func (f *Fake) dropPoll(pl *poller) {
 // WaitForPollers blocks until at least n calls are waiting on the fake's clock — receives
 // parked in long polls, and calls holding their response back for an injected latency — or
 // ctx ends. A test calls it before moving the clock, so that a call started in another
-// goroutine has read the time it waits from before the clock moves.
+// goroutine has read the time it waits from before the clock moves. When ctx ends first, the
+// error wraps ctx's and says how many calls were waiting.
 func (f *Fake) WaitForPollers(ctx context.Context, n int) error {
 	f.mu.Lock()
 	if f.parked() >= n {
@@ -212,8 +213,9 @@ func (f *Fake) WaitForPollers(ctx context.Context, n int) error {
 				break
 			}
 		}
+		have := f.parked()
 		f.mu.Unlock()
-		return ctx.Err()
+		return fmt.Errorf("sqsfake: WaitForPollers: %d of the %d calls awaited are waiting on the fake's clock: %w", have, n, ctx.Err())
 	}
 }
 
@@ -233,6 +235,13 @@ func (f *Fake) Pollers() int {
 // Moving the injected clock directly works too: queue state is a function of the clock's
 // time and is settled at each call. Advance adds only the stepping that makes parked long
 // polls deterministic.
+//
+// What a caller does after Advance answers its call happens on the caller's goroutine, in
+// real time, while Advance may already have moved on: a consumer that polls again in a loop
+// starts its next poll at a time that depends on scheduling. To keep such a test
+// deterministic, move the clock to each point where a call returns and wait for the next
+// one with WaitForPollers before moving on; or run the test in a testing/synctest bubble on
+// RealClock, where time advances only when every goroutine is blocked.
 //
 // The fake keeps time in int64 nanoseconds since 1970, so its clock ends in April 2262;
 // Advance panics rather than move it past LatestTime.

@@ -236,7 +236,9 @@ func TestWaitForPollersReturnsTheContextError(t *testing.T) {
 	f := New()
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Millisecond)
 	defer cancel()
-	assert.ErrorIs(t, f.WaitForPollers(ctx, 1), context.DeadlineExceeded)
+	err := f.WaitForPollers(ctx, 1)
+	assert.ErrorIs(t, err, context.DeadlineExceeded)
+	assert.EqualError(t, err, "sqsfake: WaitForPollers: 0 of the 1 calls awaited are waiting on the fake's clock: context deadline exceeded")
 	assert.NoError(t, f.WaitForPollers(context.Background(), 0))
 }
 
