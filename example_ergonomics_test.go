@@ -194,6 +194,43 @@ func ExampleFault_loseResponse() {
 	// the message was deleted by the first call
 }
 
+// A partial batch failure: SendMessageBatch succeeds, but one entry fails with a server
+// error, as SQS may answer. The producer retries only the entries in Failed.
+func ExampleFault_failEntries() {
+	ctx := context.Background()
+	f := sqsfake.New()
+	q, _ := f.CreateQueue(ctx, &sqs.CreateQueueInput{QueueName: aws.String("orders")})
+	f.InjectFault(sqsfake.Fault{Operation: "SendMessageBatch", Times: 1,
+		FailEntries: func(id string) bool { return id == "b" }})
+
+	entries := []types.SendMessageBatchRequestEntry{
+		{Id: aws.String("a"), MessageBody: aws.String("order 1")},
+		{Id: aws.String("b"), MessageBody: aws.String("order 2")},
+		{Id: aws.String("c"), MessageBody: aws.String("order 3")},
+	}
+	for attempt := 1; len(entries) > 0; attempt++ {
+		out, err := f.SendMessageBatch(ctx, &sqs.SendMessageBatchInput{QueueUrl: q.QueueUrl, Entries: entries})
+		if err != nil {
+			panic(err)
+		}
+		var retry []types.SendMessageBatchRequestEntry
+		for _, failed := range out.Failed {
+			fmt.Printf("attempt %d: %s failed with %s (sender's fault: %t)\n", attempt, *failed.Id, *failed.Code, failed.SenderFault)
+			for _, e := range entries {
+				if *e.Id == *failed.Id {
+					retry = append(retry, e)
+				}
+			}
+		}
+		entries = retry
+	}
+	info, _ := f.Queue("orders")
+	fmt.Println("messages in the queue:", len(info.Messages))
+	// Output:
+	// attempt 1: b failed with InternalError (sender's fault: false)
+	// messages in the queue: 3
+}
+
 // TestRedeliveryTable is the table-driven redelivery test the package's examples point to:
 // each row is a script of receives, clock moves and deletes against a queue whose
 // RedrivePolicy sends a message to its DLQ after 3 receives, with the number of messages each

@@ -180,7 +180,7 @@ func (f *Fake) begin(ctx context.Context, op string, params any, optFns []func(*
 	if err := ctx.Err(); err != nil {
 		return c, operationError(op, "", err)
 	}
-	if c.fault = f.takeFault(op, params); c.fault != nil && c.fault.Err != nil && !c.fault.LoseResponse {
+	if c.fault = f.takeFault(op, params); c.fault != nil && c.fault.Err != nil && !c.fault.LoseResponse && c.fault.FailEntries == nil {
 		return c, c.disturbed(ctx) // the call fails without reaching the engine
 	}
 	return c, nil

@@ -37,6 +37,33 @@ type Fault struct {
 	// Latency holds the response back until the fake's clock has moved on by this much
 	// (the operation itself takes effect when called). WaitForPollers counts such calls.
 	Latency time.Duration
+	// FailEntries, on SendMessageBatch, DeleteMessageBatch or ChangeMessageVisibilityBatch,
+	// fails only the entries whose Id it returns true for, the partial failure a producer or
+	// consumer retries: they take no effect and are listed in the answer's Failed with Err's
+	// code and message (ErrInternal's when Err is nil; SenderFault false for a server
+	// error), while the call itself and its other entries succeed. Err must then be nil or
+	// a ServiceError.
+	FailEntries func(id string) bool
+}
+
+// batchOperations are the operations Fault.FailEntries applies to.
+var batchOperations = map[string]bool{"SendMessageBatch": true, "DeleteMessageBatch": true, "ChangeMessageVisibilityBatch": true}
+
+// entryFault returns how a call's fault fails batch entries, or nil.
+func entryFault(fl *Fault) entryFailer {
+	if fl == nil || fl.FailEntries == nil {
+		return nil
+	}
+	entryErr := ErrInternal.(*sqsError)
+	if e, ok := fl.Err.(*sqsError); ok {
+		entryErr = e
+	}
+	return func(id string) *sqsError {
+		if fl.FailEntries(id) {
+			return entryErr
+		}
+		return nil
+	}
 }
 
 // ServiceError returns the SQS error named by code — a wire shape such as
@@ -98,6 +125,14 @@ type faults struct {
 func (f *Fake) InjectFault(fault Fault) (remove func()) {
 	if _, ok := doorOps[fault.Operation]; !ok && fault.Operation != "" {
 		panic(fmt.Sprintf("sqsfake: InjectFault: %q is not an SQS operation; name one as the SDK does, e.g. \"DeleteMessage\"", fault.Operation))
+	}
+	if fault.FailEntries != nil {
+		if !batchOperations[fault.Operation] {
+			panic(fmt.Sprintf("sqsfake: InjectFault: FailEntries needs Operation SendMessageBatch, DeleteMessageBatch or ChangeMessageVisibilityBatch; got %q", fault.Operation))
+		}
+		if _, ok := fault.Err.(*sqsError); fault.Err != nil && !ok {
+			panic("sqsfake: InjectFault: with FailEntries, Err must be nil or a ServiceError")
+		}
 	}
 	af := &activeFault{Fault: fault, left: fault.Times}
 	if fault.Times <= 0 {
@@ -167,6 +202,9 @@ func (c *call) disturbed(ctx context.Context) error {
 		}
 	}
 	err := fl.Err
+	if fl.FailEntries != nil {
+		err = nil // Err went to the entries
+	}
 	if err == nil && fl.LoseResponse {
 		err = ErrLostResponse
 	}

@@ -542,3 +542,66 @@ func TestInjectFaultRefusesAnUnknownOperation(t *testing.T) {
 	})
 	assert.NotPanics(t, func() { f.InjectFault(Fault{Err: ErrThrottled})() }, "every operation")
 }
+
+// FailEntries fails chosen entries of a batch — they take no effect and are listed in
+// Failed — while the call and its other entries succeed, through every door.
+func TestFailEntriesFailsChosenBatchEntriesThroughEveryDoor(t *testing.T) {
+	ctx := context.Background()
+	f := New()
+	wire := sqs.New(sqs.Options{Region: "us-east-1", BaseEndpoint: aws.String("http://sqs.fake.invalid"),
+		Credentials: aws.AnonymousCredentials{}, HTTPClient: f.HTTPClient(), RetryMaxAttempts: 1})
+	onlyB := func(id string) bool { return id == "b" }
+	for name, c := range map[string]sqsAPI{"methods": f, "Client": f.Client(), "Handler": wire} {
+		t.Run(name, func(t *testing.T) {
+			f.Reset()
+			q := mustCreateQueue(t, f, "jobs", map[string]string{"VisibilityTimeout": "30"})
+			entries := []types.SendMessageBatchRequestEntry{
+				{Id: aws.String("a"), MessageBody: aws.String("1")},
+				{Id: aws.String("b"), MessageBody: aws.String("2")},
+				{Id: aws.String("c"), MessageBody: aws.String("3")},
+			}
+			f.InjectFault(Fault{Operation: "SendMessageBatch", Times: 1, FailEntries: onlyB})
+			sent, err := c.SendMessageBatch(ctx, &sqs.SendMessageBatchInput{QueueUrl: q, Entries: entries})
+			require.NoError(t, err)
+			assert.Equal(t, []types.BatchResultErrorEntry{{Id: aws.String("b"), Code: aws.String("InternalError"),
+				Message: aws.String("We encountered an internal error. Please try again."), SenderFault: false}}, sent.Failed)
+			require.Len(t, sent.Successful, 2)
+			AssertVisibleCount(t, f, "jobs", 2)
+
+			got, err := c.ReceiveMessage(ctx, &sqs.ReceiveMessageInput{QueueUrl: q, MaxNumberOfMessages: 10})
+			require.NoError(t, err)
+			require.Len(t, got.Messages, 2)
+			f.InjectFault(Fault{Operation: "ChangeMessageVisibilityBatch", Times: 1, FailEntries: onlyB, Err: ErrThrottled})
+			changed, err := c.ChangeMessageVisibilityBatch(ctx, &sqs.ChangeMessageVisibilityBatchInput{QueueUrl: q, Entries: []types.ChangeMessageVisibilityBatchRequestEntry{
+				{Id: aws.String("a"), ReceiptHandle: got.Messages[0].ReceiptHandle, VisibilityTimeout: 0},
+				{Id: aws.String("b"), ReceiptHandle: got.Messages[1].ReceiptHandle, VisibilityTimeout: 0},
+			}})
+			require.NoError(t, err)
+			assert.Equal(t, []types.BatchResultErrorEntry{{Id: aws.String("b"), Code: aws.String("RequestThrottled"),
+				Message: aws.String("Rate exceeded"), SenderFault: true}}, changed.Failed)
+			AssertInFlightCount(t, f, "jobs", 1)
+
+			f.InjectFault(Fault{Operation: "DeleteMessageBatch", Times: 1, FailEntries: onlyB})
+			deleted, err := c.DeleteMessageBatch(ctx, &sqs.DeleteMessageBatchInput{QueueUrl: q, Entries: []types.DeleteMessageBatchRequestEntry{
+				{Id: aws.String("a"), ReceiptHandle: got.Messages[0].ReceiptHandle},
+				{Id: aws.String("b"), ReceiptHandle: got.Messages[1].ReceiptHandle},
+			}})
+			require.NoError(t, err)
+			require.Len(t, deleted.Failed, 1)
+			assert.Equal(t, "b", *deleted.Failed[0].Id)
+			q2, _ := f.Queue("jobs")
+			assert.Len(t, q2.Messages, 1, "the failed delete left its message")
+			assert.NoError(t, f.LastError(), "the calls succeeded")
+		})
+	}
+}
+
+func TestInjectFaultRefusesFailEntriesWhereItCannotApply(t *testing.T) {
+	f := New()
+	assert.PanicsWithValue(t, `sqsfake: InjectFault: FailEntries needs Operation SendMessageBatch, DeleteMessageBatch or ChangeMessageVisibilityBatch; got "SendMessage"`, func() {
+		f.InjectFault(Fault{Operation: "SendMessage", FailEntries: func(string) bool { return true }})
+	})
+	assert.PanicsWithValue(t, "sqsfake: InjectFault: with FailEntries, Err must be nil or a ServiceError", func() {
+		f.InjectFault(Fault{Operation: "DeleteMessageBatch", Err: errors.New("boom"), FailEntries: func(string) bool { return true }})
+	})
+}

@@ -282,12 +282,15 @@ func checkBatch(op string, ids []string) *sqsError {
 // failedEntry reports one failed batch entry. Every per-entry failure SQS reports is the
 // sender's fault.
 func failedEntry(id string, err *sqsError) types.BatchResultErrorEntry {
-	return types.BatchResultErrorEntry{Id: aws.String(id), Code: aws.String(err.code), Message: aws.String(err.message), SenderFault: true}
+	return types.BatchResultErrorEntry{Id: aws.String(id), Code: aws.String(err.code), Message: aws.String(err.message), SenderFault: err.status < 500}
 }
+
+// entryFailer fails a batch entry by its Id, for an injected Fault.FailEntries; nil fails none.
+type entryFailer func(id string) *sqsError
 
 const maxBatchPayload = 1048576
 
-func (f *Fake) sendMessageBatch(in *sqs.SendMessageBatchInput, zeros *wireZeros) (*sqs.SendMessageBatchOutput, error) {
+func (f *Fake) sendMessageBatch(in *sqs.SendMessageBatchInput, zeros *wireZeros, fail entryFailer) (*sqs.SendMessageBatchOutput, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	q, err := f.lookupURL(aws.ToString(in.QueueUrl))
@@ -325,6 +328,12 @@ func (f *Fake) sendMessageBatch(in *sqs.SendMessageBatchInput, zeros *wireZeros)
 	f.settleAt(q, now)
 	out := &sqs.SendMessageBatchOutput{}
 	for i := range reqs {
+		if fail != nil {
+			if err := fail(ids[i]); err != nil {
+				out.Failed = append(out.Failed, failedEntry(ids[i], err))
+				continue
+			}
+		}
 		if err := q.validateSend(&reqs[i], true); err != nil {
 			out.Failed = append(out.Failed, failedEntry(ids[i], err))
 			continue
@@ -403,9 +412,9 @@ func (f *Fake) deleteMessage(in *sqs.DeleteMessageInput) (*sqs.DeleteMessageOutp
 	return &sqs.DeleteMessageOutput{}, nil
 }
 
-func (f *Fake) deleteMessageBatch(in *sqs.DeleteMessageBatchInput) (*sqs.DeleteMessageBatchOutput, error) {
+func (f *Fake) deleteMessageBatch(in *sqs.DeleteMessageBatchInput, fail entryFailer) (*sqs.DeleteMessageBatchOutput, error) {
 	ok, failed, err := runBatch(f, "DeleteMessageBatch", in.QueueUrl, in.Entries,
-		func(e types.DeleteMessageBatchRequestEntry) *string { return e.Id },
+		func(e types.DeleteMessageBatchRequestEntry) *string { return e.Id }, fail,
 		func(q *queue, e types.DeleteMessageBatchRequestEntry, now int64) *sqsError {
 			return f.deleteOne(q, aws.ToString(e.ReceiptHandle), now)
 		})
@@ -423,7 +432,7 @@ func (f *Fake) deleteMessageBatch(in *sqs.DeleteMessageBatchInput) (*sqs.DeleteM
 // checks, then one for each entry in order. It returns the ids of the entries that
 // succeeded and the failures of the others. A deleted FIFO head or a visibility set to 0
 // may have made messages available, so parked polls are served at the end.
-func runBatch[E any](f *Fake, op string, queueURL *string, entries []E, id func(E) *string,
+func runBatch[E any](f *Fake, op string, queueURL *string, entries []E, id func(E) *string, fail entryFailer,
 	one func(q *queue, e E, now int64) *sqsError) ([]string, []types.BatchResultErrorEntry, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
@@ -442,7 +451,14 @@ func runBatch[E any](f *Fake, op string, queueURL *string, entries []E, id func(
 	var ok []string
 	var failed []types.BatchResultErrorEntry
 	for i, e := range entries {
-		if err := one(q, e, now); err != nil {
+		err := (*sqsError)(nil)
+		if fail != nil {
+			err = fail(ids[i])
+		}
+		if err == nil {
+			err = one(q, e, now)
+		}
+		if err != nil {
 			failed = append(failed, failedEntry(ids[i], err))
 			continue
 		}
@@ -508,9 +524,9 @@ func (f *Fake) changeMessageVisibility(in *sqs.ChangeMessageVisibilityInput, zer
 	return &sqs.ChangeMessageVisibilityOutput{}, nil
 }
 
-func (f *Fake) changeMessageVisibilityBatch(in *sqs.ChangeMessageVisibilityBatchInput) (*sqs.ChangeMessageVisibilityBatchOutput, error) {
+func (f *Fake) changeMessageVisibilityBatch(in *sqs.ChangeMessageVisibilityBatchInput, fail entryFailer) (*sqs.ChangeMessageVisibilityBatchOutput, error) {
 	ok, failed, err := runBatch(f, "ChangeMessageVisibilityBatch", in.QueueUrl, in.Entries,
-		func(e types.ChangeMessageVisibilityBatchRequestEntry) *string { return e.Id },
+		func(e types.ChangeMessageVisibilityBatchRequestEntry) *string { return e.Id }, fail,
 		func(q *queue, e types.ChangeMessageVisibilityBatchRequestEntry, now int64) *sqsError {
 			return f.changeVisibilityOne(q, aws.ToString(e.ReceiptHandle), e.VisibilityTimeout, now)
 		})
