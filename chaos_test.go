@@ -47,7 +47,7 @@ func chaosRun(t *testing.T, opts ...Option) string {
 }
 
 func TestChaosWithTheSameSeedGivesTheSameRun(t *testing.T) {
-	chaos := Chaos{Seed: 42, DuplicateRate: 0.1, ReorderRate: 0.3}
+	chaos := Chaos{Seed: 42, DuplicateRate: 0.1, ReorderRate: 0.3, RedeliverRate: 0.05}
 	first := chaosRun(t, WithChaos(chaos))
 	assert.Equal(t, first, chaosRun(t, WithChaos(chaos)), "byte-identical")
 	chaos.Seed = 43
@@ -139,7 +139,7 @@ func TestChaosReordersDeliveries(t *testing.T) {
 
 // FIFO queues keep their order and exactly-once delivery whatever the chaos settings.
 func TestChaosNeverTouchesFIFOQueues(t *testing.T) {
-	e := newErgo(t, WithChaos(Chaos{Seed: 5, DuplicateRate: 1, ReorderRate: 1}))
+	e := newErgo(t, WithChaos(Chaos{Seed: 5, DuplicateRate: 1, ReorderRate: 1, RedeliverRate: 1}))
 	url := e.queue("orders.fifo", map[string]string{"FifoQueue": "true", "ContentBasedDeduplication": "true"})
 	var sent []string
 	for i := range 50 {
@@ -158,4 +158,49 @@ func TestChaosNeverTouchesFIFOQueues(t *testing.T) {
 		}
 	}
 	assert.Equal(t, sent, got)
+}
+
+// With RedeliverRate, a successful delete can leave the message behind: the caller sees
+// success, and the message comes back when its visibility timeout ends, as SQS's rare
+// redelivery of a deleted message does. The timeline says what happened.
+func TestChaosRedeliversADeletedMessage(t *testing.T) {
+	e := newErgo(t, WithChaos(Chaos{Seed: 1, RedeliverRate: 1}))
+	url := e.queue("jobs", map[string]string{"VisibilityTimeout": "30"})
+	id := e.send(url, "charge card 42")
+	first := e.receiveOne(url, 0)
+	e.delete(url, *first.ReceiptHandle) // succeeds
+	AssertInFlight(t, e.f, "jobs", id, "a copy survived the delete")
+	e.f.Advance(30 * time.Second)
+	second := e.receiveOne(url, 0)
+	assert.Equal(t, id, *second.MessageId)
+	AssertReceiveCount(t, e.f, "jobs", id, 2)
+	assert.True(t, e.f.Timeline(id).Has(EventDeleteMissed))
+	assert.Contains(t, e.f.Timeline(id).String(), "delete missed (chaos) in jobs")
+	q, _ := e.f.Queue("jobs")
+	assert.Equal(t, int64(1), q.Stats.NumberOfMessagesDeleted, "the delete succeeded")
+}
+
+// At a rate below 1, some deletes miss and an idempotent consumer sees those messages again.
+func TestChaosRedeliversAtTheConfiguredRate(t *testing.T) {
+	e := newErgo(t, WithChaos(Chaos{Seed: 9, RedeliverRate: 0.2}))
+	url := e.queue("jobs", map[string]string{"VisibilityTimeout": "10"})
+	for i := range 200 {
+		e.send(url, fmt.Sprint(i))
+	}
+	deliveries := 0
+	for range 20 {
+		for {
+			msgs := e.receive(url, 10, 0)
+			if len(msgs) == 0 {
+				break
+			}
+			for _, m := range msgs {
+				deliveries++
+				e.delete(url, *m.ReceiptHandle)
+			}
+		}
+		e.f.Advance(10 * time.Second)
+	}
+	AssertQueueEmpty(t, e.f, "jobs")
+	assert.InDelta(t, 250, deliveries, 25, "200 messages, each delete missing one time in five")
 }

@@ -278,8 +278,10 @@ func (f *Fake) releaseHeld() {
 
 // Chaos configures SQS's at-least-once behaviour on standard queues, which the fake
 // otherwise never shows: a receive may leave a message visible so that another receive
-// returns it again while it is in flight (a duplicate delivery), or return a later message
-// before an earlier one. The same seed gives the same run.
+// returns it again while it is in flight (a duplicate delivery), return a later message
+// before an earlier one, or a successful delete may leave the message to come back later.
+// The same seed gives the same run for the same sequence of calls; consumers that race each
+// other in goroutines make their own sequence, run by run.
 type Chaos struct {
 	Seed uint64
 	// DuplicateRate is the probability that a received message stays visible.
@@ -287,6 +289,10 @@ type Chaos struct {
 	// ReorderRate is the probability that a receive takes the second oldest available
 	// message before the oldest.
 	ReorderRate float64
+	// RedeliverRate is the probability that a successful DeleteMessage (or batch entry)
+	// leaves the message in the queue, to be received again when its visibility timeout
+	// ends — SQS's rare redelivery of a deleted message (DeleteMessage API reference).
+	RedeliverRate float64
 }
 
 // WithChaos turns on at-least-once chaos for standard queues.
@@ -300,6 +306,11 @@ func WithChaos(c Chaos) Option {
 // chaosDuplicate reports whether a message just received should stay visible.
 func (f *Fake) chaosDuplicate() bool {
 	return f.chaos != nil && f.chaos.DuplicateRate > 0 && f.rng.Float64() < f.chaos.DuplicateRate
+}
+
+// chaosRedeliver reports whether a message just deleted should stay.
+func (f *Fake) chaosRedeliver() bool {
+	return f.chaos != nil && f.chaos.RedeliverRate > 0 && f.rng.Float64() < f.chaos.RedeliverRate
 }
 
 // chaosReorder reports whether a receive should take the second oldest message first.

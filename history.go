@@ -36,12 +36,16 @@ const (
 	EventExpired
 	// EventQueueDeleted: its queue was deleted.
 	EventQueueDeleted
+	// EventDeleteMissed: a DeleteMessage succeeded, but WithChaos kept the message, as when
+	// SQS's delete misses a copy of it; it comes back when its visibility timeout ends.
+	EventDeleteMissed
 )
 
 var eventNames = [...]string{
 	EventSent: "sent", EventReceived: "received", EventVisibilityChanged: "visibility changed",
 	EventVisibleAgain: "visible again", EventDeleted: "deleted", EventMovedToDLQ: "moved to DLQ",
 	EventRedriven: "redriven", EventPurged: "purged", EventExpired: "expired", EventQueueDeleted: "queue deleted",
+	EventDeleteMissed: "delete missed (chaos)",
 }
 
 // String returns the event kind in words.

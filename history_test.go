@@ -157,7 +157,7 @@ func TestEventKindString(t *testing.T) {
 	want := map[EventKind]string{
 		EventSent: "sent", EventReceived: "received", EventVisibilityChanged: "visibility changed",
 		EventVisibleAgain: "visible again", EventDeleted: "deleted", EventMovedToDLQ: "moved to DLQ",
-		EventRedriven: "redriven", EventPurged: "purged", EventExpired: "expired", EventQueueDeleted: "queue deleted",
+		EventRedriven: "redriven", EventPurged: "purged", EventExpired: "expired", EventQueueDeleted: "queue deleted", EventDeleteMissed: "delete missed (chaos)",
 		0: "EventKind(0)", 99: "EventKind(99)",
 	}
 	for k, s := range want {

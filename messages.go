@@ -371,8 +371,12 @@ func (f *Fake) deleteOne(q *queue, handle string, now int64) *sqsError {
 	if q.fifo != nil && !m.heldBy(r) {
 		return errHandleExpired(handle)
 	}
-	q.record(EventDeleted, m, now)
 	q.stats.deleted++
+	if q.fifo == nil && f.chaosRedeliver() {
+		q.record(EventDeleteMissed, m, now)
+		return nil
+	}
+	q.record(EventDeleted, m, now)
 	q.remove(m)
 	return nil
 }
