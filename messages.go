@@ -183,6 +183,7 @@ func (f *Fake) enqueue(q *queue, r *sendRequest, now int64) sent {
 	if len(q.pollers) > 0 {
 		f.servePollers(q, now)
 	}
+	f.sourceGained(q)
 	return out
 }
 
@@ -378,6 +379,7 @@ func (f *Fake) deleteOne(q *queue, handle string, now int64) *sqsError {
 	}
 	q.record(EventDeleted, m, now)
 	q.remove(m)
+	f.sourceGained(q) // a FIFO group may have unlocked
 	return nil
 }
 
@@ -504,10 +506,12 @@ func (f *Fake) changeVisibilityOne(q *queue, handle string, timeout int32, now i
 		q.makeVisible(m, now)
 		q.record(EventVisibleAgain, m, now)
 		f.servePollers(q, now)
+		f.sourceGained(q)
 		return nil
 	}
 	q.hide(m, deadline)
 	q.kickPollers()
+	f.sourceGained(q) // a shorter timeout brings the message back sooner
 	return nil
 }
 

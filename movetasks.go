@@ -43,6 +43,7 @@ type moveTask struct {
 	started   int64
 	base      int64 // the rate counts from here: the start, or the last move that had to wait
 	sinceBase int64 // messages moved since base
+	notBefore int64 // the source had nothing to move at this instant: no move happens before it
 	status    string
 	moved     int64
 	toMove    int64
@@ -97,7 +98,7 @@ func (f *Fake) startMessageMoveTask(in *sqs.StartMessageMoveTaskInput) (*sqs.Sta
 	if !f.isDeadLetterQueue(src) {
 		return nil, errInvalidParameterValue("Source queue must be configured as a Dead Letter Queue.")
 	}
-	t := &moveTask{source: src, sourceArn: src.arn, rate: SystemOptimizedMoveRate, started: now, base: now, status: taskRunning}
+	t := &moveTask{source: src, sourceArn: src.arn, rate: SystemOptimizedMoveRate, started: now, base: now, notBefore: now, status: taskRunning}
 	if in.DestinationArn != nil {
 		dest := aws.ToString(in.DestinationArn)
 		if !wellFormedARN(dest) {
@@ -157,10 +158,11 @@ func (t *moveTask) nextSlot() int64 {
 }
 
 // progressTasks brings every running task up to now. Moves happen one at a time in the
-// order of their instants, whichever task makes them, and each queue involved is brought up
-// to that instant first, so that one long clock move gives what many short ones give: a
-// message moves before a retention period that ends after its slot, lands in its
-// destination at the instant it moved, and two tasks feeding one queue interleave.
+// order of their instants, whichever task makes them, and a queue is brought up to an
+// instant only when a move happens then, so that one long clock move gives what many short
+// ones give: a message moves before a retention period that ends after its slot, never
+// before it became available, lands in its destination at the instant it moved, and two
+// tasks feeding one queue interleave.
 func (f *Fake) progressTasks(now int64) {
 	if len(f.runningTasks) == 0 {
 		return
@@ -169,14 +171,14 @@ func (f *Fake) progressTasks(now int64) {
 		var next *moveTask
 		var nextAt int64
 		for _, t := range f.runningTasks {
-			if at, ok := f.nextMove(t, now); ok && (next == nil || at < nextAt) {
+			if at, ok := f.nextMove(t); ok && at <= now && (next == nil || at < nextAt) {
 				next, nextAt = t, at
 			}
 		}
 		if next == nil {
 			break
 		}
-		f.moveOne(next, nextAt)
+		f.moveAt(next, nextAt)
 	}
 	kept := f.runningTasks[:0]
 	for _, t := range f.runningTasks {
@@ -185,6 +187,9 @@ func (f *Fake) progressTasks(now int64) {
 			// ends its task too.
 			f.settleSource(t.source, now)
 			f.finishIfDone(t)
+			// Nothing was left to move at now: whatever becomes available later (a call
+			// after this one, an event) moves no earlier than now.
+			t.notBefore = max(t.notBefore, now)
 		}
 		if t.status == taskRunning {
 			kept = append(kept, t)
@@ -194,10 +199,11 @@ func (f *Fake) progressTasks(now int64) {
 	f.runningTasks = kept
 }
 
-// nextMove returns the instant, no later than now, at which t moves its next message: its
-// rate's next slot, or later, when a message first becomes available. It brings t's source
-// up to that instant. ok is false when t moves nothing by now.
-func (f *Fake) nextMove(t *moveTask, now int64) (at int64, ok bool) {
+// nextMove returns the earliest instant at which t can move its next message, from the
+// state its source was last brought to: its rate's next slot, or later, when a message
+// became (or becomes) available. It settles nothing. ok is false when t has nothing to wait
+// for.
+func (f *Fake) nextMove(t *moveTask) (at int64, ok bool) {
 	if t.status != taskRunning {
 		return 0, false
 	}
@@ -206,18 +212,32 @@ func (f *Fake) nextMove(t *moveTask, now int64) (at int64, ok bool) {
 		t.fail("AWS.SimpleQueueService.NonExistentQueue")
 		return 0, false
 	}
-	for at = t.nextSlot(); at <= now; {
-		f.settleSource(src, at)
-		if src.oldestAvailable() != nil {
-			return at, true
-		}
-		due := src.nextDue()
-		if due == 0 {
-			return 0, false
-		}
-		at = max(at, due)
+	at = max(t.nextSlot(), t.notBefore)
+	if m := src.oldestAvailable(); m != nil {
+		return max(at, m.at), true // m.at: when it became available
+	}
+	if due := src.nextDue(); due != 0 {
+		return max(at, due), true
 	}
 	return 0, false
+}
+
+// sourceGained wakes every parked poll when q, the source of a running move task, gained a
+// message to move other than by the clock (a send, a dead-lettered message, a visibility
+// change, a FIFO group unlocked by a delete): the polls' wake-ups count on the tasks' moves,
+// which may bring messages to any queue.
+func (f *Fake) sourceGained(q *queue) {
+	if len(f.pollers) == 0 {
+		return
+	}
+	for _, t := range f.runningTasks {
+		if t.source == q {
+			for _, pl := range f.pollers {
+				pl.q.kickPollers()
+			}
+			return
+		}
+	}
 }
 
 // settleSource brings a task's source queue up to at, handing what became visible to its
@@ -228,7 +248,20 @@ func (f *Fake) settleSource(src *queue, at int64) {
 	}
 }
 
-// moveOne moves t's next message at the instant at that nextMove found.
+// moveAt brings t's source up to at, the instant nextMove found, and moves its oldest
+// available message then. When what nextMove counted on is gone by then (retention, a poll
+// took it), t looks again from at.
+func (f *Fake) moveAt(t *moveTask, at int64) {
+	src := t.source
+	f.settleSource(src, at)
+	if m := src.oldestAvailable(); m == nil || m.at > at {
+		t.notBefore = at
+		return
+	}
+	f.moveOne(t, at)
+}
+
+// moveOne moves t's oldest available message at the instant at.
 func (f *Fake) moveOne(t *moveTask, at int64) {
 	src := t.source
 	m := src.oldestAvailable()

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -545,6 +546,31 @@ func TestMoveTasksGiveTheSameResultsForOneClockMoveAsForManySmallOnes(t *testing
 			advance(10 * time.Second)
 			return fmt.Sprint(receivedBodies(t, f, dest))
 		}, "[a0 b0 a1 b1 a2 b2]"},
+		{"a message in flight in its DLQ moves when it becomes visible, whatever another task does", func(t *testing.T, f *Fake, advance func(time.Duration)) string {
+			dlq1 := mustCreateQueue(t, f, "dlq1", map[string]string{"VisibilityTimeout": "30"})
+			mustCreateQueue(t, f, "dlq2", nil)
+			deadLetter(t, f, "s1", "dlq1", nil, "A")
+			deadLetter(t, f, "s2", "dlq2", nil, "B")
+			inFlight, err := f.ReceiveMessage(context.Background(), &sqs.ReceiveMessageInput{QueueUrl: dlq1}) // A in flight until 31 s
+			require.NoError(t, err)
+			require.Len(t, inFlight.Messages, 1)
+			startTask(t, f, "dlq1", "", 1)
+			startTask(t, f, "dlq2", "", 1)
+			advance(60 * time.Second)
+			return redriveTimes(t, f, *inFlight.Messages[0].MessageId)
+		}, "redriven at 32s"},
+		{"a message made visible by ChangeMessageVisibility moves then, not at an earlier slot", func(t *testing.T, f *Fake, advance func(time.Duration)) string {
+			dlq := mustCreateQueue(t, f, "dlq", nil)
+			deadLetter(t, f, "src", "dlq", nil, "m")
+			got, err := f.ReceiveMessage(context.Background(), &sqs.ReceiveMessageInput{QueueUrl: dlq}) // in flight until 31 s
+			require.NoError(t, err)
+			startTask(t, f, "dlq", "", 1)
+			f.Advance(9 * time.Second)
+			_, err = f.ChangeMessageVisibility(context.Background(), &sqs.ChangeMessageVisibilityInput{QueueUrl: dlq, ReceiptHandle: got.Messages[0].ReceiptHandle})
+			require.NoError(t, err) // visible at 10 s
+			advance(30 * time.Second)
+			return redriveTimes(t, f, *got.Messages[0].MessageId)
+		}, "redriven at 10s"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -608,4 +634,16 @@ func TestMoveTaskCountsWhatTheDLQHoldsAtItsStart(t *testing.T) {
 	f.Advance(2 * time.Minute)
 	startTask(t, f, "dlq", "", 1)
 	assert.Equal(t, "COMPLETED moved=0 toMove=0", taskSummary(t, f, "dlq"))
+}
+
+// redriveTimes says when, counted from DefaultStart, a message's timeline records its redrive.
+func redriveTimes(t *testing.T, f *Fake, id string) string {
+	t.Helper()
+	var out []string
+	for _, e := range f.Timeline(id).Events {
+		if e.Kind == EventRedriven {
+			out = append(out, "redriven at "+e.At.Sub(DefaultStart).String())
+		}
+	}
+	return strings.Join(out, ", ")
 }

@@ -232,6 +232,7 @@ func (f *Fake) moveToDLQ(src *queue, m *message, dlq *queue, now int64) {
 		dlq.fifo.remember(dlq.dedupKey(ext.groupID, ext.dedupID), dedupRecord{idNum: m.idNum, seqNo: ext.seqNo, expires: now + int64(dedupWindow)})
 	}
 	dlq.add(&moved, now, now)
+	f.sourceGained(dlq)
 }
 
 // msgStrings holds the strings one received message points to.
