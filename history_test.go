@@ -279,3 +279,25 @@ func TestTimelineOfAMessageThatExpiresAsItReachesTheDLQ(t *testing.T) {
 	}, events[3:])
 	AssertQueueEmpty(t, e.f, "jobs-dlq")
 }
+
+// Settling a DLQ applies its events in time order even when a message dead-lettered past
+// its retention arrives: that one expires as it arrives; a message already there expires at
+// the end of its own retention period, before its visibility timeout would have ended.
+func TestTimelineOfADLQStaysInOrderWhenAnExpiredMessageArrives(t *testing.T) {
+	e := newErgo(t)
+	dlq := e.queue("jobs-dlq", map[string]string{"MessageRetentionPeriod": "60", "VisibilityTimeout": "70"})
+	src := e.queue("jobs", map[string]string{"VisibilityTimeout": "1",
+		"RedrivePolicy": `{"deadLetterTargetArn":"` + testArnPrefix + `jobs-dlq","maxReceiveCount":1}`})
+	a := e.send(src, "a") // retention from 0 s
+	e.receiveOne(src, 0)
+	e.f.Advance(10 * time.Second)
+	b := e.send(dlq, "b")
+	e.receiveOne(dlq, 0) // in flight until 80 s; retention ends at 70 s
+	e.f.Advance(90 * time.Second)
+	assert.Empty(t, e.receive(src, 1, 0)) // a moves to the DLQ at 100 s and expires there
+	last, _ := e.f.Timeline(a).Last()
+	assert.Equal(t, Event{Kind: EventExpired, At: clockAt(100 * time.Second), Queue: "jobs-dlq"}, last)
+	events := e.f.Timeline(b).Events
+	require.Len(t, events, 3)
+	assert.Equal(t, Event{Kind: EventExpired, At: clockAt(70 * time.Second), Queue: "jobs-dlq"}, events[2])
+}

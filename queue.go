@@ -109,7 +109,7 @@ func (q *queue) settle(now int64) bool {
 		var expires, visible bool
 		var expiry int64
 		if r := q.retention.top(); r != nil && r.retainFrom+period <= now {
-			m, expires, expiry = r, true, r.expiry(period)
+			m, expires, expiry = r, true, r.retainFrom+period
 		}
 		if p := q.pending.top(); p != nil && p.at <= now && (m == nil || p.at < expiry) {
 			m, expires, visible = p, false, true
@@ -138,17 +138,6 @@ func (q *queue) settle(now int64) bool {
 			return woke
 		}
 	}
-}
-
-// expiry is when m's retention period ends in a queue that keeps messages for period: a
-// message dead-lettered into a standard DLQ keeps its original enqueue time, and one whose
-// period had already run out by then expires as it arrives.
-func (m *message) expiry(period int64) int64 {
-	at := m.retainFrom + period
-	if x := m.ext; x != nil && x.dlqSource != "" && x.movedAt > at {
-		at = x.movedAt
-	}
-	return at
 }
 
 // nextDue is the earliest time at which a pending message becomes visible, or 0.

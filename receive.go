@@ -232,6 +232,13 @@ func (f *Fake) moveToDLQ(src *queue, m *message, dlq *queue, now int64) {
 		dlq.fifo.remember(dlq.dedupKey(ext.groupID, ext.dedupID), dedupRecord{idNum: m.idNum, seqNo: ext.seqNo, expires: now + int64(dedupWindow)})
 	}
 	dlq.add(&moved, now, now)
+	if dlq.fifo == nil && moved.retainFrom+int64(dlq.cfg.retentionPeriod)*int64(time.Second) <= now {
+		// A standard DLQ keeps the original enqueue time; a message whose retention there has
+		// already run out expires as it arrives.
+		dlq.record(EventExpired, &moved, now)
+		dlq.remove(&moved)
+		return
+	}
 	f.sourceGained(dlq)
 }
 
