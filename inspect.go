@@ -212,7 +212,11 @@ func (f *Fake) queueInfo(q *queue, now int64) QueueInfo {
 		if x := m.ext; x != nil && x.dlqSource != "" && x.movedAt > entered {
 			entered = x.movedAt
 		}
-		if q.fifo == nil && m.receiveCount >= poisonReceives {
+		receives := m.receiveCount
+		if x := m.ext; x != nil && x.dlqSource != "" {
+			receives -= x.movedReceive // only the receives in this queue count
+		}
+		if q.fifo == nil && receives >= poisonReceives {
 			continue // SQS moves it to the back of the queue, out of the metric
 		}
 		oldest = min(oldest, entered)

@@ -374,6 +374,22 @@ func TestAgeOfOldestMessageLeavesOutPoisonPills(t *testing.T) {
 	}
 }
 
+// A message dead-lettered after three or more receives is no poison pill in its DLQ: only the
+// receives there count.
+func TestAgeOfOldestMessageInADLQCountsMessagesReceivedOftenAtTheirSource(t *testing.T) {
+	e := newErgo(t)
+	src, _ := e.dlqPair("jobs", 3)
+	e.send(src, "poison")
+	for range 4 { // three receives, and the fourth attempt moves it
+		e.receive(src, 1, 0)
+		e.f.Advance(30 * time.Second)
+	}
+	e.f.Advance(time.Hour)
+	q, _ := e.f.Queue("jobs-dlq")
+	require.Len(t, q.Messages, 1)
+	assert.Equal(t, time.Hour+30*time.Second, q.Stats.ApproximateAgeOfOldestMessage)
+}
+
 func TestStatsCountEmptyLongPolls(t *testing.T) {
 	e := newErgo(t)
 	url := e.queue("jobs", nil)
