@@ -157,7 +157,7 @@ type call struct {
 	op    string
 	req   uint64
 	opts  *sqs.Options // set only when the caller passed optFns
-	fault *Fault       // an injected fault that applies to this call
+	fault *takenFault  // an injected fault that applies to this call
 }
 
 // begin starts a call: it runs the SDK's client-side validation of params, checks the

@@ -41,17 +41,26 @@ type Fault struct {
 	// fails only the entries whose Id it returns true for, the partial failure a producer or
 	// consumer retries: they take no effect and are listed in the answer's Failed with Err's
 	// code and message (ErrInternal's when Err is nil; SenderFault false for a server
-	// error), while the call itself and its other entries succeed. Err must then be nil or
-	// a ServiceError.
+	// error), while the call itself and its other entries succeed. A call in which it picks
+	// no entry is left alone and does not count toward Times. Err must then be nil or a
+	// ServiceError.
 	FailEntries func(id string) bool
 }
 
 // batchOperations are the operations Fault.FailEntries applies to.
 var batchOperations = map[string]bool{"SendMessageBatch": true, "DeleteMessageBatch": true, "ChangeMessageVisibilityBatch": true}
 
+// takenFault is a fault as one call takes it: with FailEntries, the Ids of the entries it
+// fails, picked when the call took the fault (outside the fake's lock, so FailEntries may
+// call the fake).
+type takenFault struct {
+	Fault
+	failing map[string]bool
+}
+
 // entryFault returns how a call's fault fails batch entries, or nil.
-func entryFault(fl *Fault) entryFailer {
-	if fl == nil || fl.FailEntries == nil {
+func entryFault(fl *takenFault) entryFailer {
+	if fl == nil || fl.failing == nil {
 		return nil
 	}
 	entryErr := ErrInternal.(*sqsError)
@@ -59,11 +68,31 @@ func entryFault(fl *Fault) entryFailer {
 		entryErr = e
 	}
 	return func(id string) *sqsError {
-		if fl.FailEntries(id) {
+		if fl.failing[id] {
 			return entryErr
 		}
 		return nil
 	}
+}
+
+// batchEntryIDs returns the entry Ids of a batch operation's input.
+func batchEntryIDs(params any) []*string {
+	var ids []*string
+	switch in := params.(type) {
+	case *sqs.SendMessageBatchInput:
+		for _, e := range in.Entries {
+			ids = append(ids, e.Id)
+		}
+	case *sqs.DeleteMessageBatchInput:
+		for _, e := range in.Entries {
+			ids = append(ids, e.Id)
+		}
+	case *sqs.ChangeMessageVisibilityBatchInput:
+		for _, e := range in.Entries {
+			ids = append(ids, e.Id)
+		}
+	}
+	return ids
 }
 
 // ServiceError returns the SQS error named by code — a wire shape such as
@@ -165,7 +194,7 @@ func (f *Fake) resetFaults() {
 }
 
 // takeFault returns the fault that applies to a call, counting it, or nil.
-func (f *Fake) takeFault(op string, params any) *Fault {
+func (f *Fake) takeFault(op string, params any) *takenFault {
 	if f.faultCount.Load() == 0 {
 		return nil
 	}
@@ -178,6 +207,21 @@ func (f *Fake) takeFault(op string, params any) *Fault {
 		if af.Match != nil && !af.Match(params) {
 			continue
 		}
+		var failing map[string]bool
+		if af.FailEntries != nil {
+			// A call none of whose entries is picked is not disturbed, nor counted.
+			for _, id := range batchEntryIDs(params) {
+				if id != nil && af.FailEntries(*id) {
+					if failing == nil {
+						failing = make(map[string]bool)
+					}
+					failing[*id] = true
+				}
+			}
+			if failing == nil {
+				continue
+			}
+		}
 		if af.left > 0 {
 			af.left--
 			if af.left == 0 {
@@ -185,8 +229,7 @@ func (f *Fake) takeFault(op string, params any) *Fault {
 				f.faultCount.Add(-1)
 			}
 		}
-		fault := af.Fault
-		return &fault
+		return &takenFault{Fault: af.Fault, failing: failing}
 	}
 	return nil
 }

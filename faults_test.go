@@ -605,3 +605,28 @@ func TestInjectFaultRefusesFailEntriesWhereItCannotApply(t *testing.T) {
 		f.InjectFault(Fault{Operation: "DeleteMessageBatch", Err: errors.New("boom"), FailEntries: func(string) bool { return true }})
 	})
 }
+
+// A batch in which FailEntries picks nothing is left alone and does not use up the fault;
+// FailEntries may look at the fake, since it runs outside the fake's lock.
+func TestFailEntriesCountsOnlyCallsWithAPickedEntry(t *testing.T) {
+	ctx := context.Background()
+	f := New()
+	q := mustCreateQueue(t, f, "jobs", nil)
+	batch := func(ids ...string) *sqs.SendMessageBatchOutput {
+		var entries []types.SendMessageBatchRequestEntry
+		for _, id := range ids {
+			entries = append(entries, types.SendMessageBatchRequestEntry{Id: aws.String(id), MessageBody: aws.String(id)})
+		}
+		out, err := f.SendMessageBatch(ctx, &sqs.SendMessageBatchInput{QueueUrl: q, Entries: entries})
+		require.NoError(t, err)
+		return out
+	}
+	f.InjectFault(Fault{Operation: "SendMessageBatch", Times: 1, FailEntries: func(id string) bool {
+		return id == "poison" && f.Pollers() == 0 // calls back into the fake
+	}})
+	assert.Empty(t, batch("a", "b").Failed, "nothing picked: the fault is not used")
+	out := batch("c", "poison")
+	require.Len(t, out.Failed, 1)
+	assert.Equal(t, "poison", *out.Failed[0].Id)
+	assert.Empty(t, batch("poison").Failed, "used up")
+}

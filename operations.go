@@ -17,13 +17,13 @@ import (
 // invoke runs one operation through the door.
 func invoke[In, Out any](f *Fake, ctx context.Context, op string, params *In, optFns []func(*sqs.Options),
 	run func(*Fake, *In) (*Out, error)) (*Out, error) {
-	return invokeChecked(f, ctx, op, params, optFns, func(f *Fake, in *In, _ *Fault) (*Out, error) { return run(f, in) }, nil)
+	return invokeChecked(f, ctx, op, params, optFns, func(f *Fake, in *In, _ *takenFault) (*Out, error) { return run(f, in) }, nil)
 }
 
 // invokeChecked runs one operation through the door, then check, which stands for a check
 // the SDK makes on an answer it received (the MD5 of message bodies).
 func invokeChecked[In, Out any](f *Fake, ctx context.Context, op string, params *In, optFns []func(*sqs.Options),
-	run func(*Fake, *In, *Fault) (*Out, error), check func(c call, in *In, out *Out) error) (*Out, error) {
+	run func(*Fake, *In, *takenFault) (*Out, error), check func(c call, in *In, out *Out) error) (*Out, error) {
 	if params == nil {
 		params = new(In)
 	}
@@ -65,7 +65,7 @@ func (f *Fake) ChangeMessageVisibility(ctx context.Context, params *sqs.ChangeMe
 
 // ChangeMessageVisibilityBatch changes the visibility of up to 10 received messages.
 func (f *Fake) ChangeMessageVisibilityBatch(ctx context.Context, params *sqs.ChangeMessageVisibilityBatchInput, optFns ...func(*sqs.Options)) (*sqs.ChangeMessageVisibilityBatchOutput, error) {
-	return invokeChecked(f, ctx, "ChangeMessageVisibilityBatch", params, optFns, func(f *Fake, in *sqs.ChangeMessageVisibilityBatchInput, fault *Fault) (*sqs.ChangeMessageVisibilityBatchOutput, error) {
+	return invokeChecked(f, ctx, "ChangeMessageVisibilityBatch", params, optFns, func(f *Fake, in *sqs.ChangeMessageVisibilityBatchInput, fault *takenFault) (*sqs.ChangeMessageVisibilityBatchOutput, error) {
 		return f.changeMessageVisibilityBatch(in, entryFault(fault))
 	}, nil)
 }
@@ -83,7 +83,7 @@ func (f *Fake) DeleteMessage(ctx context.Context, params *sqs.DeleteMessageInput
 
 // DeleteMessageBatch deletes up to 10 messages.
 func (f *Fake) DeleteMessageBatch(ctx context.Context, params *sqs.DeleteMessageBatchInput, optFns ...func(*sqs.Options)) (*sqs.DeleteMessageBatchOutput, error) {
-	return invokeChecked(f, ctx, "DeleteMessageBatch", params, optFns, func(f *Fake, in *sqs.DeleteMessageBatchInput, fault *Fault) (*sqs.DeleteMessageBatchOutput, error) {
+	return invokeChecked(f, ctx, "DeleteMessageBatch", params, optFns, func(f *Fake, in *sqs.DeleteMessageBatchInput, fault *takenFault) (*sqs.DeleteMessageBatchOutput, error) {
 		return f.deleteMessageBatch(in, entryFault(fault))
 	}, nil)
 }
@@ -143,14 +143,14 @@ func (f *Fake) RemovePermission(ctx context.Context, params *sqs.RemovePermissio
 
 // SendMessage sends a message.
 func (f *Fake) SendMessage(ctx context.Context, params *sqs.SendMessageInput, optFns ...func(*sqs.Options)) (*sqs.SendMessageOutput, error) {
-	return invokeChecked(f, ctx, "SendMessage", params, optFns, func(f *Fake, in *sqs.SendMessageInput, _ *Fault) (*sqs.SendMessageOutput, error) {
+	return invokeChecked(f, ctx, "SendMessage", params, optFns, func(f *Fake, in *sqs.SendMessageInput, _ *takenFault) (*sqs.SendMessageOutput, error) {
 		return f.sendMessage(in, wireZerosOf(ctx))
 	}, checkSendChecksum)
 }
 
 // SendMessageBatch sends up to 10 messages; entries that fail are reported in Failed.
 func (f *Fake) SendMessageBatch(ctx context.Context, params *sqs.SendMessageBatchInput, optFns ...func(*sqs.Options)) (*sqs.SendMessageBatchOutput, error) {
-	return invokeChecked(f, ctx, "SendMessageBatch", params, optFns, func(f *Fake, in *sqs.SendMessageBatchInput, fault *Fault) (*sqs.SendMessageBatchOutput, error) {
+	return invokeChecked(f, ctx, "SendMessageBatch", params, optFns, func(f *Fake, in *sqs.SendMessageBatchInput, fault *takenFault) (*sqs.SendMessageBatchOutput, error) {
 		return f.sendMessageBatch(in, wireZerosOf(ctx), entryFault(fault))
 	}, checkSendBatchChecksums)
 }
