@@ -229,14 +229,11 @@ func (c call) fail(err error) error {
 }
 
 // callerEnded reports whether err says the call ended on the caller's side rather than the
-// service's: its context ended, or Reset released its held response. A lost response looks
-// like a timeout to the caller, but it is the service's doing.
+// service's: the caller's context ended while the call waited (canceledWait is made only
+// from it), or Reset released its held response. An injected error that merely reads as a
+// timeout — ErrLostResponse, or a Fault's context.DeadlineExceeded — is the service's doing.
 func callerEnded(err error) bool {
-	if isLostResponse(err) {
-		return false
-	}
-	return errors.As(err, new(*canceledWait)) || errors.Is(err, context.Canceled) ||
-		errors.Is(err, context.DeadlineExceeded) || errors.Is(err, errReleased)
+	return errors.As(err, new(*canceledWait)) || errors.Is(err, errReleased)
 }
 
 // LastError returns the last error an operation call on the fake returned for a reason on

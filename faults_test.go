@@ -630,3 +630,12 @@ func TestFailEntriesCountsOnlyCallsWithAPickedEntry(t *testing.T) {
 	assert.Equal(t, "poison", *out.Failed[0].Id)
 	assert.Empty(t, batch("poison").Failed, "used up")
 }
+
+// An injected error that reads as a timeout is still the service's doing: LastError keeps it.
+func TestLastErrorKeepsAnInjectedContextError(t *testing.T) {
+	e := newErgo(t)
+	e.f.InjectFault(Fault{Operation: "ListQueues", Times: 1, Err: context.DeadlineExceeded})
+	_, err := e.f.ListQueues(e.ctx, &sqs.ListQueuesInput{})
+	require.ErrorIs(t, err, context.DeadlineExceeded)
+	assert.Equal(t, err, e.f.LastError())
+}
