@@ -73,12 +73,15 @@ func (c ClockFuncs) Add(d time.Duration) {
 // adder is a clock that can be moved forward, as *clock.Mock can.
 type adder interface{ Add(d time.Duration) }
 
+// latestTime is what LatestTime returns.
+var latestTime = time.Unix(0, math.MaxInt64).UTC()
+
+// LatestTime returns the last instant the fake's clock can show, in April 2262: the fake
+// keeps time in int64 nanoseconds since 1970.
+func LatestTime() time.Time { return latestTime }
+
 // moveClock moves c forward by d: with its Add method when it has one, else (a real clock)
 // by sleeping, which inside a testing/synctest bubble takes no real time.
-// LatestTime is the last instant the fake's clock can show: it keeps time in int64
-// nanoseconds since 1970.
-var LatestTime = time.Unix(0, math.MaxInt64).UTC()
-
 func moveClock(c Clock, d time.Duration) {
 	if d <= 0 {
 		return

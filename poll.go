@@ -244,13 +244,13 @@ func (f *Fake) Pollers() int {
 // RealClock, where time advances only when every goroutine is blocked.
 //
 // The fake keeps time in int64 nanoseconds since 1970, so its clock ends in April 2262;
-// Advance panics rather than move it past LatestTime.
+// Advance panics rather than move it past LatestTime().
 func (f *Fake) Advance(d time.Duration) {
 	f.advanceMu.Lock()
 	defer f.advanceMu.Unlock()
 	to := f.clk.Now().Add(d)
-	if to.After(LatestTime) {
-		panic(fmt.Sprintf("sqsfake: Advance(%v) would move the clock to %v, past LatestTime (%v)", d, to.UTC(), LatestTime))
+	if to.After(latestTime) {
+		panic(fmt.Sprintf("sqsfake: Advance(%v) would move the clock to %v, past LatestTime (%v)", d, to.UTC(), latestTime))
 	}
 	target := to.UnixNano()
 	for {

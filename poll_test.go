@@ -392,7 +392,7 @@ func TestLongPollWakesForMessagesThatArriveWhileItWaits(t *testing.T) {
 // than wrap around.
 func TestAdvanceRefusesToPassTheEndOfTheClock(t *testing.T) {
 	f := New()
-	assert.Equal(t, "2262-04-11T23:47:16Z", LatestTime.Format(time.RFC3339))
+	assert.Equal(t, "2262-04-11T23:47:16Z", LatestTime().Format(time.RFC3339))
 	assert.PanicsWithValue(t, "sqsfake: Advance(2100000h0m0s) would move the clock to 2264-07-27 00:00:00 +0000 UTC, past LatestTime (2262-04-11 23:47:16.854775807 +0000 UTC)",
 		func() { f.Advance(2100000 * time.Hour) })
 	f.Advance(200 * 365 * 24 * time.Hour)

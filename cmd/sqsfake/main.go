@@ -119,7 +119,7 @@ func parseFlags(args []string, stderr io.Writer) (config, error) {
 	}
 	// A region as AWS names them (us-east-1, us-gov-west-1, cn-northwest-1): it goes into
 	// every queue URL and ARN.
-	if !regexp.MustCompile(`^[a-z]{2}(-[a-z]+)+-[0-9]+$`).MatchString(c.region) {
+	if !regexp.MustCompile(`^[a-z]{2,}(-[a-z]+)+-[0-9]+$`).MatchString(c.region) {
 		return c, fmt.Errorf("-region %q: want a region such as us-east-1", c.region)
 	}
 	if c.endpoint != "" {
@@ -221,10 +221,11 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 // server is the HTTP handler of the command: SQS requests go to the current fake's Handler,
 // /_sqsfake/ requests to the control endpoints.
 type server struct {
-	cfg    config
-	logger *log.Logger
-	reset  sync.Mutex // one reset at a time
-	cur    atomic.Pointer[instance]
+	cfg     config
+	logger  *log.Logger
+	reset   sync.Mutex // one reset at a time
+	advance sync.Mutex // one clock move at a time: its limit is checked, then applied
+	cur     atomic.Pointer[instance]
 }
 
 // instance is one fake and its wire handler; a reset replaces it.
@@ -340,8 +341,10 @@ func (s *server) control(w http.ResponseWriter, r *http.Request) {
 			writeJSON(w, http.StatusBadRequest, errorBody("want ?d=<duration>, a non-negative Go duration such as 30s or 1h"))
 			return
 		}
-		if in.fake.Now().Add(d).After(sqsfake.LatestTime) {
-			writeJSON(w, http.StatusBadRequest, errorBody("the clock cannot move past "+sqsfake.LatestTime.Format(time.RFC3339)))
+		s.advance.Lock()
+		defer s.advance.Unlock()
+		if in.fake.Now().Add(d).After(sqsfake.LatestTime()) {
+			writeJSON(w, http.StatusBadRequest, errorBody("the clock cannot move past "+sqsfake.LatestTime().Format(time.RFC3339)))
 			return
 		}
 		in.fake.Advance(d)

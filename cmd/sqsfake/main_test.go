@@ -117,6 +117,7 @@ func TestFlags(t *testing.T) {
 		{[]string{"-clock", "sundial"}, "-clock"},
 		{[]string{"-account", "12"}, "-account"},
 		{[]string{"-region", "us-gov-west-1"}, ""},
+		{[]string{"-region", "eusc-de-east-1"}, ""},
 		{[]string{"-region", "x y"}, "-region"},
 		{[]string{"-region", "US-EAST-1"}, "-region"},
 		{[]string{"-endpoint", "http://sqs.test:9324"}, ""},
