@@ -49,16 +49,18 @@ func (escapeGuard) Do(r *http.Request) (*http.Response, error) {
 //
 // The client needs no credentials or network. It is configured with the fake's region,
 // anonymous credentials, one attempt per call and the endpoint http://sqs.fake.invalid;
-// optFns apply on top of that. Its HTTP client, which no optFn can replace, refuses every
-// request with ErrEscaped. It works inside a testing/synctest bubble.
+// optFns apply on top of that. Its HTTP client refuses every request with ErrEscaped, and
+// the optFns given to Client cannot replace it; per-call optFns can, like any other option,
+// but only a call whose optFns also remove the fake's middleware would then reach it. It works inside a testing/synctest bubble.
 func (f *Fake) Client(optFns ...func(*sqs.Options)) *sqs.Client {
 	door := &doorMiddleware{f: f}
 	fns := append(slices.Clip(optFns), func(o *sqs.Options) {
 		// First in the list, so that Serialize-step middlewares a caller adds with
 		// middleware.Before, at construction or per call, still run before the fake answers.
 		o.APIOptions = append([]func(*middleware.Stack) error{door.add}, o.APIOptions...)
-		// Last, so that no optFn can open a way to a network: a request that gets past the
-		// fake's middleware (per-call optFns that replace APIOptions) is refused here.
+		// Last, so that the optFns given to Client cannot open a way to a network: a request
+		// that gets past the fake's middleware (per-call optFns that replace APIOptions) is
+		// refused here.
 		o.HTTPClient = escapeGuard{}
 	})
 	return sqs.New(sqs.Options{

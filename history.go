@@ -96,8 +96,8 @@ func (h *history) add(e event) {
 
 // WithHistoryLimit bounds the event log that timelines are read from, forgetting the
 // oldest events first, for long-running fakes such as a server: it keeps the newest n
-// events at least, and at most n+4,096 (the log grows in chunks of 4,096, and n is at least
-// that). A message whose early events were forgotten shows a timeline that starts later.
+// events at least, and fewer than n+8,192 (the log grows and forgets in chunks of 4,096, and
+// n is at least that). A message whose early events were forgotten shows a timeline that starts later.
 // Snapshots and the fake's behaviour never depend on the log. The default keeps every event
 // until Reset.
 func WithHistoryLimit(n int) Option {
