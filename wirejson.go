@@ -37,8 +37,10 @@ type jsonWriter struct {
 	keys []mapEntry
 	// keyed is set when a map key has just been written, so the next value needs none.
 	keyed bool
-	// scratch is where CloseMap reorders entries.
+	// scratch, ends and order are where CloseMap reorders entries.
 	scratch []byte
+	ends    []int
+	order   []int
 }
 
 // A jsonFrame is an open struct, map, union or list.
@@ -155,25 +157,22 @@ func (w *jsonWriter) CloseMap() {
 		// Entry i runs from its start to the comma before entry i+1, the last to the end.
 		region := entries[0].start
 		w.scratch = append(w.scratch[:0], w.buf[region:]...)
-		ends := make([]int, 0, 16)
+		w.ends, w.order = w.ends[:0], w.order[:0]
 		for i := range entries {
 			end := len(w.buf)
 			if i+1 < len(entries) {
 				end = entries[i+1].start - 1
 			}
-			ends = append(ends, end-region)
+			w.ends = append(w.ends, end-region)
+			w.order = append(w.order, i)
 		}
-		order := make([]int, len(entries))
-		for i := range order {
-			order[i] = i
-		}
-		slices.SortStableFunc(order, func(a, b int) int { return strings.Compare(entries[a].key, entries[b].key) })
+		slices.SortStableFunc(w.order, func(a, b int) int { return strings.Compare(entries[a].key, entries[b].key) })
 		w.buf = w.buf[:region]
-		for n, i := range order {
+		for n, i := range w.order {
 			if n > 0 {
 				w.buf = append(w.buf, ',')
 			}
-			w.buf = append(w.buf, w.scratch[entries[i].start-region:ends[i]]...)
+			w.buf = append(w.buf, w.scratch[entries[i].start-region:w.ends[i]]...)
 		}
 	}
 	clear(entries)
