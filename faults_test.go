@@ -60,6 +60,7 @@ func TestFaultTimesDisturbsTheNextNMatchingCalls(t *testing.T) {
 	AssertVisibleCount(t, e.f, "jobs", 2, "the failed sends stored nothing")
 }
 
+// faultCode is the SQS error code of err, "ok" for none.
 func faultCode(err error) string {
 	if err == nil {
 		return "ok"

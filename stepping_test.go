@@ -2,7 +2,6 @@ package sqsfake
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"math/rand/v2"
 	"strings"
@@ -39,18 +38,6 @@ type scriptQueue struct {
 	handles []string
 }
 
-// errorCode is the SQS error code of err, "ok" for none.
-func errorCode(err error) string {
-	if err == nil {
-		return "ok"
-	}
-	var api interface{ ErrorCode() string }
-	if errors.As(err, &api) {
-		return api.ErrorCode()
-	}
-	return err.Error()
-}
-
 // runScript runs the random script of seed for steps steps and returns its transcript:
 // every call's result, then every queue's messages and every DLQ's move tasks. With
 // stepped, each clock move is made in quarter-second steps.
@@ -77,7 +64,7 @@ func runScript(t *testing.T, seed uint64, steps int, stepped, withTasks bool) st
 	receive := func(q *scriptQueue, in *sqs.ReceiveMessageInput) string {
 		out, err := f.ReceiveMessage(ctx, in)
 		if err != nil {
-			return errorCode(err)
+			return faultCode(err)
 		}
 		var got []string
 		for _, m := range out.Messages {
@@ -97,18 +84,18 @@ func runScript(t *testing.T, seed uint64, steps int, stepped, withTasks bool) st
 				in.MessageGroupId = aws.String(fmt.Sprint("g", rng.IntN(3)))
 			}
 			_, err := f.SendMessage(ctx, in)
-			fmt.Fprintf(&log, "send %s %s\n", q.name, errorCode(err))
+			fmt.Fprintf(&log, "send %s %s\n", q.name, faultCode(err))
 		case op < 6:
 			fmt.Fprintf(&log, "receive %s %s\n", q.name, receive(q, &sqs.ReceiveMessageInput{QueueUrl: q.url, MaxNumberOfMessages: int32(1 + rng.IntN(4)),
 				MessageSystemAttributeNames: []types.MessageSystemAttributeName{"ApproximateReceiveCount", "SentTimestamp"}}))
 		case op == 6 && len(q.handles) > 0:
 			h := q.handles[rng.IntN(len(q.handles))]
 			_, err := f.DeleteMessage(ctx, &sqs.DeleteMessageInput{QueueUrl: q.url, ReceiptHandle: &h})
-			fmt.Fprintf(&log, "delete %s %s\n", q.name, errorCode(err))
+			fmt.Fprintf(&log, "delete %s %s\n", q.name, faultCode(err))
 		case op == 7 && len(q.handles) > 0:
 			h := q.handles[rng.IntN(len(q.handles))]
 			_, err := f.ChangeMessageVisibility(ctx, &sqs.ChangeMessageVisibilityInput{QueueUrl: q.url, ReceiptHandle: &h, VisibilityTimeout: int32(rng.IntN(5))})
-			fmt.Fprintf(&log, "visibility %s %s\n", q.name, errorCode(err))
+			fmt.Fprintf(&log, "visibility %s %s\n", q.name, faultCode(err))
 		case op < 10:
 			d := time.Duration(rng.IntN(8000)) * time.Millisecond
 			if stepped {
@@ -127,10 +114,10 @@ func runScript(t *testing.T, seed uint64, steps int, stepped, withTasks bool) st
 				in.DestinationArn = aws.String(testArnPrefix + "a")
 			}
 			_, err := f.StartMessageMoveTask(ctx, in)
-			fmt.Fprintf(&log, "start task %s %s\n", src, errorCode(err))
+			fmt.Fprintf(&log, "start task %s %s\n", src, faultCode(err))
 		case op == 11:
 			_, err := f.PurgeQueue(ctx, &sqs.PurgeQueueInput{QueueUrl: q.url})
-			fmt.Fprintf(&log, "purge %s %s\n", q.name, errorCode(err))
+			fmt.Fprintf(&log, "purge %s %s\n", q.name, faultCode(err))
 		case op == 12:
 			attrs := map[string]string{}
 			switch rng.IntN(3) {
@@ -142,7 +129,7 @@ func runScript(t *testing.T, seed uint64, steps int, stepped, withTasks bool) st
 				attrs["VisibilityTimeout"] = fmt.Sprint(1 + rng.IntN(4))
 			}
 			_, err := f.SetQueueAttributes(ctx, &sqs.SetQueueAttributesInput{QueueUrl: q.url, Attributes: attrs})
-			fmt.Fprintf(&log, "set %s %v %s\n", q.name, attrs, errorCode(err))
+			fmt.Fprintf(&log, "set %s %v %s\n", q.name, attrs, faultCode(err))
 		case op == 13 && q.fifo:
 			attempt := fmt.Sprint("attempt-", rng.IntN(3))
 			fmt.Fprintf(&log, "receive attempt %s %s\n", q.name, receive(q, &sqs.ReceiveMessageInput{QueueUrl: q.url, MaxNumberOfMessages: 3,
@@ -152,7 +139,7 @@ func runScript(t *testing.T, seed uint64, steps int, stepped, withTasks bool) st
 			out, err := f.ListMessageMoveTasks(ctx, &sqs.ListMessageMoveTasksInput{SourceArn: aws.String(testArnPrefix + src)})
 			if err == nil && len(out.Results) > 0 && out.Results[0].TaskHandle != nil {
 				_, err := f.CancelMessageMoveTask(ctx, &sqs.CancelMessageMoveTaskInput{TaskHandle: out.Results[0].TaskHandle})
-				fmt.Fprintf(&log, "cancel task %s %s\n", src, errorCode(err))
+				fmt.Fprintf(&log, "cancel task %s %s\n", src, faultCode(err))
 			}
 		case op == 15:
 			for _, q := range queues {
