@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
+	"slices"
 	"sync"
 	"time"
 
@@ -43,7 +44,7 @@ type Fault struct {
 	// code and message (ErrInternal's when Err is nil; SenderFault false for a server
 	// error), while the call itself and its other entries succeed. A call in which it picks
 	// no entry is left alone and does not count toward Times. Err must then be nil or a
-	// ServiceError.
+	// ServiceError. Like Match, it runs outside the fake's locks and may call the fake.
 	FailEntries func(id string) bool
 }
 
@@ -198,9 +199,12 @@ func (f *Fake) takeFault(op string, params any) *takenFault {
 	if f.faultCount.Load() == 0 {
 		return nil
 	}
+	// Match and FailEntries run without the lock, so that they may call the fake, or remove
+	// their own fault.
 	f.faults.mu.Lock()
-	defer f.faults.mu.Unlock()
-	for i, af := range f.faults.list {
+	list := slices.Clone(f.faults.list)
+	f.faults.mu.Unlock()
+	for _, af := range list {
 		if af.Operation != "" && af.Operation != op {
 			continue
 		}
@@ -222,13 +226,20 @@ func (f *Fake) takeFault(op string, params any) *takenFault {
 				continue
 			}
 		}
+		f.faults.mu.Lock()
+		i := slices.Index(f.faults.list, af)
+		if i < 0 { // removed, or used up by another call, meanwhile
+			f.faults.mu.Unlock()
+			continue
+		}
 		if af.left > 0 {
 			af.left--
 			if af.left == 0 {
-				f.faults.list = append(f.faults.list[:i], f.faults.list[i+1:]...)
+				f.faults.list = slices.Delete(f.faults.list, i, i+1)
 				f.faultCount.Add(-1)
 			}
 		}
+		f.faults.mu.Unlock()
 		return &takenFault{Fault: af.Fault, failing: failing}
 	}
 	return nil

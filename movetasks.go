@@ -167,6 +167,11 @@ func (f *Fake) progressTasks(now int64) {
 	if len(f.runningTasks) == 0 {
 		return
 	}
+	for _, t := range f.runningTasks {
+		if t.status == taskRunning && f.queuesByID[t.source.id] == t.source {
+			f.finishIfDone(t) // emptied by the last call, before any move below reaches it
+		}
+	}
 	for {
 		var next *moveTask
 		var nextAt int64
@@ -216,10 +221,25 @@ func (f *Fake) nextMove(t *moveTask) (at int64, ok bool) {
 	if m := src.oldestAvailable(); m != nil {
 		return max(at, m.at), true // m.at: when it became available
 	}
-	if due := src.nextDue(); due != 0 {
+	if due := src.nextAvailable(); due != 0 {
 		return max(at, due), true
 	}
 	return 0, false
+}
+
+// nextAvailable is the earliest instant at which q's events may make a message available:
+// its next visibility event and, on a FIFO queue, also its next retention expiry, which
+// unlocks a group whose in-flight head expires. 0 when there is none.
+func (q *queue) nextAvailable() int64 {
+	due := q.nextDue()
+	if q.fifo != nil {
+		if r := q.retention.top(); r != nil {
+			if e := r.retainFrom + int64(q.cfg.retentionPeriod)*int64(time.Second); due == 0 || e < due {
+				due = e
+			}
+		}
+	}
+	return due
 }
 
 // sourceGained wakes every parked poll when q, the source of a running move task, gained a
@@ -285,6 +305,11 @@ func (f *Fake) moveOne(t *moveTask, at int64) {
 	}
 	if dest != src {
 		dest.settle(at)
+		for _, o := range f.runningTasks {
+			if o.status == taskRunning && o.source == dest {
+				f.finishIfDone(o) // emptied by its events before this move reaches it
+			}
+		}
 	}
 	f.redrive(src, m, dest, at)
 	src.remove(m)
@@ -342,7 +367,7 @@ func (f *Fake) nextTaskEvent(now int64) int64 {
 	for _, t := range f.runningTasks {
 		at := t.nextSlot()
 		if !t.source.receivable() {
-			due := t.source.nextDue()
+			due := t.source.nextAvailable()
 			if due == 0 {
 				continue
 			}

@@ -291,8 +291,28 @@ func (f *Fake) nextPollEvent(now int64) int64 {
 }
 
 // servePollsAt settles every polled queue at now, serves its polls, and ends the polls whose
-// wait is over.
+// wait is over. A poll served may dead-letter a message into a running move task's source
+// after the tasks were brought up to now; it serves again until no move is due by now.
 func (f *Fake) servePollsAt(now int64) {
+	for {
+		f.servePollsOnce(now)
+		if len(f.pollers) == 0 || !f.taskMoveDue(now) {
+			return
+		}
+	}
+}
+
+// taskMoveDue reports whether a running move task has a move due by now.
+func (f *Fake) taskMoveDue(now int64) bool {
+	for _, t := range f.runningTasks {
+		if at, ok := f.nextMove(t); ok && at <= now {
+			return true
+		}
+	}
+	return false
+}
+
+func (f *Fake) servePollsOnce(now int64) {
 	for _, pl := range slices.Clone(f.pollers) {
 		if pl.done {
 			continue

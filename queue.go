@@ -110,6 +110,11 @@ func (q *queue) settle(now int64) bool {
 		var expiry int64
 		if r := q.retention.top(); r != nil && r.retainFrom+period <= now {
 			m, expires, expiry = r, true, r.retainFrom+period
+			if x := r.ext; x != nil && x.dlqSource != "" && x.movedAt > expiry {
+				// A retention period shortened after the message was dead-lettered here
+				// ended before it arrived: it expires no earlier than its arrival.
+				expiry = x.movedAt
+			}
 		}
 		if p := q.pending.top(); p != nil && p.at <= now && (m == nil || p.at < expiry) {
 			m, expires, visible = p, false, true
