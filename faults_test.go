@@ -640,3 +640,42 @@ func TestLastErrorKeepsAnInjectedContextError(t *testing.T) {
 	require.ErrorIs(t, err, context.DeadlineExceeded)
 	assert.Equal(t, err, e.f.LastError())
 }
+
+// Match and FailEntries run outside the fake's locks: they may call the fake's operations,
+// or remove their own fault — which then no longer applies.
+func TestFaultCallbacksMayCallTheFake(t *testing.T) {
+	ctx := context.Background()
+	f := New()
+	q := mustCreateQueue(t, f, "jobs", nil)
+	batch := func() *sqs.SendMessageBatchOutput {
+		done := make(chan *sqs.SendMessageBatchOutput, 1)
+		go func() {
+			out, err := f.SendMessageBatch(ctx, &sqs.SendMessageBatchInput{QueueUrl: q, Entries: []types.SendMessageBatchRequestEntry{
+				{Id: aws.String("a"), MessageBody: aws.String("1")}, {Id: aws.String("b"), MessageBody: aws.String("2")}}})
+			assert.NoError(t, err)
+			done <- out
+		}()
+		select {
+		case out := <-done:
+			return out
+		case <-time.After(10 * time.Second):
+			t.Fatal("SendMessageBatch is blocked")
+			return nil
+		}
+	}
+	f.InjectFault(Fault{Operation: "SendMessageBatch", Times: 1,
+		Match: func(any) bool {
+			_, err := f.GetQueueAttributes(ctx, &sqs.GetQueueAttributesInput{QueueUrl: q})
+			return err == nil
+		},
+		FailEntries: func(id string) bool { return id == "b" && f.Pollers() == 0 }})
+	assert.Len(t, batch().Failed, 1)
+
+	var remove func()
+	remove = f.InjectFault(Fault{Operation: "SendMessageBatch", FailEntries: func(id string) bool {
+		remove()
+		return true
+	}})
+	assert.Empty(t, batch().Failed, "the fault removed itself before it was taken")
+	assert.Empty(t, batch().Failed)
+}

@@ -301,3 +301,23 @@ func TestTimelineOfADLQStaysInOrderWhenAnExpiredMessageArrives(t *testing.T) {
 	require.Len(t, events, 3)
 	assert.Equal(t, Event{Kind: EventExpired, At: clockAt(70 * time.Second), Queue: "jobs-dlq"}, events[2])
 }
+
+// A DLQ's retention period shortened after a message was dead-lettered into it may have
+// ended before the message arrived: it expires then, not before its move.
+func TestTimelineOfADeadLetterWhoseDLQRetentionShrank(t *testing.T) {
+	e := newErgo(t)
+	dlq := e.queue("jobs-dlq", nil)
+	src := e.queue("jobs", map[string]string{"VisibilityTimeout": "1",
+		"RedrivePolicy": `{"deadLetterTargetArn":"` + testArnPrefix + `jobs-dlq","maxReceiveCount":1}`})
+	id := e.send(src, "old")
+	e.receiveOne(src, 0)
+	e.f.Advance(200 * time.Second)
+	assert.Empty(t, e.receive(src, 1, 0)) // moved at 200 s
+	_, err := e.f.SetQueueAttributes(e.ctx, &sqs.SetQueueAttributesInput{QueueUrl: aws.String(dlq),
+		Attributes: map[string]string{"MessageRetentionPeriod": "60"}})
+	require.NoError(t, err)
+	e.f.Advance(time.Second)
+	last, ok := e.f.Timeline(id).Last()
+	require.True(t, ok)
+	assert.Equal(t, Event{Kind: EventExpired, At: clockAt(200 * time.Second), Queue: "jobs-dlq"}, last)
+}

@@ -571,6 +571,51 @@ func TestMoveTasksGiveTheSameResultsForOneClockMoveAsForManySmallOnes(t *testing
 			advance(30 * time.Second)
 			return redriveTimes(t, f, *got.Messages[0].MessageId)
 		}, "redriven at 10s"},
+		{"a FIFO group whose in-flight head expires unlocks at the expiry", func(t *testing.T, f *Fake, advance func(time.Duration)) string {
+			ctx := context.Background()
+			fifo := map[string]string{"FifoQueue": "true", "ContentBasedDeduplication": "true"}
+			mustCreateQueue(t, f, "dest.fifo", fifo)
+			dlq := mustCreateQueue(t, f, "dlq.fifo", map[string]string{"FifoQueue": "true", "ContentBasedDeduplication": "true", "MessageRetentionPeriod": "60"})
+			mustCreateQueue(t, f, "src.fifo", map[string]string{"FifoQueue": "true",
+				"RedrivePolicy": `{"deadLetterTargetArn":"` + testArnPrefix + `dlq.fifo","maxReceiveCount":1}`})
+			for i, body := range []string{"A", "B"} {
+				_, err := f.SendMessage(ctx, &sqs.SendMessageInput{QueueUrl: dlq, MessageBody: aws.String(body), MessageGroupId: aws.String("g")})
+				require.NoError(t, err)
+				if i == 0 {
+					f.Advance(30 * time.Second)
+				}
+			}
+			got, err := f.ReceiveMessage(ctx, &sqs.ReceiveMessageInput{QueueUrl: dlq, VisibilityTimeout: 100}) // A, until 130 s; it expires at 60 s
+			require.NoError(t, err)
+			require.Len(t, got.Messages, 1)
+			startTask(t, f, "dlq.fifo", "dest.fifo", 1)
+			advance(200 * time.Second)
+			dest, _ := f.Queue("dest.fifo")
+			var moved []string
+			for _, m := range dest.Messages {
+				moved = append(moved, m.Body+" at "+m.SentAt.Sub(DefaultStart).String())
+			}
+			return fmt.Sprint(moved, " ", taskSummary(t, f, "dlq.fifo"))
+		}, "[B at 1m0s] COMPLETED moved=1 toMove=2"},
+		{"a task whose source a call emptied completes before another task fills it", func(t *testing.T, f *Fake, advance func(time.Duration)) string {
+			ctx := context.Background()
+			mustCreateQueue(t, f, "dest", nil)
+			dlq1 := mustCreateQueue(t, f, "dlq1", nil)
+			dlq2 := mustCreateQueue(t, f, "dlq2", nil)
+			mustCreateQueue(t, f, "src1", map[string]string{"RedrivePolicy": `{"deadLetterTargetArn":"` + testArnPrefix + `dlq1","maxReceiveCount":1}`})
+			mustCreateQueue(t, f, "src2", map[string]string{"RedrivePolicy": `{"deadLetterTargetArn":"` + testArnPrefix + `dlq2","maxReceiveCount":1}`})
+			send(t, f, dlq2, "X")
+			got, err := f.ReceiveMessage(ctx, &sqs.ReceiveMessageInput{QueueUrl: dlq2, VisibilityTimeout: 100})
+			require.NoError(t, err)
+			startTask(t, f, "dlq2", "dest", 1)
+			send(t, f, dlq1, "M")
+			startTask(t, f, "dlq1", "dlq2", 1) // moves M into dlq2 at 1 s
+			_, err = f.DeleteMessage(ctx, &sqs.DeleteMessageInput{QueueUrl: dlq2, ReceiptHandle: got.Messages[0].ReceiptHandle})
+			require.NoError(t, err) // dlq2 is empty: its task is done
+			advance(20 * time.Second)
+			q2, _ := f.Queue("dlq2")
+			return fmt.Sprint(taskSummary(t, f, "dlq2"), ", dlq2 holds ", len(q2.Messages))
+		}, "COMPLETED moved=0 toMove=1, dlq2 holds 1"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

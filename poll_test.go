@@ -398,3 +398,32 @@ func TestAdvanceRefusesToPassTheEndOfTheClock(t *testing.T) {
 	f.Advance(200 * 365 * 24 * time.Hour)
 	assert.Equal(t, 2224, f.Now().Year())
 }
+
+// A poll that Advance serves may dead-letter a message into a running move task's source at
+// that instant; Advance serves the polls again, so the task's move, and what it brings back
+// to the polled queue, happen on time — on a clock whose timers never fire by themselves.
+func TestAdvanceServesMovesThatAPollItServedMadeDue(t *testing.T) {
+	ctx := context.Background()
+	f := New(WithClock(&steppingClock{now: DefaultStart}))
+	b := mustCreateQueue(t, f, "b", nil)
+	a := mustCreateQueue(t, f, "a", map[string]string{"DelaySeconds": "2",
+		"RedrivePolicy": `{"deadLetterTargetArn":"` + testArnPrefix + `b","maxReceiveCount":1}`})
+	send(t, f, b, "X")
+	_, err := f.ReceiveMessage(ctx, &sqs.ReceiveMessageInput{QueueUrl: b, VisibilityTimeout: 1000}) // keeps b's task running
+	require.NoError(t, err)
+	_, err = f.StartMessageMoveTask(ctx, &sqs.StartMessageMoveTaskInput{SourceArn: aws.String(testArnPrefix + "b")})
+	require.NoError(t, err)
+	send(t, f, a, "M")
+	f.Advance(2 * time.Second)
+	_, err = f.ReceiveMessage(ctx, &sqs.ReceiveMessageInput{QueueUrl: a, VisibilityTimeout: 5}) // in flight until 7 s
+	require.NoError(t, err)
+	ch := startPoll(t, ctx, f, &sqs.ReceiveMessageInput{QueueUrl: a, WaitTimeSeconds: 20, MessageSystemAttributeNames: allSystem})
+	// At 7 s the poll finds M at its maxReceiveCount and moves it to b; b's task sends it back
+	// to a at once, with a's delay of 2 s.
+	f.Advance(20 * time.Second)
+	r := <-ch
+	require.NoError(t, r.err)
+	require.Len(t, r.out.Messages, 1)
+	assert.Equal(t, "M", *r.out.Messages[0].Body)
+	assert.Equal(t, millis(DefaultStart.Add(9*time.Second).UnixNano()), r.out.Messages[0].Attributes["ApproximateFirstReceiveTimestamp"])
+}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -20,15 +21,29 @@ import (
 // quarter-second steps with a look at every queue after each — and require identical
 // transcripts.
 
-// steppingClock is a clock without timers, for scripts that never long-poll: moving it is
-// free, so the quarter-second run stays fast.
-type steppingClock struct{ now time.Time }
+// steppingClock is a clock without timers: moving it is free, so the quarter-second run
+// stays fast, and a long poll on it ends only when Advance serves it — nothing depends on
+// goroutine scheduling.
+type steppingClock struct {
+	mu  sync.Mutex
+	now time.Time
+}
 
-func (c *steppingClock) Now() time.Time { return c.now }
+func (c *steppingClock) Now() time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.now
+}
+
 func (c *steppingClock) WithDeadline(parent context.Context, _ time.Time) (context.Context, context.CancelFunc) {
 	return context.WithCancel(parent)
 }
-func (c *steppingClock) Add(d time.Duration) { c.now = c.now.Add(d) }
+
+func (c *steppingClock) Add(d time.Duration) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.now = c.now.Add(d)
+}
 
 // scriptQueue is a queue of a random script, with the receipt handles it was given.
 type scriptQueue struct {
