@@ -137,7 +137,7 @@ func (f *Fake) longPoll(ctx context.Context, q *queue, p *receiveParams, now int
 	f.park(pl)
 	for {
 		wake := pl.deadline
-		if d := q.nextDue(); d != 0 && d < wake {
+		if d := q.nextAvailable(); d != 0 && d < wake {
 			wake = d
 		}
 		if d := f.nextTaskEvent(now); d != 0 && d < wake {
@@ -282,7 +282,7 @@ func (f *Fake) nextPollEvent(now int64) int64 {
 	}
 	for _, pl := range f.pollers {
 		consider(pl.deadline)
-		consider(pl.q.nextDue())
+		consider(pl.q.nextAvailable())
 	}
 	if len(f.pollers) > 0 {
 		consider(f.nextTaskEvent(now))
