@@ -427,3 +427,28 @@ func TestAdvanceServesMovesThatAPollItServedMadeDue(t *testing.T) {
 	assert.Equal(t, "M", *r.out.Messages[0].Body)
 	assert.Equal(t, millis(DefaultStart.Add(9*time.Second).UnixNano()), r.out.Messages[0].Attributes["ApproximateFirstReceiveTimestamp"])
 }
+
+// On a FIFO queue, a group whose in-flight head reaches the end of its retention period
+// unlocks then; a parked poll gets the next message of the group at that instant.
+func TestLongPollWakesWhenAnExpiringHeadUnlocksAFIFOGroup(t *testing.T) {
+	ctx := context.Background()
+	f := New(WithClock(&steppingClock{now: DefaultStart}))
+	q := mustCreateQueue(t, f, "q.fifo", map[string]string{"FifoQueue": "true", "ContentBasedDeduplication": "true", "MessageRetentionPeriod": "60"})
+	for i, body := range []string{"A", "B"} {
+		_, err := f.SendMessage(ctx, &sqs.SendMessageInput{QueueUrl: q, MessageBody: aws.String(body), MessageGroupId: aws.String("g")})
+		require.NoError(t, err)
+		if i == 0 {
+			_, err = f.ReceiveMessage(ctx, &sqs.ReceiveMessageInput{QueueUrl: q, VisibilityTimeout: 100}) // A: in flight until 100 s, expires at 60 s
+			require.NoError(t, err)
+			f.Advance(30 * time.Second)
+		}
+	}
+	f.Advance(15 * time.Second)
+	ch := startPoll(t, ctx, f, &sqs.ReceiveMessageInput{QueueUrl: q, WaitTimeSeconds: 20, MessageSystemAttributeNames: allSystem}) // until 65 s
+	f.Advance(20 * time.Second)
+	r := <-ch
+	require.NoError(t, r.err)
+	require.Len(t, r.out.Messages, 1)
+	assert.Equal(t, "B", *r.out.Messages[0].Body)
+	assert.Equal(t, millis(DefaultStart.Add(60*time.Second).UnixNano()), r.out.Messages[0].Attributes["ApproximateFirstReceiveTimestamp"])
+}

@@ -123,6 +123,9 @@ func (q *queue) settle(now int64) bool {
 		case expires:
 			q.record(EventExpired, m, expiry)
 			q.remove(m)
+			if q.fifo != nil {
+				woke = true // an expired head may have unlocked its group
+			}
 		case visible:
 			q.pending.pop()
 			q.leavePending(m)
