@@ -452,3 +452,39 @@ func TestLongPollWakesWhenAnExpiringHeadUnlocksAFIFOGroup(t *testing.T) {
 	assert.Equal(t, "B", *r.out.Messages[0].Body)
 	assert.Equal(t, millis(DefaultStart.Add(60*time.Second).UnixNano()), r.out.Messages[0].Attributes["ApproximateFirstReceiveTimestamp"])
 }
+
+// A shorter retention period takes effect when it is set: messages older than it expire at
+// once, and on a FIFO queue a parked poll gets the next message of a group whose in-flight
+// head expired, at that instant.
+func TestShorterRetentionTakesEffectAtOnceForParkedPolls(t *testing.T) {
+	ctx := context.Background()
+	f := New(WithClock(&steppingClock{now: DefaultStart}))
+	q := mustCreateQueue(t, f, "q.fifo", map[string]string{"FifoQueue": "true", "ContentBasedDeduplication": "true"})
+	var ids []string
+	for i, body := range []string{"A", "B"} {
+		out, err := f.SendMessage(ctx, &sqs.SendMessageInput{QueueUrl: q, MessageBody: aws.String(body), MessageGroupId: aws.String("g")})
+		require.NoError(t, err)
+		ids = append(ids, *out.MessageId)
+		if i == 0 {
+			_, err = f.ReceiveMessage(ctx, &sqs.ReceiveMessageInput{QueueUrl: q, VisibilityTimeout: 600}) // A in flight
+			require.NoError(t, err)
+			f.Advance(100 * time.Second)
+		}
+	}
+	ch := startPoll(t, ctx, f, &sqs.ReceiveMessageInput{QueueUrl: q, WaitTimeSeconds: 20, MessageSystemAttributeNames: allSystem})
+	f.Advance(5 * time.Second)
+	_, err := f.SetQueueAttributes(ctx, &sqs.SetQueueAttributesInput{QueueUrl: q, Attributes: map[string]string{"MessageRetentionPeriod": "60"}})
+	require.NoError(t, err) // A, sent at 0 s, ends at 105 s; B, sent at 100 s, stays
+	var r pollResult
+	select {
+	case r = <-ch:
+	case <-time.After(10 * time.Second):
+		t.Fatal("the poll was not served when the retention period changed")
+	}
+	require.NoError(t, r.err)
+	require.Len(t, r.out.Messages, 1)
+	assert.Equal(t, "B", *r.out.Messages[0].Body)
+	assert.Equal(t, millis(DefaultStart.Add(105*time.Second).UnixNano()), r.out.Messages[0].Attributes["ApproximateFirstReceiveTimestamp"])
+	last, _ := f.Timeline(ids[0]).Last()
+	assert.Equal(t, Event{Kind: EventExpired, At: clockAt(105 * time.Second), Queue: "q.fifo"}, last)
+}

@@ -115,6 +115,9 @@ func (q *queue) settle(now int64) bool {
 				// ended before it arrived: it expires no earlier than its arrival.
 				expiry = x.movedAt
 			}
+			// Nor before the queue's settings last changed: everything due before was
+			// settled under the old ones, so this end comes from a shortened period.
+			expiry = max(expiry, q.modified)
 		}
 		if p := q.pending.top(); p != nil && p.at <= now && (m == nil || p.at < expiry) {
 			m, expires, visible = p, false, true
