@@ -56,7 +56,7 @@ type scriptQueue struct {
 // runScript runs the random script of seed for steps steps and returns its transcript:
 // every call's result, then every queue's messages and every DLQ's move tasks. With
 // stepped, each clock move is made in quarter-second steps.
-func runScript(t *testing.T, seed uint64, steps int, stepped, withTasks bool) string {
+func runScript(t *testing.T, seed uint64, steps int, stepped, withTasks, withPolls bool) string {
 	t.Helper()
 	ctx := context.Background()
 	rng := rand.New(rand.NewPCG(seed, 7))
@@ -76,22 +76,41 @@ func runScript(t *testing.T, seed uint64, steps int, stepped, withTasks bool) st
 	f1 := create("f1.fifo", map[string]string{"FifoQueue": "true", "ContentBasedDeduplication": "true", "VisibilityTimeout": "3", "RedrivePolicy": redrive("f2.fifo", 2)})
 	queues := []*scriptQueue{a, b, c, f1, f2}
 	dlqs := []string{"b", "c", "f2.fifo"}
-	receive := func(q *scriptQueue, in *sqs.ReceiveMessageInput) string {
-		out, err := f.ReceiveMessage(ctx, in)
+	render := func(q *scriptQueue, out *sqs.ReceiveMessageOutput, err error) string {
 		if err != nil {
 			return faultCode(err)
 		}
 		var got []string
 		for _, m := range out.Messages {
-			got = append(got, *m.Body+"/"+m.Attributes["ApproximateReceiveCount"]+"/"+m.Attributes["SentTimestamp"])
+			got = append(got, *m.Body+"/"+m.Attributes["ApproximateReceiveCount"]+"/"+m.Attributes["SentTimestamp"]+"/"+m.Attributes["ApproximateFirstReceiveTimestamp"])
 			q.handles = append(q.handles, *m.ReceiptHandle)
 		}
 		return fmt.Sprint(got)
 	}
+	receive := func(q *scriptQueue, in *sqs.ReceiveMessageInput) string {
+		out, err := f.ReceiveMessage(ctx, in)
+		return render(q, out, err)
+	}
+	// At most one long poll waits at a time, in its own goroutine; its answer is written down
+	// after the step that ends it. On this clock it ends only when a call or Advance serves it.
+	type answer struct {
+		out *sqs.ReceiveMessageOutput
+		err error
+	}
+	var pollQ *scriptQueue
+	var pollCh chan answer
+	collect := func() {
+		if pollCh == nil || f.Pollers() > 0 {
+			return
+		}
+		r := <-pollCh
+		fmt.Fprintf(&log, "long poll %s -> %s\n", pollQ.name, render(pollQ, r.out, r.err))
+		pollCh = nil
+	}
 	sent := 0
 	for range steps {
 		q := queues[rng.IntN(len(queues))]
-		switch op := rng.IntN(16); {
+		switch op := rng.IntN(17); {
 		case op < 3:
 			sent++
 			in := &sqs.SendMessageInput{QueueUrl: q.url, MessageBody: aws.String(fmt.Sprint("m", sent))}
@@ -163,7 +182,29 @@ func runScript(t *testing.T, seed uint64, steps int, stepped, withTasks bool) st
 				fmt.Fprintf(&log, "counts %s %s/%s/%s\n", q.name, out.Attributes["ApproximateNumberOfMessages"],
 					out.Attributes["ApproximateNumberOfMessagesNotVisible"], out.Attributes["ApproximateNumberOfMessagesDelayed"])
 			}
+		case op == 16 && withPolls && pollCh == nil:
+			pollQ, pollCh = q, make(chan answer, 1)
+			in := &sqs.ReceiveMessageInput{QueueUrl: q.url, MaxNumberOfMessages: int32(1 + rng.IntN(3)), WaitTimeSeconds: int32(1 + rng.IntN(20)),
+				MessageSystemAttributeNames: []types.MessageSystemAttributeName{"ApproximateReceiveCount", "SentTimestamp", "ApproximateFirstReceiveTimestamp"}}
+			ch := pollCh
+			go func() {
+				out, err := f.ReceiveMessage(ctx, in)
+				ch <- answer{out, err}
+			}()
+			for pollCh != nil && f.Pollers() == 0 { // it parks, or answers at once
+				select {
+				case r := <-ch:
+					fmt.Fprintf(&log, "long poll %s at once -> %s\n", q.name, render(q, r.out, r.err))
+					pollCh = nil
+				case <-time.After(50 * time.Microsecond):
+				}
+			}
 		}
+		collect()
+	}
+	if pollCh != nil {
+		f.Advance(20 * time.Second) // its wait ends
+		collect()
 	}
 	for _, q := range queues {
 		info, _ := f.Queue(q.name)
@@ -185,10 +226,10 @@ func runScript(t *testing.T, seed uint64, steps int, stepped, withTasks bool) st
 }
 
 func TestRandomScriptsGiveTheSameResultsForOneClockMoveAsForSmallSteps(t *testing.T) {
-	for _, withTasks := range []bool{false, true} {
-		t.Run(fmt.Sprint("move tasks ", withTasks), func(t *testing.T) {
+	for _, set := range []struct{ tasks, polls bool }{{false, false}, {true, false}, {true, true}} {
+		t.Run(fmt.Sprintf("move tasks %v, long polls %v", set.tasks, set.polls), func(t *testing.T) {
 			for seed := range uint64(120) {
-				jump, steps := runScript(t, seed, 150, false, withTasks), runScript(t, seed, 150, true, withTasks)
+				jump, steps := runScript(t, seed, 150, false, set.tasks, set.polls), runScript(t, seed, 150, true, set.tasks, set.polls)
 				if jump == steps {
 					continue
 				}
