@@ -570,3 +570,14 @@ func TestNewForTestPassesCallsWhoseContextIsCancelled(t *testing.T) {
 	assert.Empty(t, rec.errors)
 	wg.Wait()
 }
+
+// The hint to pass new(*T) is for the SDK's typed errors only; a plain error value gets none.
+func TestAssertLastErrorHintsOnlyForTypedSDKErrors(t *testing.T) {
+	f := New()
+	_, err := f.GetQueueUrl(context.Background(), &sqs.GetQueueUrlInput{QueueName: aws.String("missing")})
+	require.Error(t, err)
+	rec := &recordingT{}
+	assert.False(t, AssertLastError(rec, f, errors.New("boom")))
+	assert.Contains(t, rec.text(), `expected the last error to be an error that is "boom" (errors.Is)`)
+	assert.NotContains(t, rec.text(), "pass new(")
+}

@@ -428,21 +428,32 @@ func TestAdvanceServesMovesThatAPollItServedMadeDue(t *testing.T) {
 	assert.Equal(t, millis(DefaultStart.Add(9*time.Second).UnixNano()), r.out.Messages[0].Attributes["ApproximateFirstReceiveTimestamp"])
 }
 
+// headInFlightThenNext sends A to group g of a FIFO queue, receives it with visibility vt,
+// moves the clock by gap and sends B behind it. It returns their MessageIds.
+func headInFlightThenNext(t *testing.T, f *Fake, q *string, vt int32, gap time.Duration) (a, b string) {
+	t.Helper()
+	ctx := context.Background()
+	var ids []string
+	for i, body := range []string{"A", "B"} {
+		out, err := f.SendMessage(ctx, &sqs.SendMessageInput{QueueUrl: q, MessageBody: aws.String(body), MessageGroupId: aws.String("g")})
+		require.NoError(t, err)
+		ids = append(ids, *out.MessageId)
+		if i == 0 {
+			_, err = f.ReceiveMessage(ctx, &sqs.ReceiveMessageInput{QueueUrl: q, VisibilityTimeout: vt})
+			require.NoError(t, err)
+			f.Advance(gap)
+		}
+	}
+	return ids[0], ids[1]
+}
+
 // On a FIFO queue, a group whose in-flight head reaches the end of its retention period
 // unlocks then; a parked poll gets the next message of the group at that instant.
 func TestLongPollWakesWhenAnExpiringHeadUnlocksAFIFOGroup(t *testing.T) {
 	ctx := context.Background()
 	f := New(WithClock(&steppingClock{now: DefaultStart}))
 	q := mustCreateQueue(t, f, "q.fifo", map[string]string{"FifoQueue": "true", "ContentBasedDeduplication": "true", "MessageRetentionPeriod": "60"})
-	for i, body := range []string{"A", "B"} {
-		_, err := f.SendMessage(ctx, &sqs.SendMessageInput{QueueUrl: q, MessageBody: aws.String(body), MessageGroupId: aws.String("g")})
-		require.NoError(t, err)
-		if i == 0 {
-			_, err = f.ReceiveMessage(ctx, &sqs.ReceiveMessageInput{QueueUrl: q, VisibilityTimeout: 100}) // A: in flight until 100 s, expires at 60 s
-			require.NoError(t, err)
-			f.Advance(30 * time.Second)
-		}
-	}
+	headInFlightThenNext(t, f, q, 100, 30*time.Second) // A: in flight until 100 s, expires at 60 s
 	f.Advance(15 * time.Second)
 	ch := startPoll(t, ctx, f, &sqs.ReceiveMessageInput{QueueUrl: q, WaitTimeSeconds: 20, MessageSystemAttributeNames: allSystem}) // until 65 s
 	f.Advance(20 * time.Second)
@@ -460,17 +471,7 @@ func TestShorterRetentionTakesEffectAtOnceForParkedPolls(t *testing.T) {
 	ctx := context.Background()
 	f := New(WithClock(&steppingClock{now: DefaultStart}))
 	q := mustCreateQueue(t, f, "q.fifo", map[string]string{"FifoQueue": "true", "ContentBasedDeduplication": "true"})
-	var ids []string
-	for i, body := range []string{"A", "B"} {
-		out, err := f.SendMessage(ctx, &sqs.SendMessageInput{QueueUrl: q, MessageBody: aws.String(body), MessageGroupId: aws.String("g")})
-		require.NoError(t, err)
-		ids = append(ids, *out.MessageId)
-		if i == 0 {
-			_, err = f.ReceiveMessage(ctx, &sqs.ReceiveMessageInput{QueueUrl: q, VisibilityTimeout: 600}) // A in flight
-			require.NoError(t, err)
-			f.Advance(100 * time.Second)
-		}
-	}
+	a, _ := headInFlightThenNext(t, f, q, 600, 100*time.Second)
 	ch := startPoll(t, ctx, f, &sqs.ReceiveMessageInput{QueueUrl: q, WaitTimeSeconds: 20, MessageSystemAttributeNames: allSystem})
 	f.Advance(5 * time.Second)
 	_, err := f.SetQueueAttributes(ctx, &sqs.SetQueueAttributesInput{QueueUrl: q, Attributes: map[string]string{"MessageRetentionPeriod": "60"}})
@@ -485,6 +486,6 @@ func TestShorterRetentionTakesEffectAtOnceForParkedPolls(t *testing.T) {
 	require.Len(t, r.out.Messages, 1)
 	assert.Equal(t, "B", *r.out.Messages[0].Body)
 	assert.Equal(t, millis(DefaultStart.Add(105*time.Second).UnixNano()), r.out.Messages[0].Attributes["ApproximateFirstReceiveTimestamp"])
-	last, _ := f.Timeline(ids[0]).Last()
+	last, _ := f.Timeline(a).Last()
 	assert.Equal(t, Event{Kind: EventExpired, At: clockAt(105 * time.Second), Queue: "q.fifo"}, last)
 }

@@ -292,9 +292,7 @@ func (f *Fake) setQueueAttributes(in *sqs.SetQueueAttributesInput) (*sqs.SetQueu
 	}
 	// The new settings take effect now: a shorter retention period ends messages (and
 	// unlocks FIFO groups) at once, and the queue's next events may have moved.
-	if q.settle(q.modified) && len(q.pollers) > 0 {
-		f.servePollers(q, q.modified)
-	}
+	q.settle(q.modified)
 	q.kickPollers()
 	f.servePollers(q, q.modified)
 	return &sqs.SetQueueAttributesOutput{}, nil
