@@ -362,6 +362,20 @@ func TestLongPollWakesForMessagesThatArriveWhileItWaits(t *testing.T) {
 			_, err = f.ChangeMessageVisibility(ctx, &sqs.ChangeMessageVisibilityInput{QueueUrl: dlq.QueueUrl, ReceiptHandle: got.Messages[0].ReceiptHandle})
 			require.NoError(t, err)
 		}, time.Second},
+		{"a message a running move task can take once its visibility timeout is shortened", map[string]string{
+			"RedrivePolicy": `{"deadLetterTargetArn":"` + testArnPrefix + `q-dlq","maxReceiveCount":1}`}, func(t *testing.T, f *Fake, q *string) {
+			ctx := context.Background()
+			dlq, err := f.GetQueueUrl(ctx, &sqs.GetQueueUrlInput{QueueName: aws.String("q-dlq")})
+			require.NoError(t, err)
+			got, err := f.ReceiveMessage(ctx, &sqs.ReceiveMessageInput{QueueUrl: dlq.QueueUrl, VisibilityTimeout: 600})
+			require.NoError(t, err)
+			_, err = f.StartMessageMoveTask(ctx, &sqs.StartMessageMoveTaskInput{
+				SourceArn: aws.String(testArnPrefix + "q-dlq"), DestinationArn: aws.String(testArnPrefix + "q"), MaxNumberOfMessagesPerSecond: aws.Int32(1)})
+			require.NoError(t, err) // the task waits for the message in flight
+			synctest.Wait()         // and the poll has gone back to sleep
+			_, err = f.ChangeMessageVisibility(ctx, &sqs.ChangeMessageVisibilityInput{QueueUrl: dlq.QueueUrl, ReceiptHandle: got.Messages[0].ReceiptHandle, VisibilityTimeout: 2})
+			require.NoError(t, err)
+		}, 2 * time.Second},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
