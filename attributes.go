@@ -44,13 +44,6 @@ const (
 	throughputPerMessageGroupID       = "perMessageGroupId"
 )
 
-// readOnlyAttributes can be read with GetQueueAttributes but not written.
-var readOnlyAttributes = map[string]bool{
-	attrAll: true, attrApproximateNumberOfMessages: true, attrApproximateNumberDelayed: true,
-	attrApproximateNumberNotVisible: true, attrCreatedTimestamp: true, attrLastModifiedTimestamp: true,
-	attrQueueArn: true,
-}
-
 // queueConfig holds a queue's settable attributes in typed form.
 type queueConfig struct {
 	delaySeconds          int

@@ -83,6 +83,7 @@ func (q *queue) receiveParams(in *sqs.ReceiveMessageInput, zeros *wireZeros) (re
 	p.wait = int64(wait) * int64(time.Second)
 	// Either list selects system attributes; with both, their union (SPEC.md §5.10).
 	// Queue attribute names and unknown names select nothing.
+	//lint:ignore SA1019 SQS still honours the deprecated AttributeNames, and callers still send it
 	for _, n := range in.AttributeNames {
 		p.sys |= sysAttrBits[string(n)]
 	}

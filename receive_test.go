@@ -167,6 +167,7 @@ func TestReceiveMessageSelectsSystemAttributes(t *testing.T) {
 			sentOut := fx.sendInput(&sqs.SendMessageInput{QueueUrl: q, MessageBody: aws.String("body"),
 				MessageSystemAttributes: traceSys(awsTrace), MessageGroupId: aws.String("g1")})
 			fx.advance(firstReceive)
+			//lint:ignore SA1019 the deprecated AttributeNames is what this test exercises
 			m := fx.receiveInput(&sqs.ReceiveMessageInput{QueueUrl: q, MessageSystemAttributeNames: tt.system, AttributeNames: tt.legacy})
 			require.Len(t, m, 1)
 			assert.Equal(t, types.Message{

@@ -169,6 +169,7 @@ func validInputs() []any {
 		&sqs.ListQueuesInput{MaxResults: aws.Int32(10), NextToken: s("n"), QueueNamePrefix: s("q")},
 		&sqs.PurgeQueueInput{QueueUrl: s(testQueueURL)},
 		&sqs.ReceiveMessageInput{
+			//lint:ignore SA1019 every member of the input, the deprecated AttributeNames too
 			QueueUrl: s(testQueueURL), AttributeNames: []types.QueueAttributeName{types.QueueAttributeNameAll},
 			MaxNumberOfMessages: 10, MessageAttributeNames: []string{"All"},
 			MessageSystemAttributeNames: []types.MessageSystemAttributeName{types.MessageSystemAttributeNameAll},
