@@ -122,7 +122,7 @@ func TestFlags(t *testing.T) {
 		{[]string{"-region", "US-EAST-1"}, "-region"},
 		{[]string{"-endpoint", "http://sqs.test:9324"}, ""},
 		{[]string{"-endpoint", "https://sqs.test/"}, ""},
-		{[]string{"-endpoint", "https://sqs.test/prefix"}, "-endpoint"},
+		{[]string{"-endpoint", "https://sqs.test/prefix"}, ""}, // a proxy may serve it under a path
 		{[]string{"-endpoint", "sqs.test:9324"}, "-endpoint"},
 		{[]string{"-endpoint", "ftp://sqs.test"}, "-endpoint"},
 		{[]string{"-endpoint", "http://"}, "-endpoint"},
@@ -148,6 +148,28 @@ func TestFlags(t *testing.T) {
 	cfg, err := parseFlags(nil, io.Discard)
 	require.NoError(t, err)
 	assert.Equal(t, config{addr: "127.0.0.1:9324", region: "us-east-1", account: "123456789012", clock: "real"}, cfg)
+}
+
+// The flags that set the fake's options are checked by the options themselves
+// (sqsfake.CheckOptions), and their errors name the flag.
+func TestFlagErrorsNameTheFlagAndWhatItsOptionAllows(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		err  string
+	}{
+		{[]string{"-region", "x y"}, `-region "x y": want a region such as us-east-1: lower-case words and a number, joined by hyphens`},
+		{[]string{"-account", "12"}, `-account "12": want 12 digits, such as 123456789012`},
+		{[]string{"-endpoint", "sqs.test:9324"}, `-endpoint "sqs.test:9324": want an http or https URL with a host and no user, query or fragment, such as http://127.0.0.1:9324`},
+		{[]string{"-endpoint", "http://sqs.test/?x=1"}, `-endpoint "http://sqs.test/?x=1": want an http or https URL with a host and no user, query or fragment, such as http://127.0.0.1:9324`},
+	} {
+		_, err := parseFlags(tc.args, io.Discard)
+		assert.EqualError(t, err, tc.err, tc.args)
+		var stderr bytes.Buffer
+		assert.EqualError(t, run(context.Background(), tc.args, io.Discard, &stderr), tc.err, "run reports it without panicking")
+	}
+	_, err := newServer(config{region: "x", account: "123456789012", clock: "virtual"})
+	assert.EqualError(t, err, `-region "x": want a region such as us-east-1: lower-case words and a number, joined by hyphens`,
+		"a server built from an unchecked config reports the error too")
 }
 
 func TestServerAnswersSQSAndHandsOutItsOwnURLs(t *testing.T) {
