@@ -35,6 +35,9 @@ const (
 	// DefaultInFlightLimit is the number of in-flight messages a standard queue allows
 	// before a short-poll receive fails with OverLimit (SPEC.md §10).
 	DefaultInFlightLimit = 120000
+	// DefaultPurgeCooldown is how long after a PurgeQueue another PurgeQueue of the same
+	// queue fails with PurgeQueueInProgress, as on SQS (SPEC.md §5.7).
+	DefaultPurgeCooldown = 60 * time.Second
 )
 
 // Fake is an in-memory SQS. Its methods are those of *sqs.Client, with the same signatures
@@ -49,6 +52,7 @@ type Fake struct {
 	endpoint                   string // WithEndpoint: the base of queue URLs, or "" for AWS's
 	seed                       uint64
 	inFlightLimit              int
+	purgeCooldown              time.Duration
 	opts                       sqs.Options
 	optErr                     *OptionError // the first option value New refuses
 
@@ -153,6 +157,22 @@ func WithInFlightLimit(n int) Option {
 			return
 		}
 		f.inFlightLimit = n
+	}
+}
+
+// WithPurgeCooldown sets how long after a PurgeQueue another PurgeQueue of the same queue
+// fails with PurgeQueueInProgress (default DefaultPurgeCooldown, 60 s as on SQS). 0 switches
+// the cooldown off, for test suites written against emulators that never enforced it, which
+// purge the same queue in every test's set-up. d must not be negative. The error's message
+// names d when it is not 60 s: "Only one PurgeQueue operation on jobs is allowed every 10
+// seconds."
+func WithPurgeCooldown(d time.Duration) Option {
+	return func(f *Fake) {
+		if d < 0 {
+			f.refuse("WithPurgeCooldown", d.String(), purgeCooldownRule)
+			return
+		}
+		f.purgeCooldown = d
 	}
 }
 

@@ -40,6 +40,7 @@ func configure(opts []Option) (*Fake, error) {
 		senderID:      DefaultSenderID,
 		seed:          0x5eed5eed,
 		inFlightLimit: DefaultInFlightLimit,
+		purgeCooldown: DefaultPurgeCooldown,
 		queues:        make(map[string]*queue),
 		queuesByID:    make(map[uint32]*queue),
 		deletedAt:     make(map[string]int64),
@@ -81,6 +82,7 @@ const (
 	clockRule         = "a Clock, such as NewMockClock() or RealClock{}"
 	clockFuncsRule    = "ClockFuncs with NowFunc and AfterFuncFunc set"
 	chaosRule         = "rates between 0 and 1"
+	purgeCooldownRule = "0 (no cooldown) or more; SQS's is 60s"
 )
 
 var (

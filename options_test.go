@@ -21,6 +21,7 @@ const (
 	wantClock     = "a Clock, such as NewMockClock() or RealClock{}"
 	wantClockFunc = "ClockFuncs with NowFunc and AfterFuncFunc set"
 	wantChaos     = "rates between 0 and 1"
+	wantPurge     = "0 (no cooldown) or more; SQS's is 60s"
 )
 
 func TestEveryOptionRefusesABadValueWithAPanicAtNew(t *testing.T) {
@@ -73,6 +74,8 @@ func TestEveryOptionRefusesABadValueWithAPanicAtNew(t *testing.T) {
 		{WithChaos(Chaos{Seed: 1, ReorderRate: -0.1}), `sqsfake: WithChaos(Chaos{ReorderRate: -0.1}): want ` + wantChaos},
 		{WithChaos(Chaos{RedeliverRate: math.NaN()}), `sqsfake: WithChaos(Chaos{RedeliverRate: NaN}): want ` + wantChaos},
 		{WithChaos(Chaos{DuplicateRate: math.Inf(1), RedeliverRate: 2}), `sqsfake: WithChaos(Chaos{DuplicateRate: +Inf, RedeliverRate: 2}): want ` + wantChaos},
+		{WithPurgeCooldown(-time.Second), `sqsfake: WithPurgeCooldown(-1s): want ` + wantPurge},
+		{WithPurgeCooldown(math.MinInt64), `sqsfake: WithPurgeCooldown(-2562047h47m16.854775808s): want ` + wantPurge},
 	} {
 		assert.PanicsWithError(t, tc.want, func() { New(tc.opt) }, tc.want)
 	}
@@ -118,6 +121,8 @@ func TestEveryOptionTakesAGoodValue(t *testing.T) {
 		{"history limit", WithHistoryLimit(1 << 20), func(f *Fake) any { return f.hist.limit }, 1 << 20},
 		{"mock clock", WithClock(mock), func(f *Fake) any { return f.Clock() }, mock},
 		{"ClockFuncs", WithClock(ClockFuncs{NowFunc: time.Now, AfterFuncFunc: afterFunc}), func(f *Fake) any { return f.Clock().Now().IsZero() }, false},
+		{"no purge cooldown", WithPurgeCooldown(0), func(f *Fake) any { return f.purgeCooldown }, time.Duration(0)},
+		{"purge cooldown", WithPurgeCooldown(time.Hour), func(f *Fake) any { return f.purgeCooldown }, time.Hour},
 		{"chaos at the bounds", WithChaos(Chaos{Seed: math.MaxUint64, DuplicateRate: 1, ReorderRate: 0, RedeliverRate: 1}), func(f *Fake) any { return *f.chaos },
 			Chaos{Seed: math.MaxUint64, DuplicateRate: 1, RedeliverRate: 1}},
 	} {

@@ -16,6 +16,8 @@
 //	-clock real|virtual    real: time passes as on AWS (the default); virtual: time stands
 //	                       still at 2025-01-01T00:00:00Z until POST /_sqsfake/advance moves it
 //	-queues a,b,c.fifo     queues to create at start (a .fifo name creates a FIFO queue)
+//	-purge-cooldown 60s    how long after a PurgeQueue another of the same queue fails with
+//	                       PurgeQueueInProgress, as on SQS; 0 switches it off
 //	-seed N                the seed of message ids, receipt handles and request ids
 //	-v                     log every request to stderr
 //
@@ -80,6 +82,7 @@ type config struct {
 	addr, endpoint   string
 	region, account  string
 	clock            string
+	purgeCooldown    time.Duration
 	queues           []string
 	seed             uint64
 	allowRemote, log bool
@@ -97,6 +100,7 @@ func parseFlags(args []string, stderr io.Writer) (config, error) {
 	fs.StringVar(&c.account, "account", sqsfake.DefaultAccountID, "the 12-digit `account` of queue URLs and ARNs")
 	fs.StringVar(&c.clock, "clock", "real", "`real` (time passes) or virtual (time moves only on POST /_sqsfake/advance)")
 	fs.StringVar(&queues, "queues", "", "comma-separated queue `names` to create at start; name.fifo creates a FIFO queue")
+	fs.DurationVar(&c.purgeCooldown, "purge-cooldown", sqsfake.DefaultPurgeCooldown, "the `duration` after a PurgeQueue during which another PurgeQueue of the same queue fails with PurgeQueueInProgress, as on SQS (0: no cooldown)")
 	fs.Uint64Var(&c.seed, "seed", 0, "the `seed` of message ids, receipt handles and request ids (0: the fake's default)")
 	fs.BoolVar(&c.log, "v", false, "log every request to stderr")
 	fs.Usage = func() {
@@ -127,9 +131,10 @@ func parseFlags(args []string, stderr io.Writer) (config, error) {
 // optionFlags names the flag that sets each option the server checks with
 // sqsfake.CheckOptions.
 var optionFlags = map[string]string{
-	"WithRegion":    "-region",
-	"WithAccountID": "-account",
-	"WithEndpoint":  "-endpoint",
+	"WithRegion":        "-region",
+	"WithAccountID":     "-account",
+	"WithEndpoint":      "-endpoint",
+	"WithPurgeCooldown": "-purge-cooldown",
 }
 
 // flagError words an option's error as an error of the flag that set the option.
@@ -262,6 +267,7 @@ func (c config) options() []sqsfake.Option {
 		sqsfake.WithRegion(c.region),
 		sqsfake.WithAccountID(c.account),
 		sqsfake.WithEndpoint(c.endpoint),
+		sqsfake.WithPurgeCooldown(c.purgeCooldown),
 		// A server runs for long: keep the last million events of message timelines
 		// rather than every event since it started.
 		sqsfake.WithHistoryLimit(serverHistoryLimit),
