@@ -197,7 +197,9 @@ func qlQueueDeletedRecently() qlErr {
 		"You must wait 60 seconds after deleting a queue before you can create another with the same name.", 400}
 }
 
-func qlPurgeQueueInProgress(name string) qlErr { return qlPurgeQueueInProgressEvery(name, "60 seconds") }
+func qlPurgeQueueInProgress(name string) qlErr {
+	return qlPurgeQueueInProgressEvery(name, "60 seconds")
+}
 
 // qlPurgeQueueInProgressEvery is PurgeQueueInProgress under WithPurgeCooldown.
 func qlPurgeQueueInProgressEvery(name, every string) qlErr {
