@@ -16,6 +16,7 @@ import (
 	"context"
 	"errors"
 	"math/rand/v2"
+	"strconv"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -34,6 +35,9 @@ const (
 	// DefaultInFlightLimit is the number of in-flight messages a standard queue allows
 	// before a short-poll receive fails with OverLimit (SPEC.md §10).
 	DefaultInFlightLimit = 120000
+	// DefaultPurgeCooldown is how long after a PurgeQueue another PurgeQueue of the same
+	// queue fails with PurgeQueueInProgress, as on SQS (SPEC.md §5.7).
+	DefaultPurgeCooldown = 60 * time.Second
 )
 
 // Fake is an in-memory SQS. Its methods are those of *sqs.Client, with the same signatures
@@ -48,7 +52,9 @@ type Fake struct {
 	endpoint                   string // WithEndpoint: the base of queue URLs, or "" for AWS's
 	seed                       uint64
 	inFlightLimit              int
+	purgeCooldown              time.Duration
 	opts                       sqs.Options
+	optErr                     *OptionError // the first option value New refuses
 
 	queues      map[string]*queue // by name
 	queuesByID  map[uint32]*queue
@@ -83,43 +89,103 @@ type Fake struct {
 type Option func(*Fake)
 
 // WithClock runs the fake on c: a *clock.Mock or clock.New() from
-// github.com/benbjohnson/clock, RealClock, or anything adapted with ClockFuncs.
-func WithClock(c Clock) Option { return func(f *Fake) { f.clk = c } }
+// github.com/benbjohnson/clock, RealClock, or anything adapted with ClockFuncs (with NowFunc
+// and AfterFuncFunc set). A nil c is refused.
+func WithClock(c Clock) Option {
+	return func(f *Fake) {
+		if value, want := checkClock(c); want != "" {
+			f.refuse("WithClock", value, want)
+			return
+		}
+		f.clk = c
+	}
+}
 
-// WithRegion sets the region that queue URLs and ARNs name (default us-east-1).
-func WithRegion(region string) Option { return func(f *Fake) { f.region = region } }
+// WithRegion sets the region that queue URLs and ARNs name (default us-east-1). It must
+// have a region's form: lower-case words and a number joined by hyphens, such as eu-west-1
+// or us-gov-west-1; a cn- region names the aws-cn partition, a us-gov- one aws-us-gov.
+func WithRegion(region string) Option {
+	return func(f *Fake) {
+		if !regionPattern.MatchString(region) {
+			f.refuse("WithRegion", strconv.Quote(region), regionRule)
+			return
+		}
+		f.region = region
+	}
+}
 
-// WithAccountID sets the 12-digit account that queue URLs and ARNs name.
-func WithAccountID(account string) Option { return func(f *Fake) { f.account = account } }
+// WithAccountID sets the 12-digit account that queue URLs and ARNs name (default
+// 123456789012).
+func WithAccountID(account string) Option {
+	return func(f *Fake) {
+		if !accountIDPattern.MatchString(account) {
+			f.refuse("WithAccountID", strconv.Quote(account), accountIDRule)
+			return
+		}
+		f.account = account
+	}
+}
 
-// WithSenderID sets the SenderId system attribute of sent messages.
-func WithSenderID(id string) Option { return func(f *Fake) { f.senderID = id } }
+// WithSenderID sets the SenderId system attribute of sent messages (default
+// DefaultSenderID). It takes the forms SQS reports: an IAM user's unique id such as
+// AIDAIO23YVJENQZJOL4VO, a role's unique id with the session name such as
+// AROAIL6GAI2XEC672SWG2:i-0123456789abcdef0, or a 12-digit account id.
+func WithSenderID(id string) Option {
+	return func(f *Fake) {
+		if !senderIDPattern.MatchString(id) {
+			f.refuse("WithSenderID", strconv.Quote(id), senderIDRule)
+			return
+		}
+		f.senderID = id
+	}
+}
 
 // WithSeed changes the seed that MessageIds, receipt handles and request ids derive from.
-// Two fakes with the same seed given the same calls produce the same identifiers.
+// Two fakes with the same seed given the same calls produce the same identifiers. Every
+// seed, 0 among them, is valid.
 func WithSeed(seed uint64) Option { return func(f *Fake) { f.seed = seed } }
 
-// WithInFlightLimit sets how many messages a standard queue may have in flight before a
-// short-poll receive fails with OverLimit, so a test can reach the limit with a handful of
-// messages (AWS: about 120,000).
-func WithInFlightLimit(n int) Option { return func(f *Fake) { f.inFlightLimit = n } }
+// WithInFlightLimit sets how many messages a queue may have in flight (received, neither
+// deleted nor visible again), so a test can reach the limit with a handful of messages
+// (SQS: about 120,000). At the limit, a short-poll receive from a standard queue fails with
+// OverLimit; a long poll, and any receive from a FIFO queue, returns what it may without an
+// error (SPEC.md §5.10). n must be at least 1.
+func WithInFlightLimit(n int) Option {
+	return func(f *Fake) {
+		if n < 1 {
+			f.refuse("WithInFlightLimit", strconv.Itoa(n), inFlightLimitRule)
+			return
+		}
+		f.inFlightLimit = n
+	}
+}
+
+// WithPurgeCooldown sets how long after a PurgeQueue another PurgeQueue of the same queue
+// fails with PurgeQueueInProgress (default DefaultPurgeCooldown, 60 s as on SQS). 0 switches
+// the cooldown off, for test suites written against emulators that never enforced it, which
+// purge the same queue in every test's set-up. d must not be negative. The error's message
+// names d when it is not 60 s: "Only one PurgeQueue operation on jobs is allowed every 10
+// seconds."
+func WithPurgeCooldown(d time.Duration) Option {
+	return func(f *Fake) {
+		if d < 0 {
+			f.refuse("WithPurgeCooldown", d.String(), purgeCooldownRule)
+			return
+		}
+		f.purgeCooldown = d
+	}
+}
 
 // New returns an empty Fake. Without WithClock it runs on a benbjohnson mock clock set to
 // DefaultStart, so Advance works at once and timestamps are the same on every run.
+//
+// New panics with an *OptionError when an option is given a value it does not allow (an
+// account that is not 12 digits, a negative limit, a nil clock…), as regexp.MustCompile
+// panics on a bad pattern; CheckOptions returns that error instead.
 func New(opts ...Option) *Fake {
-	f := &Fake{
-		region:        DefaultRegion,
-		account:       DefaultAccountID,
-		senderID:      DefaultSenderID,
-		seed:          0x5eed5eed,
-		inFlightLimit: DefaultInFlightLimit,
-		queues:        make(map[string]*queue),
-		queuesByID:    make(map[uint32]*queue),
-		deletedAt:     make(map[string]int64),
-		queueNames:    make(map[uint32]string),
-	}
-	for _, o := range opts {
-		o(f)
+	f, err := configure(opts)
+	if err != nil {
+		panic(err)
 	}
 	if f.clk == nil {
 		f.clk = NewMockClock()

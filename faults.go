@@ -349,9 +349,14 @@ type Chaos struct {
 	RedeliverRate float64
 }
 
-// WithChaos turns on at-least-once chaos for standard queues.
+// WithChaos turns on at-least-once chaos for standard queues. Each rate is a probability,
+// between 0 and 1.
 func WithChaos(c Chaos) Option {
 	return func(f *Fake) {
+		if value := checkChaos(c); value != "" {
+			f.refuse("WithChaos", value, chaosRule)
+			return
+		}
 		f.chaos = &c
 		f.rng = rand.New(rand.NewPCG(c.Seed, c.Seed^0x9e3779b97f4a7c15))
 	}

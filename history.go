@@ -2,6 +2,7 @@ package sqsfake
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 	"time"
 )
@@ -99,9 +100,15 @@ func (h *history) add(e event) {
 // events at least, and fewer than n+8,192 (the log grows and forgets in chunks of 4,096, and
 // n is at least that). A message whose early events were forgotten shows a timeline that starts later.
 // Snapshots and the fake's behaviour never depend on the log. The default keeps every event
-// until Reset.
+// until Reset. n must be 0 or more; 0 keeps the smallest log, the newest 4,096 events at least.
 func WithHistoryLimit(n int) Option {
-	return func(f *Fake) { f.hist.limit = max(n, historyChunk) }
+	return func(f *Fake) {
+		if n < 0 {
+			f.refuse("WithHistoryLimit", strconv.Itoa(n), historyLimitRule)
+			return
+		}
+		f.hist.limit = max(n, historyChunk)
+	}
 }
 
 func (h *history) each(fn func(e *event)) {

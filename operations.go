@@ -123,7 +123,8 @@ func (f *Fake) ListQueues(ctx context.Context, params *sqs.ListQueuesInput, optF
 	return invoke(f, ctx, "ListQueues", params, optFns, (*Fake).listQueues)
 }
 
-// PurgeQueue deletes every message of a queue, at most once every 60 seconds.
+// PurgeQueue deletes every message of a queue, at most once every 60 seconds
+// (WithPurgeCooldown changes it).
 func (f *Fake) PurgeQueue(ctx context.Context, params *sqs.PurgeQueueInput, optFns ...func(*sqs.Options)) (*sqs.PurgeQueueOutput, error) {
 	return invoke(f, ctx, "PurgeQueue", params, optFns, (*Fake).purgeQueue)
 }

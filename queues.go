@@ -22,7 +22,6 @@ const (
 	queueNameRule     = "Can only include alphanumeric characters, hyphens, or underscores. 1 to 80 in length"
 	fifoQueueNameRule = "The name of a FIFO queue can only include alphanumeric characters, hyphens, or underscores, must end with .fifo suffix and be 1 to 80 in length."
 	nameCooldown      = 60 * time.Second
-	purgeCooldown     = 60 * time.Second
 	// neverPurged marks a queue that was never purged. It cannot be 0: a clock may stand at
 	// the Unix epoch (a fresh benbjohnson clock.NewMock() does), where a purge happens at 0.
 	neverPurged = math.MinInt64
@@ -307,12 +306,20 @@ func (f *Fake) purgeQueue(in *sqs.PurgeQueueInput) (*sqs.PurgeQueueOutput, error
 	}
 	// Settle first, so that what was due before the purge (a move task's progress) happens.
 	now := f.settle(q)
-	if q.lastPurge != neverPurged && now-q.lastPurge < int64(purgeCooldown) {
-		return nil, newError("PurgeQueueInProgress", "Only one PurgeQueue operation on "+q.name+" is allowed every 60 seconds.")
+	if q.lastPurge != neverPurged && now-q.lastPurge < int64(f.purgeCooldown) {
+		return nil, newError("PurgeQueueInProgress", "Only one PurgeQueue operation on "+q.name+" is allowed every "+seconds(f.purgeCooldown)+".")
 	}
 	q.purge(now)
 	q.lastPurge = now
 	return &sqs.PurgeQueueOutput{}, nil
+}
+
+// seconds words d as SQS's PurgeQueueInProgress message words its 60 s: "60 seconds".
+func seconds(d time.Duration) string {
+	if d == time.Second {
+		return "1 second"
+	}
+	return strconv.FormatFloat(d.Seconds(), 'f', -1, 64) + " seconds"
 }
 
 // Tag rules (SPEC.md §5.16). AWS documents the limits; the texts of their errors are

@@ -198,8 +198,13 @@ func qlQueueDeletedRecently() qlErr {
 }
 
 func qlPurgeQueueInProgress(name string) qlErr {
+	return qlPurgeQueueInProgressEvery(name, "60 seconds")
+}
+
+// qlPurgeQueueInProgressEvery is PurgeQueueInProgress under WithPurgeCooldown.
+func qlPurgeQueueInProgressEvery(name, every string) qlErr {
 	return qlErr{"PurgeQueueInProgress", "AWS.SimpleQueueService.PurgeQueueInProgress",
-		"Only one PurgeQueue operation on " + name + " is allowed every 60 seconds.", 403}
+		"Only one PurgeQueue operation on " + name + " is allowed every " + every + ".", 403}
 }
 
 func qlOverLimit(msg string) qlErr { return qlErr{"OverLimit", "OverLimit", msg, 403} }
@@ -967,6 +972,45 @@ func TestPurgeQueueWithin60SecondsFailsWithPurgeQueueInProgress(t *testing.T) {
 	f.Advance(59 * time.Second)
 	_, err = f.PurgeQueue(ctx, &sqs.PurgeQueueInput{QueueUrl: aws.String(u)})
 	qlRequireError(t, err, "PurgeQueue", qlPurgeQueueInProgress("jobs"))
+}
+
+func TestPurgeCooldownIsAKnob(t *testing.T) {
+	ctx := context.Background()
+	purge := func(f *Fake, u string) error {
+		_, err := f.PurgeQueue(ctx, &sqs.PurgeQueueInput{QueueUrl: aws.String(u)})
+		return err
+	}
+
+	// 0 switches it off: a suite that purges the same queue in every test's set-up runs.
+	f := New(WithPurgeCooldown(0))
+	u := qlCreate(t, f, "jobs", nil)
+	for range 3 {
+		qlSend(t, f, u, "left over", 0)
+		require.NoError(t, purge(f, u))
+		assert.Equal(t, "0", qlAttrs(t, f, u)["ApproximateNumberOfMessages"])
+	}
+
+	f = New(WithPurgeCooldown(10 * time.Second))
+	u = qlCreate(t, f, "jobs", nil)
+	require.NoError(t, purge(f, u))
+	for _, wait := range []time.Duration{0, 9*time.Second + 999*time.Millisecond} {
+		f.Advance(wait)
+		qlRequireError(t, purge(f, u), "PurgeQueue", qlPurgeQueueInProgressEvery("jobs", "10 seconds"))
+	}
+	f.Advance(time.Millisecond) // 10 s after the first purge
+	require.NoError(t, purge(f, u))
+
+	// The message names the cooldown; Reset keeps the option.
+	for _, tc := range []struct {
+		cooldown time.Duration
+		every    string
+	}{{1500 * time.Millisecond, "1.5 seconds"}, {time.Second, "1 second"}, {90 * time.Second, "90 seconds"}} {
+		f := New(WithPurgeCooldown(tc.cooldown))
+		f.Reset()
+		u := qlCreate(t, f, "jobs", nil)
+		require.NoError(t, purge(f, u))
+		qlRequireError(t, purge(f, u), "PurgeQueue", qlPurgeQueueInProgressEvery("jobs", tc.every))
+	}
 }
 
 func TestPurgeQueueCooldownIsPerQueue(t *testing.T) {

@@ -16,6 +16,8 @@
 //	-clock real|virtual    real: time passes as on AWS (the default); virtual: time stands
 //	                       still at 2025-01-01T00:00:00Z until POST /_sqsfake/advance moves it
 //	-queues a,b,c.fifo     queues to create at start (a .fifo name creates a FIFO queue)
+//	-purge-cooldown 60s    how long after a PurgeQueue another of the same queue fails with
+//	                       PurgeQueueInProgress, as on SQS; 0 switches it off
 //	-seed N                the seed of message ids, receipt handles and request ids
 //	-v                     log every request to stderr
 //
@@ -47,10 +49,8 @@ import (
 	"log"
 	"net"
 	"net/http"
-	"net/url"
 	"os"
 	"os/signal"
-	"regexp"
 	"sort"
 	"strconv"
 	"strings"
@@ -82,6 +82,7 @@ type config struct {
 	addr, endpoint   string
 	region, account  string
 	clock            string
+	purgeCooldown    time.Duration
 	queues           []string
 	seed             uint64
 	allowRemote, log bool
@@ -99,6 +100,7 @@ func parseFlags(args []string, stderr io.Writer) (config, error) {
 	fs.StringVar(&c.account, "account", sqsfake.DefaultAccountID, "the 12-digit `account` of queue URLs and ARNs")
 	fs.StringVar(&c.clock, "clock", "real", "`real` (time passes) or virtual (time moves only on POST /_sqsfake/advance)")
 	fs.StringVar(&queues, "queues", "", "comma-separated queue `names` to create at start; name.fifo creates a FIFO queue")
+	fs.DurationVar(&c.purgeCooldown, "purge-cooldown", sqsfake.DefaultPurgeCooldown, "the `duration` after a PurgeQueue during which another PurgeQueue of the same queue fails with PurgeQueueInProgress, as on SQS (0: no cooldown)")
 	fs.Uint64Var(&c.seed, "seed", 0, "the `seed` of message ids, receipt handles and request ids (0: the fake's default)")
 	fs.BoolVar(&c.log, "v", false, "log every request to stderr")
 	fs.Usage = func() {
@@ -114,19 +116,9 @@ func parseFlags(args []string, stderr io.Writer) (config, error) {
 	if c.clock != "real" && c.clock != "virtual" {
 		return c, fmt.Errorf("-clock %q: want real or virtual", c.clock)
 	}
-	if !regexp.MustCompile(`^[0-9]{12}$`).MatchString(c.account) {
-		return c, fmt.Errorf("-account %q: want 12 digits", c.account)
-	}
-	// A region as AWS names them (us-east-1, us-gov-west-1, cn-northwest-1): it goes into
-	// every queue URL and ARN.
-	if !regexp.MustCompile(`^[a-z]{2,}(-[a-z]+)+-[0-9]+$`).MatchString(c.region) {
-		return c, fmt.Errorf("-region %q: want a region such as us-east-1", c.region)
-	}
-	if c.endpoint != "" {
-		u, err := url.Parse(c.endpoint)
-		if err != nil || u.Scheme != "http" && u.Scheme != "https" || u.Host == "" || strings.Trim(u.Path, "/") != "" || u.RawQuery != "" || u.Fragment != "" || u.User != nil {
-			return c, fmt.Errorf("-endpoint %q: want an http or https URL without a path, such as http://127.0.0.1:9324", c.endpoint)
-		}
+	// The fake's options check the flags that set them.
+	if err := sqsfake.CheckOptions(c.options()...); err != nil {
+		return c, flagError(err)
 	}
 	for _, q := range strings.Split(queues, ",") {
 		if q = strings.TrimSpace(q); q != "" {
@@ -134,6 +126,24 @@ func parseFlags(args []string, stderr io.Writer) (config, error) {
 		}
 	}
 	return c, checkListenAddr(c.addr, c.allowRemote)
+}
+
+// optionFlags names the flag that sets each option the server checks with
+// sqsfake.CheckOptions.
+var optionFlags = map[string]string{
+	"WithRegion":        "-region",
+	"WithAccountID":     "-account",
+	"WithEndpoint":      "-endpoint",
+	"WithPurgeCooldown": "-purge-cooldown",
+}
+
+// flagError words an option's error as an error of the flag that set the option.
+func flagError(err error) error {
+	var oe *sqsfake.OptionError
+	if errors.As(err, &oe) && optionFlags[oe.Option] != "" {
+		return fmt.Errorf("%s %s: want %s", optionFlags[oe.Option], oe.Value, oe.Want)
+	}
+	return err
 }
 
 // checkListenAddr refuses an address that is not loopback unless remote access is allowed:
@@ -251,21 +261,31 @@ func newServer(cfg config) (*server, error) {
 // serverHistoryLimit bounds the server's event log (48 bytes an event: about 50 MB).
 const serverHistoryLimit = 1 << 20
 
-// newInstance builds a fake as the command line describes it, with its start-up queues.
-func (s *server) newInstance() (*instance, error) {
+// options are the options of the fake the command line describes.
+func (c config) options() []sqsfake.Option {
 	opts := []sqsfake.Option{
-		sqsfake.WithRegion(s.cfg.region),
-		sqsfake.WithAccountID(s.cfg.account),
-		sqsfake.WithEndpoint(s.cfg.endpoint),
+		sqsfake.WithRegion(c.region),
+		sqsfake.WithAccountID(c.account),
+		sqsfake.WithEndpoint(c.endpoint),
+		sqsfake.WithPurgeCooldown(c.purgeCooldown),
 		// A server runs for long: keep the last million events of message timelines
 		// rather than every event since it started.
 		sqsfake.WithHistoryLimit(serverHistoryLimit),
 	}
-	if s.cfg.clock == "real" {
+	if c.clock == "real" {
 		opts = append(opts, sqsfake.WithClock(sqsfake.RealClock{}))
 	}
-	if s.cfg.seed != 0 {
-		opts = append(opts, sqsfake.WithSeed(s.cfg.seed))
+	if c.seed != 0 {
+		opts = append(opts, sqsfake.WithSeed(c.seed))
+	}
+	return opts
+}
+
+// newInstance builds a fake as the command line describes it, with its start-up queues.
+func (s *server) newInstance() (*instance, error) {
+	opts := s.cfg.options()
+	if err := sqsfake.CheckOptions(opts...); err != nil {
+		return nil, flagError(err) // the server reports it rather than let New panic
 	}
 	f := sqsfake.New(opts...)
 	for _, name := range s.cfg.queues {

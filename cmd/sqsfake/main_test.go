@@ -15,6 +15,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/sqs"
@@ -122,7 +123,7 @@ func TestFlags(t *testing.T) {
 		{[]string{"-region", "US-EAST-1"}, "-region"},
 		{[]string{"-endpoint", "http://sqs.test:9324"}, ""},
 		{[]string{"-endpoint", "https://sqs.test/"}, ""},
-		{[]string{"-endpoint", "https://sqs.test/prefix"}, "-endpoint"},
+		{[]string{"-endpoint", "https://sqs.test/prefix"}, ""}, // a proxy may serve it under a path
 		{[]string{"-endpoint", "sqs.test:9324"}, "-endpoint"},
 		{[]string{"-endpoint", "ftp://sqs.test"}, "-endpoint"},
 		{[]string{"-endpoint", "http://"}, "-endpoint"},
@@ -132,6 +133,9 @@ func TestFlags(t *testing.T) {
 		{[]string{"-addr", "localhost:9324"}, ""},
 		{[]string{"-addr", "0.0.0.0:9324", "-allow-remote"}, ""},
 		{[]string{"-addr", "nonsense"}, "-addr"},
+		{[]string{"-purge-cooldown", "0"}, ""},
+		{[]string{"-purge-cooldown", "2m"}, ""},
+		{[]string{"-purge-cooldown", "soon"}, "-purge-cooldown"},
 		{[]string{"extra"}, "unexpected arguments"},
 		{[]string{"-nope"}, "flag provided but not defined"},
 	} {
@@ -147,7 +151,30 @@ func TestFlags(t *testing.T) {
 	}
 	cfg, err := parseFlags(nil, io.Discard)
 	require.NoError(t, err)
-	assert.Equal(t, config{addr: "127.0.0.1:9324", region: "us-east-1", account: "123456789012", clock: "real"}, cfg)
+	assert.Equal(t, config{addr: "127.0.0.1:9324", region: "us-east-1", account: "123456789012", clock: "real", purgeCooldown: 60 * time.Second}, cfg)
+}
+
+// The flags that set the fake's options are checked by the options themselves
+// (sqsfake.CheckOptions), and their errors name the flag.
+func TestFlagErrorsNameTheFlagAndWhatItsOptionAllows(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		err  string
+	}{
+		{[]string{"-region", "x y"}, `-region "x y": want a region such as us-east-1: lower-case words and a number, joined by hyphens`},
+		{[]string{"-account", "12"}, `-account "12": want 12 digits, such as 123456789012`},
+		{[]string{"-endpoint", "sqs.test:9324"}, `-endpoint "sqs.test:9324": want an http or https URL with a host and no user, query or fragment, such as http://127.0.0.1:9324`},
+		{[]string{"-purge-cooldown", "-1s"}, `-purge-cooldown -1s: want 0 (no cooldown) or more; SQS's is 60s`},
+		{[]string{"-endpoint", "http://sqs.test/?x=1"}, `-endpoint "http://sqs.test/?x=1": want an http or https URL with a host and no user, query or fragment, such as http://127.0.0.1:9324`},
+	} {
+		_, err := parseFlags(tc.args, io.Discard)
+		assert.EqualError(t, err, tc.err, tc.args)
+		var stderr bytes.Buffer
+		assert.EqualError(t, run(context.Background(), tc.args, io.Discard, &stderr), tc.err, "run reports it without panicking")
+	}
+	_, err := newServer(config{region: "x", account: "123456789012", clock: "virtual"})
+	assert.EqualError(t, err, `-region "x": want a region such as us-east-1: lower-case words and a number, joined by hyphens`,
+		"a server built from an unchecked config reports the error too")
 }
 
 func TestServerAnswersSQSAndHandsOutItsOwnURLs(t *testing.T) {
@@ -276,6 +303,50 @@ func TestControlEndpoints(t *testing.T) {
 		assert.Equal(t, bad.code, code, bad.path)
 		assert.NotEmpty(t, body["error"], bad.path)
 	}
+}
+
+func TestPurgeCooldownFlag(t *testing.T) {
+	ctx := context.Background()
+	purge := func(s *testServer) error {
+		_, err := s.client().PurgeQueue(ctx, &sqs.PurgeQueueInput{QueueUrl: aws.String(s.endpoint + "/123456789012/jobs")})
+		return err
+	}
+	inProgress := func(t *testing.T, err error, every string) {
+		t.Helper()
+		var pe *types.PurgeQueueInProgress
+		require.ErrorAs(t, err, &pe)
+		assert.Equal(t, "AWS.SimpleQueueService.PurgeQueueInProgress", pe.ErrorCode())
+		assert.Equal(t, "Only one PurgeQueue operation on jobs is allowed every "+every+".", pe.ErrorMessage())
+	}
+
+	t.Run("default 60s, as SQS", func(t *testing.T) {
+		s := start(t, "-clock", "virtual", "-queues", "jobs")
+		require.NoError(t, purge(s))
+		s.control(t, http.MethodPost, "advance?d=59s")
+		inProgress(t, purge(s), "60 seconds")
+		s.control(t, http.MethodPost, "advance?d=1s")
+		require.NoError(t, purge(s))
+	})
+	t.Run("0 switches it off", func(t *testing.T) {
+		s := start(t, "-clock", "virtual", "-queues", "jobs", "-purge-cooldown", "0")
+		for range 3 {
+			require.NoError(t, purge(s))
+		}
+	})
+	t.Run("10s", func(t *testing.T) {
+		s := start(t, "-clock", "virtual", "-queues", "jobs", "-purge-cooldown", "10s")
+		require.NoError(t, purge(s))
+		inProgress(t, purge(s), "10 seconds")
+		s.control(t, http.MethodPost, "advance?d=9s")
+		inProgress(t, purge(s), "10 seconds")
+		s.control(t, http.MethodPost, "advance?d=1s")
+		require.NoError(t, purge(s))
+		// A reset keeps the flag.
+		code, _ := s.control(t, http.MethodPost, "reset")
+		require.Equal(t, http.StatusOK, code)
+		require.NoError(t, purge(s))
+		inProgress(t, purge(s), "10 seconds")
+	})
 }
 
 func TestAdvanceNeedsTheVirtualClock(t *testing.T) {
