@@ -1,12 +1,14 @@
 package main
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"os"
 	"os/exec"
@@ -15,6 +17,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/sqs"
@@ -496,4 +499,23 @@ func TestServerWithVirtualClockGivesTheSameIDsAfterReset(t *testing.T) {
 	first := flow()
 	s.control(t, http.MethodPost, "reset")
 	assert.Equal(t, first, flow())
+}
+
+// TestServerAnswersADeclaredHugeBodyWith413AtOnce sends the headers of a request that
+// declares a gigabyte and a few bytes of it: the answer comes without waiting for the rest
+// (the read deadline only keeps a broken server from hanging the test).
+func TestServerAnswersADeclaredHugeBodyWith413AtOnce(t *testing.T) {
+	s := start(t)
+	conn, err := net.Dial("tcp", strings.TrimPrefix(s.endpoint, "http://"))
+	require.NoError(t, err)
+	defer conn.Close()
+	_, err = fmt.Fprintf(conn, "POST / HTTP/1.1\r\nHost: %s\r\nContent-Type: application/x-amz-json-1.0\r\n"+
+		"X-Amz-Target: AmazonSQS.SendMessage\r\nContent-Length: %d\r\n\r\n{\"QueueUrl\":\"q\",", strings.TrimPrefix(s.endpoint, "http://"), 1<<30)
+	require.NoError(t, err)
+	require.NoError(t, conn.SetReadDeadline(time.Now().Add(30*time.Second)))
+	resp, err := http.ReadResponse(bufio.NewReader(conn), nil)
+	require.NoError(t, err, "no answer before the body was sent")
+	defer resp.Body.Close()
+	assert.Equal(t, http.StatusRequestEntityTooLarge, resp.StatusCode)
+	assert.True(t, resp.Close, "the server closes the connection it did not read to the end")
 }
