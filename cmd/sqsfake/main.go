@@ -25,7 +25,15 @@
 // -clock virtual and moves time itself; then nothing happens in time until it does — a long
 // poll waits until the clock is advanced past its wait time or a message arrives.
 //
-// Control endpoints, under a path no SQS request uses (JSON answers):
+// The server answers only requests whose Host is a loopback name or address (localhost,
+// 127.0.0.0/8, [::1], on any port) or the host of -endpoint, unless -allow-remote: a web page
+// that reaches it by DNS rebinding is refused with 403 (AccessDenied to SQS clients).
+//
+// Control endpoints, under a path no SQS request uses (JSON answers). Every one but health
+// needs the header X-Sqsfake-Control: 1, which a page of another site cannot make a browser
+// send; a control request whose Origin or Sec-Fetch-Site shows another site is refused (403):
+//
+//	curl -X POST -H 'X-Sqsfake-Control: 1' 'http://127.0.0.1:9324/_sqsfake/advance?d=30s'
 //
 //	GET  /_sqsfake/health                     200 when the server is up
 //	GET  /_sqsfake/state                      the clock, every queue with its attributes, tags, counters and messages
@@ -221,11 +229,12 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 // server is the HTTP handler of the command: SQS requests go to the current fake's Handler,
 // /_sqsfake/ requests to the control endpoints.
 type server struct {
-	cfg     config
-	logger  *log.Logger
-	reset   sync.Mutex // one reset at a time
-	advance sync.Mutex // one clock move at a time: its limit is checked, then applied
-	cur     atomic.Pointer[instance]
+	cfg          config
+	endpointHost string // the host name of cfg.endpoint, in lower case
+	logger       *log.Logger
+	reset        sync.Mutex // one reset at a time
+	advance      sync.Mutex // one clock move at a time: its limit is checked, then applied
+	cur          atomic.Pointer[instance]
 }
 
 // instance is one fake and its wire handler; a reset replaces it.
@@ -240,6 +249,9 @@ const controlPrefix = "/_sqsfake/"
 
 func newServer(cfg config) (*server, error) {
 	s := &server{cfg: cfg}
+	if u, err := url.Parse(cfg.endpoint); err == nil {
+		s.endpointHost = strings.ToLower(strings.TrimSuffix(u.Hostname(), "."))
+	}
 	in, err := s.newInstance()
 	if err != nil {
 		return nil, err
@@ -293,11 +305,77 @@ func (s *server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			s.logger.Printf("%s %s %s → %d in %v", r.RemoteAddr, r.Method, what, rec.status, time.Since(start).Round(time.Microsecond))
 		}()
 	}
-	if strings.HasPrefix(r.URL.Path, controlPrefix) {
+	control := strings.HasPrefix(r.URL.Path, controlPrefix)
+	if !s.hostAllowed(r.Host) {
+		msg := "Host " + strconv.Quote(r.Host) + " is not this server's: it serves loopback names and addresses (localhost, 127.0.0.1, [::1]) and the host of -endpoint (" +
+			s.endpointHost + "); pass -endpoint with the name clients use, or -allow-remote"
+		if control {
+			writeJSON(w, http.StatusForbidden, errorBody(msg))
+		} else {
+			writeAccessDenied(w, msg)
+		}
+		return
+	}
+	if control {
 		s.control(w, r)
 		return
 	}
 	s.cur.Load().wire.ServeHTTP(w, r)
+}
+
+// hostAllowed reports whether a request's Host header names this server: a loopback name or
+// address, or the host of -endpoint; with -allow-remote, any. A page on another site that
+// reaches the server by DNS rebinding (its own name resolving to 127.0.0.1) sends its own
+// name, so it is refused.
+func (s *server) hostAllowed(hostport string) bool {
+	if s.cfg.allowRemote {
+		return true
+	}
+	host := hostport
+	if h, _, err := net.SplitHostPort(hostport); err == nil {
+		host = h
+	} else if strings.HasPrefix(hostport, "[") && strings.HasSuffix(hostport, "]") {
+		host = hostport[1 : len(hostport)-1] // [::1] without a port
+	}
+	host = strings.ToLower(strings.TrimSuffix(host, "."))
+	if host == "localhost" || host != "" && host == s.endpointHost {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
+}
+
+// writeAccessDenied refuses an SQS request as SQS refuses one it does not authorize, so that
+// SDKs show the message: HTTP 403 and the legacy code AccessDenied.
+func writeAccessDenied(w http.ResponseWriter, msg string) {
+	b, _ := json.Marshal(map[string]string{"__type": "com.amazon.coral.service#AccessDeniedException", "message": msg})
+	w.Header().Set("Content-Type", "application/x-amz-json-1.0")
+	w.Header().Set("X-Amzn-Query-Error", "AccessDenied;Sender")
+	w.WriteHeader(http.StatusForbidden)
+	w.Write(b)
+}
+
+// controlHeader must be on every control request but GET /_sqsfake/health. A page on
+// another site cannot make a browser send a custom header without the server's consent (a
+// CORS preflight, which this server never grants), so a form post or a fetch from a web page
+// cannot reset, advance or read the fake; curl, test suites and SDK-side helpers just add it.
+const controlHeader = "X-Sqsfake-Control"
+
+// crossSite explains why r, a control request, comes from a page of another origin, or
+// returns "". Browsers send Sec-Fetch-Site (same-origin, or none for an address typed by
+// the user) and, on posts and cross-origin fetches, Origin; a same-site page on another port
+// is another origin too.
+func crossSite(r *http.Request) string {
+	if site := r.Header.Get("Sec-Fetch-Site"); site != "" && site != "same-origin" && site != "none" {
+		return "Sec-Fetch-Site: " + strconv.Quote(site)
+	}
+	if origin := r.Header.Get("Origin"); origin != "" {
+		u, err := url.Parse(origin)
+		if err != nil || u.Scheme != "http" && u.Scheme != "https" || !strings.EqualFold(u.Host, r.Host) {
+			return "Origin " + strconv.Quote(origin)
+		}
+	}
+	return ""
 }
 
 // statusRecorder remembers the status a handler wrote, for the request log.
@@ -313,8 +391,17 @@ func (r *statusRecorder) WriteHeader(status int) {
 
 // control serves the control endpoints.
 func (s *server) control(w http.ResponseWriter, r *http.Request) {
+	name := strings.TrimPrefix(r.URL.Path, controlPrefix)
+	if why := crossSite(r); why != "" {
+		writeJSON(w, http.StatusForbidden, errorBody("control requests from a page of another site are refused (cross-site request: "+why+")"))
+		return
+	}
+	if name != "health" && r.Header.Get(controlHeader) == "" {
+		writeJSON(w, http.StatusForbidden, errorBody("control requests need the header "+controlHeader+": 1, which a page of another site cannot send"))
+		return
+	}
 	in := s.cur.Load()
-	switch name := strings.TrimPrefix(r.URL.Path, controlPrefix); name {
+	switch name {
 	case "health":
 		if allow(w, r, http.MethodGet) {
 			writeJSON(w, http.StatusOK, map[string]string{"status": "ok"})

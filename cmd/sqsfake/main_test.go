@@ -10,18 +10,22 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"net/http/httptest"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
+	awshttp "github.com/aws/aws-sdk-go-v2/aws/transport/http"
 	"github.com/aws/aws-sdk-go-v2/service/sqs"
 	"github.com/aws/aws-sdk-go-v2/service/sqs/types"
+	"github.com/aws/smithy-go"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -102,6 +106,7 @@ func (s *testServer) control(t *testing.T, method, path string) (int, map[string
 	t.Helper()
 	req, err := http.NewRequest(method, s.endpoint+"/_sqsfake/"+path, nil)
 	require.NoError(t, err)
+	req.Header.Set("X-Sqsfake-Control", "1")
 	resp, err := http.DefaultClient.Do(req)
 	require.NoError(t, err)
 	defer resp.Body.Close()
@@ -518,4 +523,162 @@ func TestServerAnswersADeclaredHugeBodyWith413AtOnce(t *testing.T) {
 	defer resp.Body.Close()
 	assert.Equal(t, http.StatusRequestEntityTooLarge, resp.StatusCode)
 	assert.True(t, resp.Close, "the server closes the connection it did not read to the end")
+}
+
+// newTestServer builds the command's handler as run does, without a listener.
+func newTestServer(t *testing.T, args ...string) *server {
+	t.Helper()
+	cfg, err := parseFlags(args, io.Discard)
+	require.NoError(t, err)
+	if cfg.endpoint == "" {
+		cfg.endpoint = "http://" + cfg.addr
+	}
+	s, err := newServer(cfg)
+	require.NoError(t, err)
+	return s
+}
+
+// serve answers one request built from method, target (a path, or an SQS operation) and
+// header pairs, whose Host is host.
+func serve(s *server, method, target, host string, header ...string) *httptest.ResponseRecorder {
+	r := httptest.NewRequest(method, "/", nil)
+	if strings.HasPrefix(target, "/") {
+		r = httptest.NewRequest(method, target, nil)
+	} else {
+		r = httptest.NewRequest(method, "/", strings.NewReader("{}"))
+		r.Header.Set("Content-Type", "application/x-amz-json-1.0")
+		r.Header.Set("X-Amz-Target", "AmazonSQS."+target)
+	}
+	r.Host = host
+	for i := 0; i+1 < len(header); i += 2 {
+		r.Header.Set(header[i], header[i+1])
+	}
+	w := httptest.NewRecorder()
+	s.ServeHTTP(w, r)
+	return w
+}
+
+func TestServerServesOnlyRequestsForItsOwnHost(t *testing.T) {
+	s := newTestServer(t, "-endpoint", "http://SQS.test:9324")
+	remote := newTestServer(t, "-addr", "0.0.0.0:9324", "-allow-remote")
+	for _, tc := range []struct {
+		host   string
+		s      *server
+		served bool
+	}{
+		{"127.0.0.1:9324", s, true},
+		{"127.0.0.1", s, true},
+		{"127.9.8.7:80", s, true},
+		{"localhost:9324", s, true},
+		{"LocalHost", s, true},
+		{"localhost.:9324", s, true},
+		{"[::1]:9324", s, true},
+		{"[::1]", s, true},
+		{"sqs.test:9324", s, true},      // the host of -endpoint, in any case
+		{"sqs.TEST:443", s, true},       // and on any port: a proxy may change it
+		{"evil.example:9324", s, false}, // DNS rebinding: a page's own name, resolved to 127.0.0.1
+		{"localhost.evil.example", s, false},
+		{"127.0.0.1.nip.io:9324", s, false},
+		{"192.0.2.1:9324", s, false},
+		{"[::]:9324", s, false},
+		{"0.0.0.0:9324", s, false},
+		{"", s, false},
+		{"evil.example:9324", remote, true}, // -allow-remote serves any host
+		{"192.0.2.1:9324", remote, true},
+	} {
+		for _, target := range []string{"ListQueues", "/_sqsfake/health"} {
+			w := serve(tc.s, http.MethodPost, target, tc.host)
+			if target == "/_sqsfake/health" {
+				w = serve(tc.s, http.MethodGet, target, tc.host)
+			}
+			if tc.served {
+				assert.Equal(t, http.StatusOK, w.Code, "%s %s: %s", tc.host, target, w.Body)
+				continue
+			}
+			assert.Equal(t, http.StatusForbidden, w.Code, "%s %s", tc.host, target)
+			msg := "Host " + strconv.Quote(tc.host) + " is not this server's: it serves loopback names and addresses (localhost, 127.0.0.1, [::1]) and the host of -endpoint (sqs.test); pass -endpoint with the name clients use, or -allow-remote"
+			want := map[string]any{"error": msg}
+			if target == "ListQueues" {
+				// SQS clients get the error in SQS's shape, as AWS's AccessDenied.
+				assert.Equal(t, "AccessDenied;Sender", w.Header().Get("X-Amzn-Query-Error"))
+				want = map[string]any{"__type": "com.amazon.coral.service#AccessDeniedException", "message": msg}
+			}
+			var got map[string]any
+			require.NoError(t, json.Unmarshal(w.Body.Bytes(), &got))
+			assert.Equal(t, want, got, tc.host)
+		}
+	}
+}
+
+func TestControlEndpointsRefuseCrossSiteRequests(t *testing.T) {
+	const host = "127.0.0.1:9324"
+	ctl := []string{"X-Sqsfake-Control", "1"}
+	for _, tc := range []struct {
+		name           string
+		method, target string
+		header         []string
+		code           int
+		err            string // in the answer's error
+	}{
+		{"a control request with the header", http.MethodPost, "/_sqsfake/reset", ctl, http.StatusOK, ""},
+		{"a form post from another site: no header", http.MethodPost, "/_sqsfake/reset",
+			[]string{"Content-Type", "text/plain", "Origin", "http://evil.example"}, http.StatusForbidden, "cross-site"},
+		{"no header", http.MethodPost, "/_sqsfake/reset", nil, http.StatusForbidden, "X-Sqsfake-Control: 1"},
+		{"no header on state", http.MethodGet, "/_sqsfake/state", nil, http.StatusForbidden, "X-Sqsfake-Control: 1"},
+		{"no header on pollers", http.MethodGet, "/_sqsfake/pollers", nil, http.StatusForbidden, "X-Sqsfake-Control: 1"},
+		{"no header on advance", http.MethodPost, "/_sqsfake/advance?d=1s", nil, http.StatusForbidden, "X-Sqsfake-Control: 1"},
+		{"no header on an unknown endpoint", http.MethodGet, "/_sqsfake/nothing", nil, http.StatusForbidden, "X-Sqsfake-Control: 1"},
+		{"health needs no header", http.MethodGet, "/_sqsfake/health", nil, http.StatusOK, ""},
+		{"a foreign origin", http.MethodPost, "/_sqsfake/reset", append([]string{"Origin", "http://evil.example"}, ctl...), http.StatusForbidden, "cross-site"},
+		{"another port of the same host", http.MethodPost, "/_sqsfake/reset", append([]string{"Origin", "http://127.0.0.1:3000"}, ctl...), http.StatusForbidden, "cross-site"},
+		{"an opaque origin", http.MethodPost, "/_sqsfake/reset", append([]string{"Origin", "null"}, ctl...), http.StatusForbidden, "cross-site"},
+		{"the server's own origin", http.MethodPost, "/_sqsfake/reset", append([]string{"Origin", "http://127.0.0.1:9324"}, ctl...), http.StatusOK, ""},
+		{"a foreign origin on health", http.MethodGet, "/_sqsfake/health", []string{"Origin", "http://evil.example"}, http.StatusForbidden, "cross-site"},
+		{"Sec-Fetch-Site cross-site", http.MethodPost, "/_sqsfake/reset", append([]string{"Sec-Fetch-Site", "cross-site"}, ctl...), http.StatusForbidden, "cross-site"},
+		{"Sec-Fetch-Site same-site", http.MethodPost, "/_sqsfake/reset", append([]string{"Sec-Fetch-Site", "same-site"}, ctl...), http.StatusForbidden, "cross-site"},
+		{"Sec-Fetch-Site cross-site on health", http.MethodGet, "/_sqsfake/health", []string{"Sec-Fetch-Site", "cross-site"}, http.StatusForbidden, "cross-site"},
+		{"Sec-Fetch-Site same-origin", http.MethodPost, "/_sqsfake/reset", append([]string{"Sec-Fetch-Site", "same-origin"}, ctl...), http.StatusOK, ""},
+		{"Sec-Fetch-Site none: typed by the user", http.MethodGet, "/_sqsfake/state", append([]string{"Sec-Fetch-Site", "none"}, ctl...), http.StatusOK, ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s := newTestServer(t, "-clock", "virtual", "-queues", "jobs")
+			f := s.cur.Load().fake
+			w := serve(s, tc.method, tc.target, host, tc.header...)
+			assert.Equal(t, tc.code, w.Code, w.Body.String())
+			assert.Equal(t, "application/json", w.Header().Get("Content-Type"))
+			var body map[string]any
+			require.NoError(t, json.Unmarshal(w.Body.Bytes(), &body))
+			if tc.err != "" {
+				assert.Contains(t, body["error"], tc.err)
+				assert.Same(t, f, s.cur.Load().fake, "a refused reset resets nothing")
+			}
+		})
+	}
+}
+
+// TestSDKSeesARefusedHostAsAccessDenied reaches the server under a name it does not serve,
+// as a page would after DNS rebinding: the SDK reports AWS's AccessDenied with the reason.
+func TestSDKSeesARefusedHostAsAccessDenied(t *testing.T) {
+	s := start(t)
+	addr := strings.TrimPrefix(s.endpoint, "http://")
+	_, port, err := net.SplitHostPort(addr)
+	require.NoError(t, err)
+	dialer := &net.Dialer{}
+	c := sqs.New(sqs.Options{
+		Region:           "us-east-1",
+		BaseEndpoint:     aws.String("http://rebound.example:" + port),
+		Credentials:      aws.AnonymousCredentials{},
+		RetryMaxAttempts: 1,
+		HTTPClient: &http.Client{Transport: &http.Transport{DialContext: func(ctx context.Context, network, _ string) (net.Conn, error) {
+			return dialer.DialContext(ctx, network, addr) // whatever the name, the server's loopback address
+		}}},
+	})
+	_, err = c.ListQueues(context.Background(), nil)
+	var ae smithy.APIError
+	require.ErrorAs(t, err, &ae)
+	assert.Equal(t, "AccessDenied", ae.ErrorCode())
+	assert.Contains(t, ae.ErrorMessage(), `Host "rebound.example:`+port+`" is not this server's`)
+	var re *awshttp.ResponseError
+	require.ErrorAs(t, err, &re)
+	assert.Equal(t, http.StatusForbidden, re.HTTPStatusCode())
 }
