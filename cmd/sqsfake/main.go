@@ -302,7 +302,8 @@ func (s *server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			if what == "" {
 				what = r.URL.Path
 			}
-			s.logger.Printf("%s %s %s → %d in %v", r.RemoteAddr, r.Method, what, rec.status, time.Since(start).Round(time.Microsecond))
+			// The path and the target come from the client: quoted, they cannot forge a line.
+			s.logger.Printf("%s %s %q → %d in %v", r.RemoteAddr, r.Method, what, rec.status, time.Since(start).Round(time.Microsecond))
 		}()
 	}
 	control := strings.HasPrefix(r.URL.Path, controlPrefix)

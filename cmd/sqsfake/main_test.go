@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	stdlog "log"
 	"net"
 	"net/http"
 	"net/http/httptest"
@@ -341,7 +342,23 @@ func TestRequestLog(t *testing.T) {
 	require.NoError(t, err)
 	cancel()
 	require.NoError(t, <-done)
-	assert.Contains(t, stderr.String(), "POST AmazonSQS.ListQueues → 200")
+	assert.Contains(t, stderr.String(), `POST "AmazonSQS.ListQueues" → 200`)
+}
+
+// TestRequestLogQuotesUntrustedStrings sends paths and targets that would forge log lines
+// if written as they are: each request still logs one line, with the strings quoted.
+func TestRequestLogQuotesUntrustedStrings(t *testing.T) {
+	s := newTestServer(t)
+	var log bytes.Buffer
+	s.logger = stdlog.New(&log, "", 0)
+	serve(s, http.MethodGet, "/123456789012/q%0A127.0.0.1:1%20POST%20AmazonSQS.DeleteQueue%20%E2%86%92%20200", "127.0.0.1")
+	serve(s, http.MethodPost, "List\x1b[2JQueues\u2028", "127.0.0.1")
+	serve(s, http.MethodGet, "/_sqsfake/%0D%0Anothing", "127.0.0.1")
+	lines := strings.Split(strings.TrimSuffix(log.String(), "\n"), "\n")
+	require.Len(t, lines, 3, log.String())
+	assert.Contains(t, lines[0], `GET "/123456789012/q\n127.0.0.1:1 POST AmazonSQS.DeleteQueue → 200" → 405`)
+	assert.Contains(t, lines[1], `POST "AmazonSQS.List\x1b[2JQueues\u2028" → 400`)
+	assert.Contains(t, lines[2], `GET "/_sqsfake/\r\nnothing" → 403`)
 }
 
 type syncBuffer struct {
