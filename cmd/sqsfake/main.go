@@ -8,8 +8,10 @@
 //
 // Flags:
 //
-//	-addr 127.0.0.1:9324   where to listen; loopback only unless -allow-remote
-//	-allow-remote          serve on a non-loopback address (the fake has no authentication)
+//	-addr 127.0.0.1:9324   where to listen; loopback only unless -allow-remote; port 0
+//	                       picks a free port, which the banner names
+//	-allow-remote          serve on a non-loopback address (the fake has no authentication);
+//	                       a wildcard address prints a warning and the addresses it serves
 //	-endpoint URL          the base of the queue URLs it hands out (default: http://<addr>)
 //	-region us-east-1      the region of queue URLs and ARNs
 //	-account 123456789012  the account of queue URLs and ARNs
@@ -46,6 +48,8 @@
 package main
 
 import (
+	"bytes"
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -59,6 +63,7 @@ import (
 	"os"
 	"os/signal"
 	"regexp"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -175,6 +180,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		ln.Close()
 		return fmt.Errorf("-addr %s resolved to %s, which is not loopback; pass -allow-remote to serve other hosts", cfg.addr, addr)
 	}
+	endpointGiven := cfg.endpoint != ""
 	if cfg.endpoint == "" {
 		host := addr.IP.String()
 		if addr.IP.IsUnspecified() {
@@ -208,6 +214,12 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		ErrorLog:       log.New(stderr, "sqsfake: http: ", log.LstdFlags),
 	}
 	fmt.Fprintf(stdout, "sqsfake: serving SQS at %s (region %s, account %s, %s clock)\n", cfg.endpoint, cfg.region, cfg.account, cfg.clock)
+	switch {
+	case addr.IP.IsUnspecified():
+		warnWildcard(stderr, cfg.addr, addr, interfaceIPs(), cfg.endpoint, endpointGiven)
+	case endpointGiven:
+		fmt.Fprintf(stdout, "sqsfake: listening on %s\n", addr) // -addr with port 0 picks a free one
+	}
 
 	served := make(chan error, 1)
 	go func() { served <- hs.Serve(ln) }()
@@ -224,6 +236,68 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	<-served
 	fmt.Fprintln(stdout, "sqsfake: stopped")
 	return err
+}
+
+// warnWildcard warns that a wildcard -addr (0.0.0.0, ::, or no host: Go listens on both
+// IPv4 and IPv6 for each) serves every interface, and says where the server can be reached: the interface addresses ips of the
+// listener's family, loopback first, without link-local IPv6 addresses (they need a zone).
+func warnWildcard(w io.Writer, given string, addr *net.TCPAddr, ips []net.IP, endpoint string, endpointGiven bool) {
+	fmt.Fprintf(w, "sqsfake: warning: -addr %s with -allow-remote serves every network interface of this machine, and the fake has no authentication: anyone who can reach it can read and change its queues\n", given)
+	var serving []net.IP
+	for _, ip := range ips {
+		if ip.IsLinkLocalUnicast() || ip.To4() == nil && addr.IP.To4() != nil {
+			continue // an IPv4 wildcard does not serve IPv6
+		}
+		serving = append(serving, ip)
+	}
+	rank := func(ip net.IP) int {
+		r := 0
+		if !ip.IsLoopback() {
+			r += 2
+		}
+		if ip.To4() == nil {
+			r++
+		}
+		return r
+	}
+	slices.SortFunc(serving, func(a, b net.IP) int {
+		if c := cmp.Compare(rank(a), rank(b)); c != 0 {
+			return c
+		}
+		return bytes.Compare(a.To16(), b.To16())
+	})
+	urls := make([]string, len(serving))
+	for i, ip := range serving {
+		urls[i] = "http://" + net.JoinHostPort(ip.String(), strconv.Itoa(addr.Port))
+	}
+	fmt.Fprintf(w, "sqsfake: listening on %s: %s\n", addr, strings.Join(urls, ", "))
+	if !endpointGiven {
+		fmt.Fprintf(w, "sqsfake: queue URLs name %s; for clients on other machines, pass -endpoint with a name they reach this machine by\n", endpoint)
+	}
+}
+
+// interfaceIPs returns the addresses of the machine's network interfaces that are up.
+func interfaceIPs() []net.IP {
+	ifaces, err := net.Interfaces()
+	if err != nil {
+		return nil
+	}
+	var ips []net.IP
+	for _, iface := range ifaces {
+		if iface.Flags&net.FlagUp == 0 {
+			continue
+		}
+		addrs, err := iface.Addrs()
+		if err != nil {
+			continue
+		}
+		for _, a := range addrs {
+			if n, ok := a.(*net.IPNet); ok {
+				ips = append(ips, n.IP)
+			}
+		}
+	}
+	return ips
 }
 
 // server is the HTTP handler of the command: SQS requests go to the current fake's Handler,

@@ -699,3 +699,45 @@ func TestSDKSeesARefusedHostAsAccessDenied(t *testing.T) {
 	require.ErrorAs(t, err, &re)
 	assert.Equal(t, http.StatusForbidden, re.HTTPStatusCode())
 }
+
+func TestWildcardAddressWarnsAndListsTheAddressesItServes(t *testing.T) {
+	ips := []net.IP{net.ParseIP("192.168.1.20"), net.ParseIP("::1"), net.ParseIP("fe80::1"), net.ParseIP("127.0.0.1"),
+		net.ParseIP("2001:db8::5"), net.ParseIP("10.0.0.5")}
+	for _, tc := range []struct {
+		given         string
+		addr          *net.TCPAddr
+		endpointGiven bool
+		want          string
+	}{
+		{"0.0.0.0:9324", &net.TCPAddr{IP: net.IPv4zero, Port: 9324}, false, `sqsfake: warning: -addr 0.0.0.0:9324 with -allow-remote serves every network interface of this machine, and the fake has no authentication: anyone who can reach it can read and change its queues
+sqsfake: listening on 0.0.0.0:9324: http://127.0.0.1:9324, http://10.0.0.5:9324, http://192.168.1.20:9324
+sqsfake: queue URLs name http://localhost:9324; for clients on other machines, pass -endpoint with a name they reach this machine by
+`},
+		{":0", &net.TCPAddr{IP: net.IPv6unspecified, Port: 80}, true, `sqsfake: warning: -addr :0 with -allow-remote serves every network interface of this machine, and the fake has no authentication: anyone who can reach it can read and change its queues
+sqsfake: listening on [::]:80: http://127.0.0.1:80, http://[::1]:80, http://10.0.0.5:80, http://192.168.1.20:80, http://[2001:db8::5]:80
+`},
+	} {
+		var out bytes.Buffer
+		warnWildcard(&out, tc.given, tc.addr, ips, "http://localhost:"+strconv.Itoa(tc.addr.Port), tc.endpointGiven)
+		assert.Equal(t, tc.want, out.String())
+	}
+}
+
+// TestPortZeroPicksAFreePortAndTheBannerSaysWhich starts two servers on -addr 127.0.0.1:0:
+// each gets a port of its own, which the banner names, in the queue URLs' endpoint or, when
+// -endpoint names another, on a line of its own.
+func TestPortZeroPicksAFreePortAndTheBannerSaysWhich(t *testing.T) {
+	a, b := start(t), start(t, "-endpoint", "http://sqs.test:1234")
+	assert.Regexp(t, `^http://127\.0\.0\.1:[1-9][0-9]*$`, a.endpoint)
+	assert.Equal(t, "http://sqs.test:1234", b.endpoint)
+	m := regexp.MustCompile(`(?m)^sqsfake: listening on (127\.0\.0\.1:[1-9][0-9]*)$`).FindStringSubmatch(b.stdout.String())
+	require.NotNil(t, m, b.stdout.String())
+	assert.NotEqual(t, strings.TrimPrefix(a.endpoint, "http://"), m[1])
+	for _, addr := range []string{strings.TrimPrefix(a.endpoint, "http://"), m[1]} {
+		resp, err := http.Get("http://" + addr + "/_sqsfake/health")
+		require.NoError(t, err)
+		resp.Body.Close()
+		assert.Equal(t, http.StatusOK, resp.StatusCode, addr)
+	}
+	assert.NotContains(t, a.stdout.String(), "listening on", "the endpoint already names the address")
+}
