@@ -39,6 +39,10 @@
 //
 //	GET  /_sqsfake/health                     200 when the server is up
 //	GET  /_sqsfake/state                      the clock, every queue with its attributes, tags, counters and messages
+//	GET  /_sqsfake/state?queue=q&limit=1000&after=N
+//	                                          one queue; at most limit messages a queue (1000 by
+//	                                          default, up to 10000), "truncated" and the cursor
+//	                                          "next" when more follow, which after takes
 //	POST /_sqsfake/advance?d=30s              move the virtual clock (409 with -clock real)
 //	GET  /_sqsfake/pollers?n=1&timeout=10s    wait until n receives are parked in long polls
 //	POST /_sqsfake/reset                      back to the state at start: a fresh fake, a fresh clock
@@ -48,6 +52,7 @@
 package main
 
 import (
+	"bufio"
 	"bytes"
 	"cmp"
 	"context"
@@ -483,12 +488,7 @@ func (s *server) control(w http.ResponseWriter, r *http.Request) {
 		}
 	case "state":
 		if allow(w, r, http.MethodGet) {
-			st, err := s.state(r.Context(), in.fake)
-			if err != nil {
-				writeJSON(w, http.StatusInternalServerError, errorBody(err.Error()))
-				return
-			}
-			writeJSON(w, http.StatusOK, st)
+			s.state(w, r, in.fake)
 		}
 	case "advance":
 		if !allow(w, r, http.MethodPost) {
@@ -580,27 +580,127 @@ func (s *server) resetState(ctx context.Context) (*sqsfake.Fake, error) {
 	return fresh.fake, nil
 }
 
-// stateBody is the answer of GET /_sqsfake/state.
-type stateBody struct {
-	Now      time.Time           `json:"now"`
-	Clock    string              `json:"clock"`
-	Region   string              `json:"region"`
-	Account  string              `json:"account"`
-	Endpoint string              `json:"endpoint"`
-	Pollers  int                 `json:"pollers"`
-	Queues   []sqsfake.QueueInfo `json:"queues"`
+// The bounds of GET /_sqsfake/state: messages a queue by default, and at most.
+const (
+	stateLimit    = 1000
+	stateMaxLimit = 10000
+)
+
+// stateHead is the answer of GET /_sqsfake/state but its queues.
+type stateHead struct {
+	Now      time.Time `json:"now"`
+	Clock    string    `json:"clock"`
+	Region   string    `json:"region"`
+	Account  string    `json:"account"`
+	Endpoint string    `json:"endpoint"`
+	Pollers  int       `json:"pollers"`
 }
 
-// state builds the snapshot from the fake's inspection: every queue with all its attributes
-// (the message counts among them), tags, CloudWatch-style counters and messages. It reads
-// state without making SQS calls, so it does not move the fake's request ids.
-func (s *server) state(_ context.Context, f *sqsfake.Fake) (*stateBody, error) {
-	queues := f.Queues()
-	if queues == nil {
-		queues = []sqsfake.QueueInfo{}
+// pageHead is a queue of the answer but its messages, which follow it.
+type pageHead struct {
+	sqsfake.QueuePage
+	Messages []sqsfake.MessageInfo `json:"messages,omitempty"` // always nil: hides the page's
+}
+
+// state answers GET /_sqsfake/state: the clock and the server's settings, then each queue
+// (?queue= one, by name, URL or ARN) with its attributes, tags, counters and up to ?limit=
+// messages (1000 by default) in arrival order, "truncated" when more follow and "next" the
+// cursor that ?after= takes to page on. The answer is streamed queue by queue and message by
+// message, and each queue is read from the fake on its own, so its memory is a page's
+// whatever the queues hold. It reads state without making SQS calls, so it does not move the
+// fake's request ids.
+func (s *server) state(w http.ResponseWriter, r *http.Request, f *sqsfake.Fake) {
+	q := r.URL.Query()
+	for _, k := range []string{"queue", "limit", "after"} {
+		if len(q[k]) > 1 {
+			writeJSON(w, http.StatusBadRequest, errorBody("give ?"+k+"= once"))
+			return
+		}
 	}
-	return &stateBody{Now: f.Now().UTC(), Clock: s.cfg.clock, Region: f.Region(), Account: f.AccountID(),
-		Endpoint: s.cfg.endpoint, Pollers: f.Pollers(), Queues: queues}, nil
+	limit := stateLimit
+	if q.Has("limit") {
+		n, err := strconv.Atoi(q.Get("limit"))
+		if err != nil || n < 0 || n > stateMaxLimit {
+			writeJSON(w, http.StatusBadRequest, errorBody("want ?limit=<messages a queue>, from 0 to "+strconv.Itoa(stateMaxLimit)))
+			return
+		}
+		limit = n
+	}
+	var after uint64
+	if q.Has("after") {
+		var err error
+		if after, err = strconv.ParseUint(q.Get("after"), 10, 64); err != nil || !q.Has("queue") {
+			writeJSON(w, http.StatusBadRequest, errorBody("want ?queue=<name>&after=<the queue's next cursor>"))
+			return
+		}
+	}
+	head := stateHead{Now: f.Now().UTC(), Clock: s.cfg.clock, Region: f.Region(), Account: f.AccountID(),
+		Endpoint: s.cfg.endpoint, Pollers: f.Pollers()}
+	var names []string
+	var first *sqsfake.QueuePage
+	if q.Has("queue") {
+		page, ok := f.QueuePage(q.Get("queue"), after, limit)
+		if !ok {
+			writeJSON(w, http.StatusNotFound, errorBody("no queue "+strconv.Quote(q.Get("queue"))))
+			return
+		}
+		first = &page
+	} else {
+		names = f.QueueNames()
+	}
+
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(http.StatusOK)
+	bw := bufio.NewWriterSize(w, 32<<10)
+	b, _ := json.MarshalIndent(head, "", "  ")
+	bw.Write(bytes.TrimSuffix(b, []byte("\n}")))
+	bw.WriteString(",\n  \"queues\": [")
+	n := 0
+	write := func(page *sqsfake.QueuePage) {
+		if n > 0 {
+			bw.WriteByte(',')
+		}
+		n++
+		bw.WriteString("\n    ")
+		writePage(bw, page)
+	}
+	if first != nil {
+		write(first)
+	}
+	for _, name := range names {
+		if r.Context().Err() != nil {
+			return // the client went away
+		}
+		if page, ok := f.QueuePage(name, 0, limit); ok { // not deleted since QueueNames
+			write(&page)
+		}
+	}
+	if n > 0 {
+		bw.WriteString("\n  ")
+	}
+	bw.WriteString("]\n}\n")
+	bw.Flush()
+}
+
+// writePage writes a queue of the state's answer, its messages one by one, indented as the
+// second level of the answer.
+func writePage(w *bufio.Writer, page *sqsfake.QueuePage) {
+	const indent = "    "
+	b, _ := json.MarshalIndent(pageHead{QueuePage: *page}, indent, "  ")
+	w.Write(bytes.TrimSuffix(b, []byte("\n"+indent+"}")))
+	w.WriteString(",\n" + indent + "  \"messages\": [")
+	for i := range page.Messages {
+		if i > 0 {
+			w.WriteByte(',')
+		}
+		b, _ := json.MarshalIndent(&page.Messages[i], indent+"    ", "  ")
+		w.WriteString("\n" + indent + "    ")
+		w.Write(b)
+	}
+	if len(page.Messages) > 0 {
+		w.WriteString("\n" + indent + "  ")
+	}
+	w.WriteString("]\n" + indent + "}")
 }
 
 // allQueueURLs lists every queue of f, page by page.

@@ -16,6 +16,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"runtime"
 	"strconv"
 	"strings"
 	"sync"
@@ -740,4 +741,186 @@ func TestPortZeroPicksAFreePortAndTheBannerSaysWhich(t *testing.T) {
 		assert.Equal(t, http.StatusOK, resp.StatusCode, addr)
 	}
 	assert.NotContains(t, a.stdout.String(), "listening on", "the endpoint already names the address")
+}
+
+// fill sends n messages "0", "1", … to the queue named name of s's fake.
+func fill(t *testing.T, s *server, name string, n int) {
+	t.Helper()
+	f := s.cur.Load().fake
+	for i := 0; i < n; i += 10 {
+		var entries []types.SendMessageBatchRequestEntry
+		for j := i; j < min(i+10, n); j++ {
+			entries = append(entries, types.SendMessageBatchRequestEntry{Id: aws.String(fmt.Sprint(j)), MessageBody: aws.String(fmt.Sprint(j))})
+		}
+		out, err := f.SendMessageBatch(context.Background(), &sqs.SendMessageBatchInput{QueueUrl: aws.String(name), Entries: entries})
+		require.NoError(t, err)
+		require.Empty(t, out.Failed)
+	}
+}
+
+// stateAnswer is the answer of GET /_sqsfake/state, as a client decodes it.
+type stateAnswer struct {
+	Now      string `json:"now"`
+	Clock    string `json:"clock"`
+	Region   string `json:"region"`
+	Account  string `json:"account"`
+	Endpoint string `json:"endpoint"`
+	Pollers  *int   `json:"pollers"`
+	Queues   []struct {
+		Name       string            `json:"name"`
+		URL        string            `json:"url"`
+		Attributes map[string]string `json:"attributes"`
+		Visible    int               `json:"visible"`
+		Messages   []struct {
+			Body string `json:"body"`
+		} `json:"messages"`
+		Stats     map[string]any `json:"stats"`
+		Truncated *bool          `json:"truncated"`
+		Next      uint64         `json:"next"`
+	} `json:"queues"`
+	Error string `json:"error"`
+}
+
+func getState(t *testing.T, s *server, query string) (int, stateAnswer) {
+	t.Helper()
+	w := serve(s, http.MethodGet, "/_sqsfake/state"+query, "127.0.0.1", "X-Sqsfake-Control", "1")
+	var st stateAnswer
+	require.NoError(t, json.Unmarshal(w.Body.Bytes(), &st), w.Body.String())
+	return w.Code, st
+}
+
+func bodies(msgs []struct {
+	Body string `json:"body"`
+}) []string {
+	out := make([]string, len(msgs))
+	for i, m := range msgs {
+		out[i] = m.Body
+	}
+	return out
+}
+
+func numbers(from, to int) []string {
+	var out []string
+	for i := from; i < to; i++ {
+		out = append(out, fmt.Sprint(i))
+	}
+	return out
+}
+
+func TestStateIsCappedPerQueueFilteredAndPaged(t *testing.T) {
+	s := newTestServer(t, "-clock", "virtual", "-queues", "a,jobs")
+	fill(t, s, "a", 1)
+	fill(t, s, "jobs", 2500)
+
+	code, st := getState(t, s, "")
+	require.Equal(t, http.StatusOK, code)
+	assert.Equal(t, "2025-01-01T00:00:00Z", st.Now)
+	assert.Equal(t, []any{"virtual", "us-east-1", "123456789012", "http://127.0.0.1:9324", 0},
+		[]any{st.Clock, st.Region, st.Account, st.Endpoint, *st.Pollers})
+	require.Len(t, st.Queues, 2)
+	a, jobs := st.Queues[0], st.Queues[1]
+	assert.Equal(t, "a", a.Name)
+	assert.Equal(t, []string{"0"}, bodies(a.Messages))
+	assert.False(t, *a.Truncated)
+	assert.Zero(t, a.Next)
+	assert.Equal(t, "jobs", jobs.Name)
+	assert.Equal(t, "http://127.0.0.1:9324/123456789012/jobs", jobs.URL)
+	assert.Equal(t, 2500, jobs.Visible, "the counts are the whole queue's")
+	assert.Equal(t, "2500", jobs.Attributes["ApproximateNumberOfMessages"])
+	assert.Equal(t, 2500.0, jobs.Stats["numberOfMessagesSent"])
+	assert.Equal(t, numbers(0, 1000), bodies(jobs.Messages), "1000 messages a queue by default")
+	assert.True(t, *jobs.Truncated)
+	assert.Equal(t, uint64(1000), jobs.Next)
+
+	// Page on with ?queue= and ?after=, in pages of ?limit=.
+	var got []string
+	var after uint64
+	for page := 0; ; page++ {
+		code, st := getState(t, s, fmt.Sprintf("?queue=jobs&limit=700&after=%d", after))
+		require.Equal(t, http.StatusOK, code)
+		require.Len(t, st.Queues, 1)
+		got = append(got, bodies(st.Queues[0].Messages)...)
+		if !*st.Queues[0].Truncated {
+			break
+		}
+		after = st.Queues[0].Next
+	}
+	assert.Equal(t, numbers(0, 2500), got)
+
+	code, st = getState(t, s, "?queue=http://127.0.0.1:9324/123456789012/a&limit=0")
+	require.Equal(t, http.StatusOK, code)
+	require.Len(t, st.Queues, 1)
+	assert.Equal(t, "a", st.Queues[0].Name, "a queue URL names the queue too")
+	assert.Empty(t, st.Queues[0].Messages, "limit 0: no messages")
+	assert.True(t, *st.Queues[0].Truncated)
+
+	code, st = getState(t, s, "?limit=10000")
+	require.Equal(t, http.StatusOK, code)
+	assert.Len(t, st.Queues[1].Messages, 2500)
+	assert.False(t, *st.Queues[1].Truncated)
+
+	for query, want := range map[string]int{
+		"?queue=missing":              http.StatusNotFound,
+		"?queue=":                     http.StatusNotFound,
+		"?limit=x":                    http.StatusBadRequest,
+		"?limit=-1":                   http.StatusBadRequest,
+		"?limit=10001":                http.StatusBadRequest,
+		"?after=5":                    http.StatusBadRequest, // a cursor is a queue's
+		"?queue=jobs&after=x":         http.StatusBadRequest,
+		"?queue=jobs&after=-1":        http.StatusBadRequest,
+		"?queue=jobs&queue=a":         http.StatusBadRequest,
+		"?queue=jobs&limit=1&limit=2": http.StatusBadRequest,
+	} {
+		code, st := getState(t, s, query)
+		assert.Equal(t, want, code, query)
+		assert.NotEmpty(t, st.Error, query)
+	}
+}
+
+// discardWriter is a ResponseWriter that counts the bytes of the answer and keeps none.
+type discardWriter struct {
+	header http.Header
+	n      int
+}
+
+func (w *discardWriter) Header() http.Header         { return w.header }
+func (w *discardWriter) WriteHeader(int)             {}
+func (w *discardWriter) Write(p []byte) (int, error) { w.n += len(p); return len(p), nil }
+
+// TestStateMemoryIsBoundedByThePage pins that answering GET /_sqsfake/state allocates as
+// much for a queue of 20,000 messages as for one of 2,000: the answer is streamed, a page at
+// a time, and never built whole.
+func TestStateMemoryIsBoundedByThePage(t *testing.T) {
+	measure := func(n int) (allocated uint64, size int) {
+		s := newTestServer(t, "-clock", "virtual", "-queues", "jobs")
+		fill(t, s, "jobs", n)
+		r := httptest.NewRequest(http.MethodGet, "/_sqsfake/state", nil)
+		r.Host = "127.0.0.1:9324"
+		r.Header.Set("X-Sqsfake-Control", "1")
+		allocated = bytesPerRun(3, func() {
+			w := &discardWriter{header: http.Header{}}
+			s.ServeHTTP(w, r)
+			size = w.n
+		})
+		return allocated, size
+	}
+	shortAlloc, shortSize := measure(2000)
+	longAlloc, longSize := measure(20000)
+	assert.Greater(t, shortSize, 1000*200, "a page of 1000 messages")
+	assert.InDelta(t, shortSize, longSize, 100, "the same page of 1000 messages")
+	assert.Less(t, longAlloc, shortAlloc+shortAlloc/4, "state allocates %d bytes for 2,000 messages, %d for 20,000", shortAlloc, longAlloc)
+}
+
+// bytesPerRun is testing.AllocsPerRun for bytes: the average memory fn allocates in a run,
+// after a warm-up run, on one processor.
+func bytesPerRun(runs int, fn func()) uint64 {
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
+	fn()
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	for range runs {
+		fn()
+	}
+	runtime.ReadMemStats(&after)
+	return (after.TotalAlloc - before.TotalAlloc) / uint64(runs)
 }
