@@ -49,6 +49,7 @@
 //
 // SIGINT or SIGTERM shut the server down gracefully: it stops accepting connections, answers
 // the long polls still waiting with 503 ServiceUnavailable, and lets other requests finish.
+// All state is in memory: when the server stops, its queues and messages are gone.
 package main
 
 import (

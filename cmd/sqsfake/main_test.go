@@ -559,7 +559,7 @@ func newTestServer(t *testing.T, args ...string) *server {
 // serve answers one request built from method, target (a path, or an SQS operation) and
 // header pairs, whose Host is host.
 func serve(s *server, method, target, host string, header ...string) *httptest.ResponseRecorder {
-	r := httptest.NewRequest(method, "/", nil)
+	var r *http.Request
 	if strings.HasPrefix(target, "/") {
 		r = httptest.NewRequest(method, target, nil)
 	} else {
