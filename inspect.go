@@ -266,8 +266,8 @@ type QueuePage struct {
 	Next uint64 `json:"next,omitempty"`
 }
 
-// QueuePage returns a snapshot of the queue named by ref (name, URL or ARN), as Queue does,
-// with at most limit of its messages: those that arrived after the message whose arrival
+// QueuePage returns a snapshot of the queue named by ref (name, URL or ARN), as Queue does
+// but bringing only that queue up to the clock's time, with at most limit of its messages: those that arrived after the message whose arrival
 // number is after (0 for the first page), in arrival order. A queue numbers its messages
 // 1, 2, 3, … as they arrive, and a page's Next is a cursor for the next page that still
 // holds when that message is gone. The page costs time in the queue's length but memory in
@@ -279,11 +279,13 @@ func (f *Fake) QueuePage(ref string, after uint64, limit int) (QueuePage, bool) 
 	}
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	now := f.settleAll()
 	q := f.lookupQueue(ref)
 	if q == nil {
 		return QueuePage{}, false
 	}
+	// Only this queue is brought up to the clock's time, as an SQS call on it would be: a
+	// caller that pages through every queue does not settle every queue for each.
+	now := f.settle(q)
 	page := QueuePage{QueueInfo: f.queueHead(q, now)}
 	ms, more := q.arrivedAfter(after, limit)
 	page.Messages = f.messageInfos(q, ms)

@@ -245,8 +245,9 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 }
 
 // warnWildcard warns that a wildcard -addr (0.0.0.0, ::, or no host: Go listens on both
-// IPv4 and IPv6 for each) serves every interface, and says where the server can be reached: the interface addresses ips of the
-// listener's family, loopback first, without link-local IPv6 addresses (they need a zone).
+// IPv4 and IPv6 for each) serves every interface, and says where the server can be reached:
+// the interface addresses ips of the listener's family, loopback first, without link-local
+// IPv6 addresses (they need a zone).
 func warnWildcard(w io.Writer, given string, addr *net.TCPAddr, ips []net.IP, endpoint string, endpointGiven bool) {
 	fmt.Fprintf(w, "sqsfake: warning: -addr %s with -allow-remote serves every network interface of this machine, and the fake has no authentication: anyone who can reach it can read and change its queues\n", given)
 	var serving []net.IP
