@@ -132,7 +132,8 @@ var doorOps = map[string]doorOp{
 //
 // Requests the fake cannot decode are answered with AWS's protocol errors: an unknown
 // target with UnknownOperationException, a body that is not the operation's JSON input with
-// SerializationException (HTTP 400), a body over MaxRequestBytes with HTTP 413. An
+// SerializationException (HTTP 400), a body over MaxRequestBytes with HTTP 413 (at once,
+// without reading the body, when its declared Content-Length is over). An
 // X-Amzn-Trace-Id request header becomes the AWSTraceHeader system attribute of the
 // messages a SendMessage or SendMessageBatch sends without one, as with AWS X-Ray.
 //
@@ -211,6 +212,10 @@ func (f *Fake) newRequestID() string {
 var bodyBuffers = sync.Pool{New: func() any { return new(bytes.Buffer) }}
 
 // readBody reads the whole request body, up to MaxRequestBytes, into a buffer that
+// errTooLarge answers a request body over MaxRequestBytes.
+var errTooLarge = &wireError{status: http.StatusRequestEntityTooLarge, typ: coralNamespace + "RequestEntityTooLargeException",
+	message: "Request body must be no longer than " + strconv.Itoa(MaxRequestBytes) + " bytes."}
+
 // releaseBody recycles.
 func readBody(w http.ResponseWriter, r *http.Request) (*bytes.Buffer, *wireError) {
 	buf := bodyBuffers.Get().(*bytes.Buffer)
@@ -218,15 +223,19 @@ func readBody(w http.ResponseWriter, r *http.Request) (*bytes.Buffer, *wireError
 	if r.Body == nil || r.Body == http.NoBody {
 		return buf, nil
 	}
-	if r.ContentLength > 0 && r.ContentLength <= MaxRequestBytes {
+	if r.ContentLength > MaxRequestBytes {
+		// Refused on its declared length, at once: reading on would wait for a body the
+		// client may never send. net/http closes the connection after the answer.
+		return buf, errTooLarge
+	}
+	if r.ContentLength > 0 {
 		buf.Grow(int(r.ContentLength) + bytes.MinRead)
 	}
 	_, err := buf.ReadFrom(http.MaxBytesReader(w, r.Body, MaxRequestBytes))
 	if err != nil {
 		var tooLarge *http.MaxBytesError
 		if errors.As(err, &tooLarge) {
-			return buf, &wireError{status: http.StatusRequestEntityTooLarge, typ: coralNamespace + "RequestEntityTooLargeException",
-				message: "Request body must be no longer than " + strconv.Itoa(MaxRequestBytes) + " bytes."}
+			return buf, errTooLarge
 		}
 		return buf, serializationError("could not read the request body: " + err.Error())
 	}

@@ -533,3 +533,35 @@ func BenchmarkLoopbackCycle(b *testing.B) {
 	})
 	b.ReportMetric(float64(b.N)/time.Since(start).Seconds(), "cycles/s")
 }
+
+// stingyBody gives its first bytes, then fails the test if the handler reads on: a client
+// that declared a huge Content-Length and sent little.
+type stingyBody struct {
+	first io.Reader
+	over  atomic.Bool
+}
+
+func (b *stingyBody) Read(p []byte) (int, error) {
+	if n, err := b.first.Read(p); n > 0 || err != io.EOF {
+		return n, err
+	}
+	b.over.Store(true)
+	return 0, fmt.Errorf("the handler read past the first bytes of a body declared too large")
+}
+
+func (b *stingyBody) Close() error { return nil }
+
+func TestHandlerRefusesADeclaredContentLengthOverTheCapBeforeReadingTheBody(t *testing.T) {
+	for _, declared := range []int64{MaxRequestBytes + 1, 1 << 40} {
+		body := &stingyBody{first: strings.NewReader(`{"QueueUrl":"q","MessageBody":"`)}
+		r := httptest.NewRequest(http.MethodPost, "/", body)
+		r.ContentLength = declared
+		r.Header.Set("Content-Type", "application/x-amz-json-1.0")
+		r.Header.Set("X-Amz-Target", "AmazonSQS.SendMessage")
+		w := httptest.NewRecorder()
+		New().Handler().ServeHTTP(w, r)
+		assert.Equal(t, http.StatusRequestEntityTooLarge, w.Code, declared)
+		assert.JSONEq(t, `{"__type":"com.amazon.coral.service#RequestEntityTooLargeException","message":"Request body must be no longer than 8388608 bytes."}`, w.Body.String())
+		assert.False(t, body.over.Load(), "the body was read although its declared length was over the cap")
+	}
+}

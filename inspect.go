@@ -1,6 +1,9 @@
 package sqsfake
 
 import (
+	"cmp"
+	"container/heap"
+	"slices"
 	"sort"
 	"time"
 
@@ -186,7 +189,17 @@ func (f *Fake) messageInfo(q *queue, m *message) MessageInfo {
 // metrics").
 const poisonReceives = 3
 
+// queueInfo snapshots q with all its messages.
 func (f *Fake) queueInfo(q *queue, now int64) QueueInfo {
+	info := f.queueHead(q, now)
+	for _, m := range q.inSendOrder() {
+		info.Messages = append(info.Messages, f.messageInfo(q, m))
+	}
+	return info
+}
+
+// queueHead snapshots q without its messages.
+func (f *Fake) queueHead(q *queue, now int64) QueueInfo {
 	info := QueueInfo{Name: q.name, URL: q.url, Arn: q.arn, FIFO: q.fifo != nil, Attributes: map[string]string{}}
 	for _, n := range allQueueAttributeNames {
 		if v, ok := q.attribute(n); ok {
@@ -200,10 +213,8 @@ func (f *Fake) queueInfo(q *queue, now int64) QueueInfo {
 		}
 	}
 	info.Visible, info.InFlight, info.Delayed = q.counts()
-	ms := q.inSendOrder()
 	oldest := now
-	for _, m := range ms {
-		info.Messages = append(info.Messages, f.messageInfo(q, m))
+	for _, m := range q.msgs {
 		// A message's age counts from when it entered this queue: its send, or its move
 		// into a DLQ. A standard DLQ keeps the original enqueue time for retention, but AWS
 		// counts ApproximateAgeOfOldestMessage from the move (SQS developer guide, "Setting
@@ -242,6 +253,97 @@ func (f *Fake) Queue(ref string) (QueueInfo, bool) {
 		return QueueInfo{}, false
 	}
 	return f.queueInfo(q, now), true
+}
+
+// QueuePage is a snapshot of a queue with one page of its messages: QueueInfo, whose
+// Messages hold the page, and where the next page starts.
+type QueuePage struct {
+	QueueInfo
+	// Truncated reports that messages follow the page: those that arrived after Next.
+	Truncated bool `json:"truncated"`
+	// Next is the arrival number of the page's last message, the cursor of the next page
+	// when Truncated; 0 otherwise.
+	Next uint64 `json:"next,omitempty"`
+}
+
+// QueuePage returns a snapshot of the queue named by ref (name, URL or ARN), as Queue does
+// but bringing only that queue up to the clock's time, with at most limit of its messages: those that arrived after the message whose arrival
+// number is after (0 for the first page), in arrival order. A queue numbers its messages
+// 1, 2, 3, … as they arrive, and a page's Next is a cursor for the next page that still
+// holds when that message is gone. The page costs time in the queue's length but memory in
+// limit only; limit 0 gives the queue without its messages. It returns false when there is
+// no such queue, and panics on a negative limit.
+func (f *Fake) QueuePage(ref string, after uint64, limit int) (QueuePage, bool) {
+	if limit < 0 {
+		panic("sqsfake: QueuePage with a negative limit")
+	}
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	q := f.lookupQueue(ref)
+	if q == nil {
+		return QueuePage{}, false
+	}
+	// Only this queue is brought up to the clock's time, as an SQS call on it would be: a
+	// caller that pages through every queue does not settle every queue for each.
+	now := f.settle(q)
+	page := QueuePage{QueueInfo: f.queueHead(q, now)}
+	ms, more := q.arrivedAfter(after, limit)
+	page.Messages = f.messageInfos(q, ms)
+	if more {
+		page.Truncated, page.Next = true, after
+		if len(ms) > 0 {
+			page.Next = ms[len(ms)-1].seq
+		}
+	}
+	return page, true
+}
+
+// arrivedAfter returns the first limit messages of q that arrived after the arrival number
+// after, in arrival order, and whether more follow. It holds at most limit messages at a
+// time: a max-heap on the arrival number keeps the earliest ones seen so far.
+func (q *queue) arrivedAfter(after uint64, limit int) ([]*message, bool) {
+	page := make(arrivalHeap, 0, min(limit, len(q.msgs)))
+	more := false
+	for _, m := range q.msgs {
+		switch {
+		case m.seq <= after:
+		case len(page) < limit:
+			heap.Push(&page, m)
+		default:
+			more = true
+			if limit > 0 && m.seq < page[0].seq {
+				page[0] = m
+				heap.Fix(&page, 0)
+			}
+		}
+	}
+	slices.SortFunc(page, func(a, b *message) int { return cmp.Compare(a.seq, b.seq) })
+	return page, more
+}
+
+// arrivalHeap is a max-heap of messages on their arrival number.
+type arrivalHeap []*message
+
+func (h arrivalHeap) Len() int           { return len(h) }
+func (h arrivalHeap) Less(i, j int) bool { return h[i].seq > h[j].seq }
+func (h arrivalHeap) Swap(i, j int)      { h[i], h[j] = h[j], h[i] }
+func (h *arrivalHeap) Push(x any)        { *h = append(*h, x.(*message)) }
+func (h *arrivalHeap) Pop() any {
+	old := *h
+	m := old[len(old)-1]
+	*h = old[:len(old)-1]
+	return m
+}
+
+// QueueNames returns the names of every queue, in name order.
+func (f *Fake) QueueNames() []string {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	names := make([]string, 0, len(f.queues))
+	for _, q := range f.sortedQueues() {
+		names = append(names, q.name)
+	}
+	return names
 }
 
 // Queues returns a snapshot of every queue, in name order.

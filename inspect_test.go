@@ -3,6 +3,7 @@ package sqsfake
 import (
 	"context"
 	"fmt"
+	"runtime"
 	"testing"
 	"time"
 
@@ -551,4 +552,107 @@ func TestMessageSnapshotShowsTheTraceHeader(t *testing.T) {
 	info, ok := f.Message("traced", *out.MessageId)
 	require.True(t, ok)
 	assert.Equal(t, "Root=1-5759e988-bd862e3fe1be46a994272793", info.TraceHeader)
+}
+
+func TestQueuePagePagesThroughMessagesInArrivalOrder(t *testing.T) {
+	e := newErgo(t)
+	url := e.queue("jobs", nil)
+	var ids []string
+	for i := range 7 {
+		ids = append(ids, e.send(url, fmt.Sprint(i)))
+	}
+	whole, _ := e.f.Queue("jobs")
+
+	// Pages of 3: every message once, in arrival order, each page with the queue's snapshot.
+	var got []string
+	var after uint64
+	for {
+		page, ok := e.f.QueuePage("jobs", after, 3)
+		require.True(t, ok)
+		head := page.QueueInfo
+		head.Messages = whole.Messages
+		assert.Equal(t, whole, head, "each page has the queue's attributes, counts and stats")
+		for _, m := range page.Messages {
+			got = append(got, m.MessageID)
+		}
+		assert.LessOrEqual(t, len(page.Messages), 3)
+		if !page.Truncated {
+			assert.Zero(t, page.Next)
+			break
+		}
+		require.Len(t, page.Messages, 3, "a truncated page is full")
+		after = page.Next
+	}
+	assert.Equal(t, ids, got)
+
+	// A page's cursor still holds when the message it ends with is deleted.
+	first, _ := e.f.QueuePage(url, 0, 2)
+	assert.Equal(t, []string{"0", "1"}, []string{first.Messages[0].Body, first.Messages[1].Body})
+	m := e.receive(url, 2, 0)
+	e.delete(url, *m[1].ReceiptHandle) // "1", the page's last message
+	next, _ := e.f.QueuePage(url, first.Next, 2)
+	assert.Equal(t, []string{"2", "3"}, []string{next.Messages[0].Body, next.Messages[1].Body})
+	assert.True(t, next.Truncated)
+
+	all, _ := e.f.QueuePage("jobs", 0, 100)
+	assert.False(t, all.Truncated)
+	assert.Len(t, all.Messages, 6)
+	none, _ := e.f.QueuePage("jobs", 0, 0)
+	assert.Empty(t, none.Messages, "limit 0: the queue without its messages")
+	assert.True(t, none.Truncated)
+	assert.Zero(t, none.Next, "the next page starts where this one did")
+	end, _ := e.f.QueuePage("jobs", 1<<40, 3)
+	assert.Empty(t, end.Messages, "a cursor past the last message")
+	assert.False(t, end.Truncated)
+
+	_, ok := e.f.QueuePage("missing", 0, 3)
+	assert.False(t, ok)
+	assert.PanicsWithValue(t, "sqsfake: QueuePage with a negative limit", func() { e.f.QueuePage("jobs", 0, -1) })
+}
+
+func TestQueueNamesAreInNameOrder(t *testing.T) {
+	e := newErgo(t)
+	assert.Empty(t, e.f.QueueNames())
+	for _, n := range []string{"c", "a", "b.fifo"} {
+		attrs := map[string]string(nil)
+		if n == "b.fifo" {
+			attrs = map[string]string{"FifoQueue": "true"}
+		}
+		e.queue(n, attrs)
+	}
+	assert.Equal(t, []string{"a", "b.fifo", "c"}, e.f.QueueNames())
+}
+
+// TestQueuePageCostsThePageNotTheQueue pins that a page of a long queue allocates as much
+// memory as a page of a short one: the messages it leaves out are neither copied nor sorted.
+func TestQueuePageCostsThePageNotTheQueue(t *testing.T) {
+	allocated := func(n int) uint64 {
+		e := newErgo(t)
+		url := e.queue("jobs", nil)
+		for i := range n {
+			e.send(url, fmt.Sprint(i))
+		}
+		return bytesPerRun(5, func() {
+			page, _ := e.f.QueuePage("jobs", 0, 100)
+			if len(page.Messages) != 100 {
+				t.Fatalf("a page of %d messages", len(page.Messages))
+			}
+		})
+	}
+	short, long := allocated(200), allocated(20000)
+	assert.LessOrEqual(t, long, short+1024, "a page of 100 allocates %d bytes from 200 messages, %d from 20,000", short, long)
+}
+
+// bytesPerRun is testing.AllocsPerRun for bytes: the average memory fn allocates in a run,
+// after a warm-up run, on one processor.
+func bytesPerRun(runs int, fn func()) uint64 {
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
+	fn()
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	for range runs {
+		fn()
+	}
+	runtime.ReadMemStats(&after)
+	return (after.TotalAlloc - before.TotalAlloc) / uint64(runs)
 }

@@ -8,8 +8,10 @@
 //
 // Flags:
 //
-//	-addr 127.0.0.1:9324   where to listen; loopback only unless -allow-remote
-//	-allow-remote          serve on a non-loopback address (the fake has no authentication)
+//	-addr 127.0.0.1:9324   where to listen; loopback only unless -allow-remote; port 0
+//	                       picks a free port, which the banner names
+//	-allow-remote          serve on a non-loopback address (the fake has no authentication);
+//	                       a wildcard address prints a warning and the addresses it serves
 //	-endpoint URL          the base of the queue URLs it hands out (default: http://<addr>)
 //	-region us-east-1      the region of queue URLs and ARNs
 //	-account 123456789012  the account of queue URLs and ARNs
@@ -27,19 +29,35 @@
 // -clock virtual and moves time itself; then nothing happens in time until it does — a long
 // poll waits until the clock is advanced past its wait time or a message arrives.
 //
-// Control endpoints, under a path no SQS request uses (JSON answers):
+// The server answers only requests whose Host is a loopback name or address (localhost,
+// 127.0.0.0/8, [::1], on any port) or the host of -endpoint, unless -allow-remote: a web page
+// that reaches it by DNS rebinding is refused with 403 (AccessDenied to SQS clients).
+//
+// Control endpoints, under a path no SQS request uses (JSON answers). Every one but health
+// needs the header X-Sqsfake-Control: 1, which a page of another site cannot make a browser
+// send; a control request whose Origin or Sec-Fetch-Site shows another site is refused (403):
+//
+//	curl -X POST -H 'X-Sqsfake-Control: 1' 'http://127.0.0.1:9324/_sqsfake/advance?d=30s'
 //
 //	GET  /_sqsfake/health                     200 when the server is up
 //	GET  /_sqsfake/state                      the clock, every queue with its attributes, tags, counters and messages
+//	GET  /_sqsfake/state?queue=q&limit=1000&after=N
+//	                                          one queue; at most limit messages a queue (1000 by
+//	                                          default, up to 10000), "truncated" and the cursor
+//	                                          "next" when more follow, which after takes
 //	POST /_sqsfake/advance?d=30s              move the virtual clock (409 with -clock real)
 //	GET  /_sqsfake/pollers?n=1&timeout=10s    wait until n receives are parked in long polls
 //	POST /_sqsfake/reset                      back to the state at start: a fresh fake, a fresh clock
 //
 // SIGINT or SIGTERM shut the server down gracefully: it stops accepting connections, answers
 // the long polls still waiting with 503 ServiceUnavailable, and lets other requests finish.
+// All state is in memory: when the server stops, its queues and messages are gone.
 package main
 
 import (
+	"bufio"
+	"bytes"
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -49,8 +67,10 @@ import (
 	"log"
 	"net"
 	"net/http"
+	"net/url"
 	"os"
 	"os/signal"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -177,6 +197,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		ln.Close()
 		return fmt.Errorf("-addr %s resolved to %s, which is not loopback; pass -allow-remote to serve other hosts", cfg.addr, addr)
 	}
+	endpointGiven := cfg.endpoint != ""
 	if cfg.endpoint == "" {
 		host := addr.IP.String()
 		if addr.IP.IsUnspecified() {
@@ -210,6 +231,12 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		ErrorLog:       log.New(stderr, "sqsfake: http: ", log.LstdFlags),
 	}
 	fmt.Fprintf(stdout, "sqsfake: serving SQS at %s (region %s, account %s, %s clock)\n", cfg.endpoint, cfg.region, cfg.account, cfg.clock)
+	switch {
+	case addr.IP.IsUnspecified():
+		warnWildcard(stderr, cfg.addr, addr, interfaceIPs(), cfg.endpoint, endpointGiven)
+	case endpointGiven:
+		fmt.Fprintf(stdout, "sqsfake: listening on %s\n", addr) // -addr with port 0 picks a free one
+	}
 
 	served := make(chan error, 1)
 	go func() { served <- hs.Serve(ln) }()
@@ -228,14 +255,78 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	return err
 }
 
+// warnWildcard warns that a wildcard -addr (0.0.0.0, ::, or no host: Go listens on both
+// IPv4 and IPv6 for each) serves every interface, and says where the server can be reached:
+// the interface addresses ips of the listener's family, loopback first, without link-local
+// IPv6 addresses (they need a zone).
+func warnWildcard(w io.Writer, given string, addr *net.TCPAddr, ips []net.IP, endpoint string, endpointGiven bool) {
+	fmt.Fprintf(w, "sqsfake: warning: -addr %s with -allow-remote serves every network interface of this machine, and the fake has no authentication: anyone who can reach it can read and change its queues\n", given)
+	var serving []net.IP
+	for _, ip := range ips {
+		if ip.IsLinkLocalUnicast() || ip.To4() == nil && addr.IP.To4() != nil {
+			continue // an IPv4 wildcard does not serve IPv6
+		}
+		serving = append(serving, ip)
+	}
+	rank := func(ip net.IP) int {
+		r := 0
+		if !ip.IsLoopback() {
+			r += 2
+		}
+		if ip.To4() == nil {
+			r++
+		}
+		return r
+	}
+	slices.SortFunc(serving, func(a, b net.IP) int {
+		if c := cmp.Compare(rank(a), rank(b)); c != 0 {
+			return c
+		}
+		return bytes.Compare(a.To16(), b.To16())
+	})
+	urls := make([]string, len(serving))
+	for i, ip := range serving {
+		urls[i] = "http://" + net.JoinHostPort(ip.String(), strconv.Itoa(addr.Port))
+	}
+	fmt.Fprintf(w, "sqsfake: listening on %s: %s\n", addr, strings.Join(urls, ", "))
+	if !endpointGiven {
+		fmt.Fprintf(w, "sqsfake: queue URLs name %s; for clients on other machines, pass -endpoint with a name they reach this machine by\n", endpoint)
+	}
+}
+
+// interfaceIPs returns the addresses of the machine's network interfaces that are up.
+func interfaceIPs() []net.IP {
+	ifaces, err := net.Interfaces()
+	if err != nil {
+		return nil
+	}
+	var ips []net.IP
+	for _, iface := range ifaces {
+		if iface.Flags&net.FlagUp == 0 {
+			continue
+		}
+		addrs, err := iface.Addrs()
+		if err != nil {
+			continue
+		}
+		for _, a := range addrs {
+			if n, ok := a.(*net.IPNet); ok {
+				ips = append(ips, n.IP)
+			}
+		}
+	}
+	return ips
+}
+
 // server is the HTTP handler of the command: SQS requests go to the current fake's Handler,
 // /_sqsfake/ requests to the control endpoints.
 type server struct {
-	cfg     config
-	logger  *log.Logger
-	reset   sync.Mutex // one reset at a time
-	advance sync.Mutex // one clock move at a time: its limit is checked, then applied
-	cur     atomic.Pointer[instance]
+	cfg          config
+	endpointHost string // the host name of cfg.endpoint, in lower case
+	logger       *log.Logger
+	reset        sync.Mutex // one reset at a time
+	advance      sync.Mutex // one clock move at a time: its limit is checked, then applied
+	cur          atomic.Pointer[instance]
 }
 
 // instance is one fake and its wire handler; a reset replaces it.
@@ -250,6 +341,9 @@ const controlPrefix = "/_sqsfake/"
 
 func newServer(cfg config) (*server, error) {
 	s := &server{cfg: cfg}
+	if u, err := url.Parse(cfg.endpoint); err == nil {
+		s.endpointHost = strings.ToLower(strings.TrimSuffix(u.Hostname(), "."))
+	}
 	in, err := s.newInstance()
 	if err != nil {
 		return nil, err
@@ -310,14 +404,81 @@ func (s *server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			if what == "" {
 				what = r.URL.Path
 			}
-			s.logger.Printf("%s %s %s → %d in %v", r.RemoteAddr, r.Method, what, rec.status, time.Since(start).Round(time.Microsecond))
+			// The path and the target come from the client: quoted, they cannot forge a line.
+			s.logger.Printf("%s %s %q → %d in %v", r.RemoteAddr, r.Method, what, rec.status, time.Since(start).Round(time.Microsecond))
 		}()
 	}
-	if strings.HasPrefix(r.URL.Path, controlPrefix) {
+	control := strings.HasPrefix(r.URL.Path, controlPrefix)
+	if !s.hostAllowed(r.Host) {
+		msg := "Host " + strconv.Quote(r.Host) + " is not this server's: it serves loopback names and addresses (localhost, 127.0.0.1, [::1]) and the host of -endpoint (" +
+			s.endpointHost + "); pass -endpoint with the name clients use, or -allow-remote"
+		if control {
+			writeJSON(w, http.StatusForbidden, errorBody(msg))
+		} else {
+			writeAccessDenied(w, msg)
+		}
+		return
+	}
+	if control {
 		s.control(w, r)
 		return
 	}
 	s.cur.Load().wire.ServeHTTP(w, r)
+}
+
+// hostAllowed reports whether a request's Host header names this server: a loopback name or
+// address, or the host of -endpoint; with -allow-remote, any. A page on another site that
+// reaches the server by DNS rebinding (its own name resolving to 127.0.0.1) sends its own
+// name, so it is refused.
+func (s *server) hostAllowed(hostport string) bool {
+	if s.cfg.allowRemote {
+		return true
+	}
+	host := hostport
+	if h, _, err := net.SplitHostPort(hostport); err == nil {
+		host = h
+	} else if strings.HasPrefix(hostport, "[") && strings.HasSuffix(hostport, "]") {
+		host = hostport[1 : len(hostport)-1] // [::1] without a port
+	}
+	host = strings.ToLower(strings.TrimSuffix(host, "."))
+	if host == "localhost" || host != "" && host == s.endpointHost {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
+}
+
+// writeAccessDenied refuses an SQS request as SQS refuses one it does not authorize, so that
+// SDKs show the message: HTTP 403 and the legacy code AccessDenied.
+func writeAccessDenied(w http.ResponseWriter, msg string) {
+	b, _ := json.Marshal(map[string]string{"__type": "com.amazon.coral.service#AccessDeniedException", "message": msg})
+	w.Header().Set("Content-Type", "application/x-amz-json-1.0")
+	w.Header().Set("X-Amzn-Query-Error", "AccessDenied;Sender")
+	w.WriteHeader(http.StatusForbidden)
+	w.Write(b)
+}
+
+// controlHeader must be on every control request but GET /_sqsfake/health. A page on
+// another site cannot make a browser send a custom header without the server's consent (a
+// CORS preflight, which this server never grants), so a form post or a fetch from a web page
+// cannot reset, advance or read the fake; curl, test suites and SDK-side helpers just add it.
+const controlHeader = "X-Sqsfake-Control"
+
+// crossSite explains why r, a control request, comes from a page of another origin, or
+// returns "". Browsers send Sec-Fetch-Site (same-origin, or none for an address typed by
+// the user) and, on posts and cross-origin fetches, Origin; a same-site page on another port
+// is another origin too.
+func crossSite(r *http.Request) string {
+	if site := r.Header.Get("Sec-Fetch-Site"); site != "" && site != "same-origin" && site != "none" {
+		return "Sec-Fetch-Site: " + strconv.Quote(site)
+	}
+	if origin := r.Header.Get("Origin"); origin != "" {
+		u, err := url.Parse(origin)
+		if err != nil || u.Scheme != "http" && u.Scheme != "https" || !strings.EqualFold(u.Host, r.Host) {
+			return "Origin " + strconv.Quote(origin)
+		}
+	}
+	return ""
 }
 
 // statusRecorder remembers the status a handler wrote, for the request log.
@@ -333,20 +494,24 @@ func (r *statusRecorder) WriteHeader(status int) {
 
 // control serves the control endpoints.
 func (s *server) control(w http.ResponseWriter, r *http.Request) {
+	name := strings.TrimPrefix(r.URL.Path, controlPrefix)
+	if why := crossSite(r); why != "" {
+		writeJSON(w, http.StatusForbidden, errorBody("control requests from a page of another site are refused (cross-site request: "+why+")"))
+		return
+	}
+	if name != "health" && r.Header.Get(controlHeader) == "" {
+		writeJSON(w, http.StatusForbidden, errorBody("control requests need the header "+controlHeader+": 1, which a page of another site cannot send"))
+		return
+	}
 	in := s.cur.Load()
-	switch name := strings.TrimPrefix(r.URL.Path, controlPrefix); name {
+	switch name {
 	case "health":
 		if allow(w, r, http.MethodGet) {
 			writeJSON(w, http.StatusOK, map[string]string{"status": "ok"})
 		}
 	case "state":
 		if allow(w, r, http.MethodGet) {
-			st, err := s.state(r.Context(), in.fake)
-			if err != nil {
-				writeJSON(w, http.StatusInternalServerError, errorBody(err.Error()))
-				return
-			}
-			writeJSON(w, http.StatusOK, st)
+			s.state(w, r, in.fake)
 		}
 	case "advance":
 		if !allow(w, r, http.MethodPost) {
@@ -438,27 +603,127 @@ func (s *server) resetState(ctx context.Context) (*sqsfake.Fake, error) {
 	return fresh.fake, nil
 }
 
-// stateBody is the answer of GET /_sqsfake/state.
-type stateBody struct {
-	Now      time.Time           `json:"now"`
-	Clock    string              `json:"clock"`
-	Region   string              `json:"region"`
-	Account  string              `json:"account"`
-	Endpoint string              `json:"endpoint"`
-	Pollers  int                 `json:"pollers"`
-	Queues   []sqsfake.QueueInfo `json:"queues"`
+// The bounds of GET /_sqsfake/state: messages a queue by default, and at most.
+const (
+	stateLimit    = 1000
+	stateMaxLimit = 10000
+)
+
+// stateHead is the answer of GET /_sqsfake/state but its queues.
+type stateHead struct {
+	Now      time.Time `json:"now"`
+	Clock    string    `json:"clock"`
+	Region   string    `json:"region"`
+	Account  string    `json:"account"`
+	Endpoint string    `json:"endpoint"`
+	Pollers  int       `json:"pollers"`
 }
 
-// state builds the snapshot from the fake's inspection: every queue with all its attributes
-// (the message counts among them), tags, CloudWatch-style counters and messages. It reads
-// state without making SQS calls, so it does not move the fake's request ids.
-func (s *server) state(_ context.Context, f *sqsfake.Fake) (*stateBody, error) {
-	queues := f.Queues()
-	if queues == nil {
-		queues = []sqsfake.QueueInfo{}
+// pageHead is a queue of the answer but its messages, which follow it.
+type pageHead struct {
+	sqsfake.QueuePage
+	Messages []sqsfake.MessageInfo `json:"messages,omitempty"` // always nil: hides the page's
+}
+
+// state answers GET /_sqsfake/state: the clock and the server's settings, then each queue
+// (?queue= one, by name, URL or ARN) with its attributes, tags, counters and up to ?limit=
+// messages (1000 by default) in arrival order, "truncated" when more follow and "next" the
+// cursor that ?after= takes to page on. The answer is streamed queue by queue and message by
+// message, and each queue is read from the fake on its own, so its memory is a page's
+// whatever the queues hold. It reads state without making SQS calls, so it does not move the
+// fake's request ids.
+func (s *server) state(w http.ResponseWriter, r *http.Request, f *sqsfake.Fake) {
+	q := r.URL.Query()
+	for _, k := range []string{"queue", "limit", "after"} {
+		if len(q[k]) > 1 {
+			writeJSON(w, http.StatusBadRequest, errorBody("give ?"+k+"= once"))
+			return
+		}
 	}
-	return &stateBody{Now: f.Now().UTC(), Clock: s.cfg.clock, Region: f.Region(), Account: f.AccountID(),
-		Endpoint: s.cfg.endpoint, Pollers: f.Pollers(), Queues: queues}, nil
+	limit := stateLimit
+	if q.Has("limit") {
+		n, err := strconv.Atoi(q.Get("limit"))
+		if err != nil || n < 0 || n > stateMaxLimit {
+			writeJSON(w, http.StatusBadRequest, errorBody("want ?limit=<messages a queue>, from 0 to "+strconv.Itoa(stateMaxLimit)))
+			return
+		}
+		limit = n
+	}
+	var after uint64
+	if q.Has("after") {
+		var err error
+		if after, err = strconv.ParseUint(q.Get("after"), 10, 64); err != nil || !q.Has("queue") {
+			writeJSON(w, http.StatusBadRequest, errorBody("want ?queue=<name>&after=<the queue's next cursor>"))
+			return
+		}
+	}
+	head := stateHead{Now: f.Now().UTC(), Clock: s.cfg.clock, Region: f.Region(), Account: f.AccountID(),
+		Endpoint: s.cfg.endpoint, Pollers: f.Pollers()}
+	var names []string
+	var first *sqsfake.QueuePage
+	if q.Has("queue") {
+		page, ok := f.QueuePage(q.Get("queue"), after, limit)
+		if !ok {
+			writeJSON(w, http.StatusNotFound, errorBody("no queue "+strconv.Quote(q.Get("queue"))))
+			return
+		}
+		first = &page
+	} else {
+		names = f.QueueNames()
+	}
+
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(http.StatusOK)
+	bw := bufio.NewWriterSize(w, 32<<10)
+	b, _ := json.MarshalIndent(head, "", "  ")
+	bw.Write(bytes.TrimSuffix(b, []byte("\n}")))
+	bw.WriteString(",\n  \"queues\": [")
+	n := 0
+	write := func(page *sqsfake.QueuePage) {
+		if n > 0 {
+			bw.WriteByte(',')
+		}
+		n++
+		bw.WriteString("\n    ")
+		writePage(bw, page)
+	}
+	if first != nil {
+		write(first)
+	}
+	for _, name := range names {
+		if r.Context().Err() != nil {
+			return // the client went away
+		}
+		if page, ok := f.QueuePage(name, 0, limit); ok { // not deleted since QueueNames
+			write(&page)
+		}
+	}
+	if n > 0 {
+		bw.WriteString("\n  ")
+	}
+	bw.WriteString("]\n}\n")
+	bw.Flush()
+}
+
+// writePage writes a queue of the state's answer, its messages one by one, indented as the
+// second level of the answer.
+func writePage(w *bufio.Writer, page *sqsfake.QueuePage) {
+	const indent = "    "
+	b, _ := json.MarshalIndent(pageHead{QueuePage: *page}, indent, "  ")
+	w.Write(bytes.TrimSuffix(b, []byte("\n"+indent+"}")))
+	w.WriteString(",\n" + indent + "  \"messages\": [")
+	for i := range page.Messages {
+		if i > 0 {
+			w.WriteByte(',')
+		}
+		b, _ := json.MarshalIndent(&page.Messages[i], indent+"    ", "  ")
+		w.WriteString("\n" + indent + "    ")
+		w.Write(b)
+	}
+	if len(page.Messages) > 0 {
+		w.WriteString("\n" + indent + "  ")
+	}
+	w.WriteString("]\n" + indent + "}")
 }
 
 // allQueueURLs lists every queue of f, page by page.

@@ -1,25 +1,33 @@
 package main
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
+	stdlog "log"
+	"net"
 	"net/http"
+	"net/http/httptest"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"runtime"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
+	awshttp "github.com/aws/aws-sdk-go-v2/aws/transport/http"
 	"github.com/aws/aws-sdk-go-v2/service/sqs"
 	"github.com/aws/aws-sdk-go-v2/service/sqs/types"
+	"github.com/aws/smithy-go"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -100,6 +108,7 @@ func (s *testServer) control(t *testing.T, method, path string) (int, map[string
 	t.Helper()
 	req, err := http.NewRequest(method, s.endpoint+"/_sqsfake/"+path, nil)
 	require.NoError(t, err)
+	req.Header.Set("X-Sqsfake-Control", "1")
 	resp, err := http.DefaultClient.Do(req)
 	require.NoError(t, err)
 	defer resp.Body.Close()
@@ -404,7 +413,23 @@ func TestRequestLog(t *testing.T) {
 	require.NoError(t, err)
 	cancel()
 	require.NoError(t, <-done)
-	assert.Contains(t, stderr.String(), "POST AmazonSQS.ListQueues → 200")
+	assert.Contains(t, stderr.String(), `POST "AmazonSQS.ListQueues" → 200`)
+}
+
+// TestRequestLogQuotesUntrustedStrings sends paths and targets that would forge log lines
+// if written as they are: each request still logs one line, with the strings quoted.
+func TestRequestLogQuotesUntrustedStrings(t *testing.T) {
+	s := newTestServer(t)
+	var log bytes.Buffer
+	s.logger = stdlog.New(&log, "", 0)
+	serve(s, http.MethodGet, "/123456789012/q%0A127.0.0.1:1%20POST%20AmazonSQS.DeleteQueue%20%E2%86%92%20200", "127.0.0.1")
+	serve(s, http.MethodPost, "List\x1b[2JQueues\u2028", "127.0.0.1")
+	serve(s, http.MethodGet, "/_sqsfake/%0D%0Anothing", "127.0.0.1")
+	lines := strings.Split(strings.TrimSuffix(log.String(), "\n"), "\n")
+	require.Len(t, lines, 3, log.String())
+	assert.Contains(t, lines[0], `GET "/123456789012/q\n127.0.0.1:1 POST AmazonSQS.DeleteQueue → 200" → 405`)
+	assert.Contains(t, lines[1], `POST "AmazonSQS.List\x1b[2JQueues\u2028" → 400`)
+	assert.Contains(t, lines[2], `GET "/_sqsfake/\r\nnothing" → 403`)
 }
 
 type syncBuffer struct {
@@ -567,4 +592,405 @@ func TestServerWithVirtualClockGivesTheSameIDsAfterReset(t *testing.T) {
 	first := flow()
 	s.control(t, http.MethodPost, "reset")
 	assert.Equal(t, first, flow())
+}
+
+// TestServerAnswersADeclaredHugeBodyWith413AtOnce sends the headers of a request that
+// declares a gigabyte and a few bytes of it: the answer comes without waiting for the rest
+// (the read deadline only keeps a broken server from hanging the test).
+func TestServerAnswersADeclaredHugeBodyWith413AtOnce(t *testing.T) {
+	s := start(t)
+	conn, err := net.Dial("tcp", strings.TrimPrefix(s.endpoint, "http://"))
+	require.NoError(t, err)
+	defer conn.Close()
+	_, err = fmt.Fprintf(conn, "POST / HTTP/1.1\r\nHost: %s\r\nContent-Type: application/x-amz-json-1.0\r\n"+
+		"X-Amz-Target: AmazonSQS.SendMessage\r\nContent-Length: %d\r\n\r\n{\"QueueUrl\":\"q\",", strings.TrimPrefix(s.endpoint, "http://"), 1<<30)
+	require.NoError(t, err)
+	require.NoError(t, conn.SetReadDeadline(time.Now().Add(30*time.Second)))
+	resp, err := http.ReadResponse(bufio.NewReader(conn), nil)
+	require.NoError(t, err, "no answer before the body was sent")
+	defer resp.Body.Close()
+	assert.Equal(t, http.StatusRequestEntityTooLarge, resp.StatusCode)
+	assert.True(t, resp.Close, "the server closes the connection it did not read to the end")
+}
+
+// newTestServer builds the command's handler as run does, without a listener.
+func newTestServer(t *testing.T, args ...string) *server {
+	t.Helper()
+	cfg, err := parseFlags(args, io.Discard)
+	require.NoError(t, err)
+	if cfg.endpoint == "" {
+		cfg.endpoint = "http://" + cfg.addr
+	}
+	s, err := newServer(cfg)
+	require.NoError(t, err)
+	return s
+}
+
+// serve answers one request built from method, target (a path, or an SQS operation) and
+// header pairs, whose Host is host.
+func serve(s *server, method, target, host string, header ...string) *httptest.ResponseRecorder {
+	var r *http.Request
+	if strings.HasPrefix(target, "/") {
+		r = httptest.NewRequest(method, target, nil)
+	} else {
+		r = httptest.NewRequest(method, "/", strings.NewReader("{}"))
+		r.Header.Set("Content-Type", "application/x-amz-json-1.0")
+		r.Header.Set("X-Amz-Target", "AmazonSQS."+target)
+	}
+	r.Host = host
+	for i := 0; i+1 < len(header); i += 2 {
+		r.Header.Set(header[i], header[i+1])
+	}
+	w := httptest.NewRecorder()
+	s.ServeHTTP(w, r)
+	return w
+}
+
+func TestServerServesOnlyRequestsForItsOwnHost(t *testing.T) {
+	s := newTestServer(t, "-endpoint", "http://SQS.test:9324")
+	remote := newTestServer(t, "-addr", "0.0.0.0:9324", "-allow-remote")
+	for _, tc := range []struct {
+		host   string
+		s      *server
+		served bool
+	}{
+		{"127.0.0.1:9324", s, true},
+		{"127.0.0.1", s, true},
+		{"127.9.8.7:80", s, true},
+		{"localhost:9324", s, true},
+		{"LocalHost", s, true},
+		{"localhost.:9324", s, true},
+		{"[::1]:9324", s, true},
+		{"[::1]", s, true},
+		{"sqs.test:9324", s, true},      // the host of -endpoint, in any case
+		{"sqs.TEST:443", s, true},       // and on any port: a proxy may change it
+		{"evil.example:9324", s, false}, // DNS rebinding: a page's own name, resolved to 127.0.0.1
+		{"localhost.evil.example", s, false},
+		{"127.0.0.1.nip.io:9324", s, false},
+		{"192.0.2.1:9324", s, false},
+		{"[::]:9324", s, false},
+		{"0.0.0.0:9324", s, false},
+		{"", s, false},
+		{"evil.example:9324", remote, true}, // -allow-remote serves any host
+		{"192.0.2.1:9324", remote, true},
+	} {
+		for _, target := range []string{"ListQueues", "/_sqsfake/health"} {
+			w := serve(tc.s, http.MethodPost, target, tc.host)
+			if target == "/_sqsfake/health" {
+				w = serve(tc.s, http.MethodGet, target, tc.host)
+			}
+			if tc.served {
+				assert.Equal(t, http.StatusOK, w.Code, "%s %s: %s", tc.host, target, w.Body)
+				continue
+			}
+			assert.Equal(t, http.StatusForbidden, w.Code, "%s %s", tc.host, target)
+			msg := "Host " + strconv.Quote(tc.host) + " is not this server's: it serves loopback names and addresses (localhost, 127.0.0.1, [::1]) and the host of -endpoint (sqs.test); pass -endpoint with the name clients use, or -allow-remote"
+			want := map[string]any{"error": msg}
+			if target == "ListQueues" {
+				// SQS clients get the error in SQS's shape, as AWS's AccessDenied.
+				assert.Equal(t, "AccessDenied;Sender", w.Header().Get("X-Amzn-Query-Error"))
+				want = map[string]any{"__type": "com.amazon.coral.service#AccessDeniedException", "message": msg}
+			}
+			var got map[string]any
+			require.NoError(t, json.Unmarshal(w.Body.Bytes(), &got))
+			assert.Equal(t, want, got, tc.host)
+		}
+	}
+}
+
+func TestControlEndpointsRefuseCrossSiteRequests(t *testing.T) {
+	const host = "127.0.0.1:9324"
+	ctl := []string{"X-Sqsfake-Control", "1"}
+	for _, tc := range []struct {
+		name           string
+		method, target string
+		header         []string
+		code           int
+		err            string // in the answer's error
+	}{
+		{"a control request with the header", http.MethodPost, "/_sqsfake/reset", ctl, http.StatusOK, ""},
+		{"a form post from another site: no header", http.MethodPost, "/_sqsfake/reset",
+			[]string{"Content-Type", "text/plain", "Origin", "http://evil.example"}, http.StatusForbidden, "cross-site"},
+		{"no header", http.MethodPost, "/_sqsfake/reset", nil, http.StatusForbidden, "X-Sqsfake-Control: 1"},
+		{"no header on state", http.MethodGet, "/_sqsfake/state", nil, http.StatusForbidden, "X-Sqsfake-Control: 1"},
+		{"no header on pollers", http.MethodGet, "/_sqsfake/pollers", nil, http.StatusForbidden, "X-Sqsfake-Control: 1"},
+		{"no header on advance", http.MethodPost, "/_sqsfake/advance?d=1s", nil, http.StatusForbidden, "X-Sqsfake-Control: 1"},
+		{"no header on an unknown endpoint", http.MethodGet, "/_sqsfake/nothing", nil, http.StatusForbidden, "X-Sqsfake-Control: 1"},
+		{"health needs no header", http.MethodGet, "/_sqsfake/health", nil, http.StatusOK, ""},
+		{"a foreign origin", http.MethodPost, "/_sqsfake/reset", append([]string{"Origin", "http://evil.example"}, ctl...), http.StatusForbidden, "cross-site"},
+		{"another port of the same host", http.MethodPost, "/_sqsfake/reset", append([]string{"Origin", "http://127.0.0.1:3000"}, ctl...), http.StatusForbidden, "cross-site"},
+		{"an opaque origin", http.MethodPost, "/_sqsfake/reset", append([]string{"Origin", "null"}, ctl...), http.StatusForbidden, "cross-site"},
+		{"the server's own origin", http.MethodPost, "/_sqsfake/reset", append([]string{"Origin", "http://127.0.0.1:9324"}, ctl...), http.StatusOK, ""},
+		{"a foreign origin on health", http.MethodGet, "/_sqsfake/health", []string{"Origin", "http://evil.example"}, http.StatusForbidden, "cross-site"},
+		{"Sec-Fetch-Site cross-site", http.MethodPost, "/_sqsfake/reset", append([]string{"Sec-Fetch-Site", "cross-site"}, ctl...), http.StatusForbidden, "cross-site"},
+		{"Sec-Fetch-Site same-site", http.MethodPost, "/_sqsfake/reset", append([]string{"Sec-Fetch-Site", "same-site"}, ctl...), http.StatusForbidden, "cross-site"},
+		{"Sec-Fetch-Site cross-site on health", http.MethodGet, "/_sqsfake/health", []string{"Sec-Fetch-Site", "cross-site"}, http.StatusForbidden, "cross-site"},
+		{"Sec-Fetch-Site same-origin", http.MethodPost, "/_sqsfake/reset", append([]string{"Sec-Fetch-Site", "same-origin"}, ctl...), http.StatusOK, ""},
+		{"Sec-Fetch-Site none: typed by the user", http.MethodGet, "/_sqsfake/state", append([]string{"Sec-Fetch-Site", "none"}, ctl...), http.StatusOK, ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s := newTestServer(t, "-clock", "virtual", "-queues", "jobs")
+			f := s.cur.Load().fake
+			w := serve(s, tc.method, tc.target, host, tc.header...)
+			assert.Equal(t, tc.code, w.Code, w.Body.String())
+			assert.Equal(t, "application/json", w.Header().Get("Content-Type"))
+			var body map[string]any
+			require.NoError(t, json.Unmarshal(w.Body.Bytes(), &body))
+			if tc.err != "" {
+				assert.Contains(t, body["error"], tc.err)
+				assert.Same(t, f, s.cur.Load().fake, "a refused reset resets nothing")
+			}
+		})
+	}
+}
+
+// TestSDKSeesARefusedHostAsAccessDenied reaches the server under a name it does not serve,
+// as a page would after DNS rebinding: the SDK reports AWS's AccessDenied with the reason.
+func TestSDKSeesARefusedHostAsAccessDenied(t *testing.T) {
+	s := start(t)
+	addr := strings.TrimPrefix(s.endpoint, "http://")
+	_, port, err := net.SplitHostPort(addr)
+	require.NoError(t, err)
+	dialer := &net.Dialer{}
+	c := sqs.New(sqs.Options{
+		Region:           "us-east-1",
+		BaseEndpoint:     aws.String("http://rebound.example:" + port),
+		Credentials:      aws.AnonymousCredentials{},
+		RetryMaxAttempts: 1,
+		HTTPClient: &http.Client{Transport: &http.Transport{DialContext: func(ctx context.Context, network, _ string) (net.Conn, error) {
+			return dialer.DialContext(ctx, network, addr) // whatever the name, the server's loopback address
+		}}},
+	})
+	_, err = c.ListQueues(context.Background(), nil)
+	var ae smithy.APIError
+	require.ErrorAs(t, err, &ae)
+	assert.Equal(t, "AccessDenied", ae.ErrorCode())
+	assert.Contains(t, ae.ErrorMessage(), `Host "rebound.example:`+port+`" is not this server's`)
+	var re *awshttp.ResponseError
+	require.ErrorAs(t, err, &re)
+	assert.Equal(t, http.StatusForbidden, re.HTTPStatusCode())
+}
+
+func TestWildcardAddressWarnsAndListsTheAddressesItServes(t *testing.T) {
+	ips := []net.IP{net.ParseIP("192.168.1.20"), net.ParseIP("::1"), net.ParseIP("fe80::1"), net.ParseIP("127.0.0.1"),
+		net.ParseIP("2001:db8::5"), net.ParseIP("10.0.0.5")}
+	for _, tc := range []struct {
+		given         string
+		addr          *net.TCPAddr
+		endpointGiven bool
+		want          string
+	}{
+		{"0.0.0.0:9324", &net.TCPAddr{IP: net.IPv4zero, Port: 9324}, false, `sqsfake: warning: -addr 0.0.0.0:9324 with -allow-remote serves every network interface of this machine, and the fake has no authentication: anyone who can reach it can read and change its queues
+sqsfake: listening on 0.0.0.0:9324: http://127.0.0.1:9324, http://10.0.0.5:9324, http://192.168.1.20:9324
+sqsfake: queue URLs name http://localhost:9324; for clients on other machines, pass -endpoint with a name they reach this machine by
+`},
+		{":0", &net.TCPAddr{IP: net.IPv6unspecified, Port: 80}, true, `sqsfake: warning: -addr :0 with -allow-remote serves every network interface of this machine, and the fake has no authentication: anyone who can reach it can read and change its queues
+sqsfake: listening on [::]:80: http://127.0.0.1:80, http://[::1]:80, http://10.0.0.5:80, http://192.168.1.20:80, http://[2001:db8::5]:80
+`},
+	} {
+		var out bytes.Buffer
+		warnWildcard(&out, tc.given, tc.addr, ips, "http://localhost:"+strconv.Itoa(tc.addr.Port), tc.endpointGiven)
+		assert.Equal(t, tc.want, out.String())
+	}
+}
+
+// TestPortZeroPicksAFreePortAndTheBannerSaysWhich starts two servers on -addr 127.0.0.1:0:
+// each gets a port of its own, which the banner names, in the queue URLs' endpoint or, when
+// -endpoint names another, on a line of its own.
+func TestPortZeroPicksAFreePortAndTheBannerSaysWhich(t *testing.T) {
+	a, b := start(t), start(t, "-endpoint", "http://sqs.test:1234")
+	assert.Regexp(t, `^http://127\.0\.0\.1:[1-9][0-9]*$`, a.endpoint)
+	assert.Equal(t, "http://sqs.test:1234", b.endpoint)
+	m := regexp.MustCompile(`(?m)^sqsfake: listening on (127\.0\.0\.1:[1-9][0-9]*)$`).FindStringSubmatch(b.stdout.String())
+	require.NotNil(t, m, b.stdout.String())
+	assert.NotEqual(t, strings.TrimPrefix(a.endpoint, "http://"), m[1])
+	for _, addr := range []string{strings.TrimPrefix(a.endpoint, "http://"), m[1]} {
+		resp, err := http.Get("http://" + addr + "/_sqsfake/health")
+		require.NoError(t, err)
+		resp.Body.Close()
+		assert.Equal(t, http.StatusOK, resp.StatusCode, addr)
+	}
+	assert.NotContains(t, a.stdout.String(), "listening on", "the endpoint already names the address")
+}
+
+// fill sends n messages "0", "1", … to the queue named name of s's fake.
+func fill(t *testing.T, s *server, name string, n int) {
+	t.Helper()
+	f := s.cur.Load().fake
+	for i := 0; i < n; i += 10 {
+		var entries []types.SendMessageBatchRequestEntry
+		for j := i; j < min(i+10, n); j++ {
+			entries = append(entries, types.SendMessageBatchRequestEntry{Id: aws.String(fmt.Sprint(j)), MessageBody: aws.String(fmt.Sprint(j))})
+		}
+		out, err := f.SendMessageBatch(context.Background(), &sqs.SendMessageBatchInput{QueueUrl: aws.String(name), Entries: entries})
+		require.NoError(t, err)
+		require.Empty(t, out.Failed)
+	}
+}
+
+// stateAnswer is the answer of GET /_sqsfake/state, as a client decodes it.
+type stateAnswer struct {
+	Now      string `json:"now"`
+	Clock    string `json:"clock"`
+	Region   string `json:"region"`
+	Account  string `json:"account"`
+	Endpoint string `json:"endpoint"`
+	Pollers  *int   `json:"pollers"`
+	Queues   []struct {
+		Name       string            `json:"name"`
+		URL        string            `json:"url"`
+		Attributes map[string]string `json:"attributes"`
+		Visible    int               `json:"visible"`
+		Messages   []struct {
+			Body string `json:"body"`
+		} `json:"messages"`
+		Stats     map[string]any `json:"stats"`
+		Truncated *bool          `json:"truncated"`
+		Next      uint64         `json:"next"`
+	} `json:"queues"`
+	Error string `json:"error"`
+}
+
+func getState(t *testing.T, s *server, query string) (int, stateAnswer) {
+	t.Helper()
+	w := serve(s, http.MethodGet, "/_sqsfake/state"+query, "127.0.0.1", "X-Sqsfake-Control", "1")
+	var st stateAnswer
+	require.NoError(t, json.Unmarshal(w.Body.Bytes(), &st), w.Body.String())
+	return w.Code, st
+}
+
+func bodies(msgs []struct {
+	Body string `json:"body"`
+}) []string {
+	out := make([]string, len(msgs))
+	for i, m := range msgs {
+		out[i] = m.Body
+	}
+	return out
+}
+
+func numbers(from, to int) []string {
+	var out []string
+	for i := from; i < to; i++ {
+		out = append(out, fmt.Sprint(i))
+	}
+	return out
+}
+
+func TestStateIsCappedPerQueueFilteredAndPaged(t *testing.T) {
+	s := newTestServer(t, "-clock", "virtual", "-queues", "a,jobs")
+	fill(t, s, "a", 1)
+	fill(t, s, "jobs", 2500)
+
+	code, st := getState(t, s, "")
+	require.Equal(t, http.StatusOK, code)
+	assert.Equal(t, "2025-01-01T00:00:00Z", st.Now)
+	assert.Equal(t, []any{"virtual", "us-east-1", "123456789012", "http://127.0.0.1:9324", 0},
+		[]any{st.Clock, st.Region, st.Account, st.Endpoint, *st.Pollers})
+	require.Len(t, st.Queues, 2)
+	a, jobs := st.Queues[0], st.Queues[1]
+	assert.Equal(t, "a", a.Name)
+	assert.Equal(t, []string{"0"}, bodies(a.Messages))
+	assert.False(t, *a.Truncated)
+	assert.Zero(t, a.Next)
+	assert.Equal(t, "jobs", jobs.Name)
+	assert.Equal(t, "http://127.0.0.1:9324/123456789012/jobs", jobs.URL)
+	assert.Equal(t, 2500, jobs.Visible, "the counts are the whole queue's")
+	assert.Equal(t, "2500", jobs.Attributes["ApproximateNumberOfMessages"])
+	assert.Equal(t, 2500.0, jobs.Stats["numberOfMessagesSent"])
+	assert.Equal(t, numbers(0, 1000), bodies(jobs.Messages), "1000 messages a queue by default")
+	assert.True(t, *jobs.Truncated)
+	assert.Equal(t, uint64(1000), jobs.Next)
+
+	// Page on with ?queue= and ?after=, in pages of ?limit=.
+	var got []string
+	var after uint64
+	for page := 0; ; page++ {
+		code, st := getState(t, s, fmt.Sprintf("?queue=jobs&limit=700&after=%d", after))
+		require.Equal(t, http.StatusOK, code)
+		require.Len(t, st.Queues, 1)
+		got = append(got, bodies(st.Queues[0].Messages)...)
+		if !*st.Queues[0].Truncated {
+			break
+		}
+		after = st.Queues[0].Next
+	}
+	assert.Equal(t, numbers(0, 2500), got)
+
+	code, st = getState(t, s, "?queue=http://127.0.0.1:9324/123456789012/a&limit=0")
+	require.Equal(t, http.StatusOK, code)
+	require.Len(t, st.Queues, 1)
+	assert.Equal(t, "a", st.Queues[0].Name, "a queue URL names the queue too")
+	assert.Empty(t, st.Queues[0].Messages, "limit 0: no messages")
+	assert.True(t, *st.Queues[0].Truncated)
+
+	code, st = getState(t, s, "?limit=10000")
+	require.Equal(t, http.StatusOK, code)
+	assert.Len(t, st.Queues[1].Messages, 2500)
+	assert.False(t, *st.Queues[1].Truncated)
+
+	for query, want := range map[string]int{
+		"?queue=missing":              http.StatusNotFound,
+		"?queue=":                     http.StatusNotFound,
+		"?limit=x":                    http.StatusBadRequest,
+		"?limit=-1":                   http.StatusBadRequest,
+		"?limit=10001":                http.StatusBadRequest,
+		"?after=5":                    http.StatusBadRequest, // a cursor is a queue's
+		"?queue=jobs&after=x":         http.StatusBadRequest,
+		"?queue=jobs&after=-1":        http.StatusBadRequest,
+		"?queue=jobs&queue=a":         http.StatusBadRequest,
+		"?queue=jobs&limit=1&limit=2": http.StatusBadRequest,
+	} {
+		code, st := getState(t, s, query)
+		assert.Equal(t, want, code, query)
+		assert.NotEmpty(t, st.Error, query)
+	}
+}
+
+// discardWriter is a ResponseWriter that counts the bytes of the answer and keeps none.
+type discardWriter struct {
+	header http.Header
+	n      int
+}
+
+func (w *discardWriter) Header() http.Header         { return w.header }
+func (w *discardWriter) WriteHeader(int)             {}
+func (w *discardWriter) Write(p []byte) (int, error) { w.n += len(p); return len(p), nil }
+
+// TestStateMemoryIsBoundedByThePage pins that answering GET /_sqsfake/state allocates as
+// much for a queue of 20,000 messages as for one of 2,000: the answer is streamed, a page at
+// a time, and never built whole.
+func TestStateMemoryIsBoundedByThePage(t *testing.T) {
+	measure := func(n int) (allocated uint64, size int) {
+		s := newTestServer(t, "-clock", "virtual", "-queues", "jobs")
+		fill(t, s, "jobs", n)
+		r := httptest.NewRequest(http.MethodGet, "/_sqsfake/state", nil)
+		r.Host = "127.0.0.1:9324"
+		r.Header.Set("X-Sqsfake-Control", "1")
+		allocated = bytesPerRun(3, func() {
+			w := &discardWriter{header: http.Header{}}
+			s.ServeHTTP(w, r)
+			size = w.n
+		})
+		return allocated, size
+	}
+	shortAlloc, shortSize := measure(2000)
+	longAlloc, longSize := measure(20000)
+	assert.Greater(t, shortSize, 1000*200, "a page of 1000 messages")
+	assert.InDelta(t, shortSize, longSize, 100, "the same page of 1000 messages")
+	assert.Less(t, longAlloc, shortAlloc+shortAlloc/4, "state allocates %d bytes for 2,000 messages, %d for 20,000", shortAlloc, longAlloc)
+}
+
+// bytesPerRun is testing.AllocsPerRun for bytes: the average memory fn allocates in a run,
+// after a warm-up run, on one processor.
+func bytesPerRun(runs int, fn func()) uint64 {
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
+	fn()
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	for range runs {
+		fn()
+	}
+	runtime.ReadMemStats(&after)
+	return (after.TotalAlloc - before.TotalAlloc) / uint64(runs)
 }

@@ -30,7 +30,8 @@ sqs = boto3.client(
 
 
 def control(method, path):
-    req = urllib.request.Request(ENDPOINT + "/_sqsfake/" + path, method=method)
+    # Control requests carry X-Sqsfake-Control, which a page of another site cannot send.
+    req = urllib.request.Request(ENDPOINT + "/_sqsfake/" + path, method=method, headers={"X-Sqsfake-Control": "1"})
     with urllib.request.urlopen(req, timeout=10) as resp:
         return json.load(resp)
 

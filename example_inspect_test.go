@@ -1,0 +1,41 @@
+package sqsfake_test
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/sqs"
+	"github.com/sqsfake/sqsfake"
+)
+
+// A long queue read a page at a time: each page holds the queue's snapshot and up to limit
+// messages in arrival order, and its Next cursor starts the next page.
+func ExampleFake_QueuePage() {
+	ctx := context.Background()
+	f := sqsfake.New()
+	q, _ := f.CreateQueue(ctx, &sqs.CreateQueueInput{QueueName: aws.String("jobs")})
+	for i := range 5 {
+		f.SendMessage(ctx, &sqs.SendMessageInput{QueueUrl: q.QueueUrl, MessageBody: aws.String(fmt.Sprint("job-", i))})
+	}
+	fmt.Println(f.QueueNames())
+
+	var after uint64
+	for {
+		page, _ := f.QueuePage("jobs", after, 2)
+		var bodies []string
+		for _, m := range page.Messages {
+			bodies = append(bodies, m.Body)
+		}
+		fmt.Println(page.Visible, "visible; page:", bodies, "truncated:", page.Truncated)
+		if !page.Truncated {
+			break
+		}
+		after = page.Next
+	}
+	// Output:
+	// [jobs]
+	// 5 visible; page: [job-0 job-1] truncated: true
+	// 5 visible; page: [job-2 job-3] truncated: true
+	// 5 visible; page: [job-4] truncated: false
+}
