@@ -2,6 +2,8 @@ package sqsfake
 
 import (
 	"context"
+	"errors"
+	"fmt"
 	"math"
 	"time"
 
@@ -91,4 +93,22 @@ func moveClock(c Clock, d time.Duration) {
 		return
 	}
 	time.Sleep(d)
+}
+
+// timerCounter is a clock that can wait until timers are armed on it, as *VirtualClock can.
+type timerCounter interface {
+	WaitForTimers(ctx context.Context, n int) error
+}
+
+// WaitForTimers blocks until at least n timers are armed on the fake's clock, or ctx ends:
+// the clock's own WaitForTimers, for goroutines that wait on the clock rather than in a call
+// into the fake (a heartbeat, a back-off or a sleep in code under test). Each parked long
+// poll holds one timer too. On a clock that cannot count its timers — a benbjohnson
+// *clock.Mock, RealClock, ClockFuncs — it returns an error that wraps errors.ErrUnsupported.
+// See VirtualClock.WaitForTimers.
+func (f *Fake) WaitForTimers(ctx context.Context, n int) error {
+	if c, ok := f.clk.(timerCounter); ok {
+		return c.WaitForTimers(ctx, n)
+	}
+	return fmt.Errorf("sqsfake: WaitForTimers: the fake's clock, a %T, cannot count its timers (New's default *sqsfake.VirtualClock can): %w", f.clk, errors.ErrUnsupported)
 }

@@ -122,7 +122,7 @@ func New(opts ...Option) *Fake {
 		o(f)
 	}
 	if f.clk == nil {
-		f.clk = NewMockClock()
+		f.clk = NewVirtualClock(DefaultStart)
 	}
 	f.partition = partitionOf(f.region)
 	f.opts = sqs.New(sqs.Options{

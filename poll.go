@@ -246,6 +246,9 @@ func (f *Fake) Pollers() int {
 // The fake keeps time in int64 nanoseconds since 1970, so its clock ends in April 2262;
 // Advance panics rather than move it past LatestTime().
 func (f *Fake) Advance(d time.Duration) {
+	if d < 0 {
+		panic(fmt.Sprintf("sqsfake: Advance(%v): a clock cannot go back", d))
+	}
 	f.advanceMu.Lock()
 	defer f.advanceMu.Unlock()
 	to := f.clk.Now().Add(d)
