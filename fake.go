@@ -82,8 +82,10 @@ type Fake struct {
 // Option configures a Fake.
 type Option func(*Fake)
 
-// WithClock runs the fake on c: a *clock.Mock or clock.New() from
-// github.com/benbjohnson/clock, RealClock, or anything adapted with ClockFuncs.
+// WithClock runs the fake on c: a *VirtualClock (NewVirtualClock, to start at another
+// instant), a *clock.Mock or clock.New() from github.com/benbjohnson/clock, RealClock, or
+// anything adapted with ClockFuncs. A benbjohnson *clock.Mock keeps its cost of 1 ms of real
+// time per move.
 func WithClock(c Clock) Option { return func(f *Fake) { f.clk = c } }
 
 // WithRegion sets the region that queue URLs and ARNs name (default us-east-1).
@@ -104,8 +106,8 @@ func WithSeed(seed uint64) Option { return func(f *Fake) { f.seed = seed } }
 // messages (AWS: about 120,000).
 func WithInFlightLimit(n int) Option { return func(f *Fake) { f.inFlightLimit = n } }
 
-// New returns an empty Fake. Without WithClock it runs on a benbjohnson mock clock set to
-// DefaultStart, so Advance works at once and timestamps are the same on every run.
+// New returns an empty Fake. Without WithClock it runs on a VirtualClock set to DefaultStart,
+// so Advance works at once, costs no real time, and timestamps are the same on every run.
 func New(opts ...Option) *Fake {
 	f := &Fake{
 		region:        DefaultRegion,
