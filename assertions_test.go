@@ -442,24 +442,28 @@ func TestRequireTwinsStopTheTestOnFailure(t *testing.T) {
 	}
 }
 
-// The assertions work inside testify's EventuallyWithT, on its CollectT.
+// The assertions work inside testify's EventuallyWithT, on its CollectT: a try that fails
+// does not fail the test, and the next try sees the consumer's work. The consumer runs inside
+// the second try, so nothing depends on when a goroutine runs.
 func TestAssertionsRunInsideEventuallyWithT(t *testing.T) {
 	e := newErgo(t)
 	url := e.queue("jobs", nil)
 	id := e.send(url, "a")
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		out, err := e.f.ReceiveMessage(e.ctx, &sqs.ReceiveMessageInput{QueueUrl: aws.String(url)})
-		if err == nil {
-			e.f.DeleteMessage(e.ctx, &sqs.DeleteMessageInput{QueueUrl: aws.String(url), ReceiptHandle: out.Messages[0].ReceiptHandle})
-		}
-	}()
+	var tries []bool // whether the message was deleted before each try's assertions
 	assert.EventuallyWithT(t, func(c *assert.CollectT) {
+		consumed := len(tries) == 1
+		tries = append(tries, consumed)
+		if consumed {
+			out, err := e.f.ReceiveMessage(e.ctx, &sqs.ReceiveMessageInput{QueueUrl: aws.String(url)})
+			if assert.NoError(t, err) && assert.Len(t, out.Messages, 1) {
+				_, err = e.f.DeleteMessage(e.ctx, &sqs.DeleteMessageInput{QueueUrl: aws.String(url), ReceiptHandle: out.Messages[0].ReceiptHandle})
+				assert.NoError(t, err)
+			}
+		}
 		RequireDeleted(c, e.f, id)
 		AssertQueueEmpty(c, e.f, "jobs")
 	}, 5*time.Second, time.Millisecond)
-	<-done
+	assert.Equal(t, []bool{false, true}, tries, "the first try failed, the second passed")
 }
 
 func TestNewForTestFailsOnLeakedLongPolls(t *testing.T) {

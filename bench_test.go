@@ -6,6 +6,7 @@ import (
 	"runtime"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -124,7 +125,8 @@ func clockOverhead(b *testing.B, d time.Duration, rounds int) time.Duration {
 
 // BenchmarkAdvanceExpiring100kInFlight measures an Advance past the visibility timeout of
 // 100,000 in-flight messages, plus the call that settles them, minus the same Advance on an
-// empty fake (benbjohnson's mock sleeps 1 ms per Add). It reports ns per expired message.
+// empty fake (whatever the clock itself costs; a benbjohnson mock would sleep 1 ms per Add). It
+// reports ns per expired message.
 func BenchmarkAdvanceExpiring100kInFlight(b *testing.B) {
 	const n = 100000
 	ctx := context.Background()
@@ -280,4 +282,68 @@ func BenchmarkFifoReceive(b *testing.B) {
 			}
 		})
 	}
+}
+
+// cycleCost measures, once per run, what one send+receive+delete cycle costs, so that
+// benchmarks of whole scenarios can report their cost in cycles of the same run.
+var cycleCost = sync.OnceValue(func() float64 {
+	ctx := context.Background()
+	f := New()
+	out, err := f.CreateQueue(ctx, &sqs.CreateQueueInput{QueueName: aws.String("cycles")})
+	if err != nil {
+		panic(err)
+	}
+	send := &sqs.SendMessageInput{QueueUrl: out.QueueUrl, MessageBody: aws.String(body100)}
+	recv := &sqs.ReceiveMessageInput{QueueUrl: out.QueueUrl}
+	del := &sqs.DeleteMessageInput{QueueUrl: out.QueueUrl}
+	const n = 200000
+	start := time.Now()
+	for range n {
+		f.SendMessage(ctx, send)
+		got, _ := f.ReceiveMessage(ctx, recv)
+		del.ReceiptHandle = got.Messages[0].ReceiptHandle
+		f.DeleteMessage(ctx, del)
+	}
+	return float64(time.Since(start).Nanoseconds()) / n
+})
+
+// BenchmarkRedeliveryScenario measures the scenario of a table-driven redelivery test: a new
+// fake, a queue with a DLQ, one message, and four rounds of a receive and Advance(30s), after
+// which the message is in the DLQ. The bar: at most 100 send+receive+delete cycles, reported
+// as cycles/op.
+func BenchmarkRedeliveryScenario(b *testing.B) {
+	ctx := context.Background()
+	recv := &sqs.ReceiveMessageInput{}
+	for b.Loop() {
+		f := New()
+		if _, err := f.CreateQueue(ctx, &sqs.CreateQueueInput{QueueName: aws.String("jobs-dlq")}); err != nil {
+			b.Fatal(err)
+		}
+		q, err := f.CreateQueue(ctx, &sqs.CreateQueueInput{QueueName: aws.String("jobs"), Attributes: map[string]string{
+			"VisibilityTimeout": "30",
+			"RedrivePolicy":     `{"deadLetterTargetArn":"arn:aws:sqs:us-east-1:123456789012:jobs-dlq","maxReceiveCount":"3"}`,
+		}})
+		if err != nil {
+			b.Fatal(err)
+		}
+		if _, err := f.SendMessage(ctx, &sqs.SendMessageInput{QueueUrl: q.QueueUrl, MessageBody: aws.String("job")}); err != nil {
+			b.Fatal(err)
+		}
+		recv.QueueUrl = q.QueueUrl
+		got := 0
+		for range 4 {
+			out, err := f.ReceiveMessage(ctx, recv)
+			if err != nil {
+				b.Fatal(err)
+			}
+			got += len(out.Messages)
+			f.Advance(30 * time.Second)
+		}
+		if got != 3 {
+			b.Fatalf("%d receives got the message, want 3", got)
+		}
+	}
+	b.StopTimer()
+	perOp := float64(b.Elapsed().Nanoseconds()) / float64(b.N)
+	b.ReportMetric(perOp/cycleCost(), "cycles/op")
 }

@@ -2,6 +2,8 @@ package sqsfake
 
 import (
 	"context"
+	"errors"
+	"fmt"
 	"math"
 	"time"
 
@@ -11,20 +13,23 @@ import (
 // Clock is the time source of a Fake. Everything the fake does with time — visibility,
 // delays, retention, cooldowns, long-poll deadlines and every timestamp it reports — reads it.
 //
-// A *clock.Mock and clock.New() from github.com/benbjohnson/clock satisfy it as they are, and
-// so does RealClock. The fake only ever calls WithDeadline with context.Background() as the
+// *VirtualClock, New's default, satisfies it, as do a *clock.Mock and clock.New() from
+// github.com/benbjohnson/clock and RealClock. The fake only ever calls WithDeadline with context.Background() as the
 // parent and only reads Done() of the result. Any other clock adapts with ClockFuncs.
 type Clock interface {
 	Now() time.Time
 	WithDeadline(parent context.Context, d time.Time) (context.Context, context.CancelFunc)
 }
 
-// DefaultStart is the instant a Fake's default mock clock starts at, so that timestamps in
-// tests are the same on every run.
+// DefaultStart is the instant a Fake's default clock starts at, so that timestamps in tests
+// are the same on every run.
 var DefaultStart = time.Date(2025, time.January, 1, 0, 0, 0, 0, time.UTC)
 
-// NewMockClock returns a benbjohnson mock clock set to DefaultStart: the clock New uses when
-// no WithClock option is given.
+// NewMockClock returns a benbjohnson mock clock set to DefaultStart, for a test that wants
+// that package's own *clock.Mock: New(WithClock(NewMockClock())). It works as it always has,
+// and costs what it always has: the mock sleeps 1 ms of real time in every Add, and after
+// every timer it fires, so each Advance costs a millisecond or more. New's default, a
+// *VirtualClock, moves without sleeping and also implements benbjohnson's clock.Clock.
 func NewMockClock() *clock.Mock {
 	m := clock.NewMock()
 	m.Set(DefaultStart)
@@ -91,4 +96,22 @@ func moveClock(c Clock, d time.Duration) {
 		return
 	}
 	time.Sleep(d)
+}
+
+// timerCounter is a clock that can wait until timers are armed on it, as *VirtualClock can.
+type timerCounter interface {
+	WaitForTimers(ctx context.Context, n int) error
+}
+
+// WaitForTimers blocks until at least n timers are armed on the fake's clock, or ctx ends:
+// the clock's own WaitForTimers, for goroutines that wait on the clock rather than in a call
+// into the fake (a heartbeat, a back-off or a sleep in code under test). Each parked long
+// poll holds one timer too. On a clock that cannot count its timers — a benbjohnson
+// *clock.Mock, RealClock, ClockFuncs — it returns an error that wraps errors.ErrUnsupported.
+// See VirtualClock.WaitForTimers.
+func (f *Fake) WaitForTimers(ctx context.Context, n int) error {
+	if c, ok := f.clk.(timerCounter); ok {
+		return c.WaitForTimers(ctx, n)
+	}
+	return fmt.Errorf("sqsfake: WaitForTimers: the fake's clock, a %T, cannot count its timers (New's default *sqsfake.VirtualClock can): %w", f.clk, errors.ErrUnsupported)
 }

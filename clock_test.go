@@ -19,12 +19,27 @@ var (
 	_ Clock = clock.New()
 	_ Clock = RealClock{}
 	_ Clock = ClockFuncs{}
+	_ Clock = (*VirtualClock)(nil)
 )
 
-func TestNewStartsOnAMockAtDefaultStart(t *testing.T) {
+// A benbjohnson mock passed with WithClock keeps working, with its own cost.
+func TestWithClockKeepsABenbjohnsonMock(t *testing.T) {
+	m := NewMockClock()
+	f := New(WithClock(m))
+	assert.Same(t, m, f.Clock())
+	q := mustCreateQueue(t, f, "q", nil)
+	ch := startPoll(t, context.Background(), f, &sqs.ReceiveMessageInput{QueueUrl: q, WaitTimeSeconds: 20})
+	f.Advance(20 * time.Second)
+	r := <-ch
+	require.NoError(t, r.err)
+	assert.Empty(t, r.out.Messages)
+	assert.Equal(t, DefaultStart.Add(20*time.Second), m.Now())
+}
+
+func TestNewStartsOnAVirtualClockAtDefaultStart(t *testing.T) {
 	f := New()
 	assert.Equal(t, DefaultStart, f.Now())
-	_, ok := f.Clock().(*clock.Mock)
+	_, ok := f.Clock().(*VirtualClock)
 	assert.True(t, ok)
 	f.Advance(90 * time.Second)
 	assert.Equal(t, DefaultStart.Add(90*time.Second), f.Now())

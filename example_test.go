@@ -141,7 +141,8 @@ func ExampleFake_GetQueueUrl_errors() {
 	// true AWS.SimpleQueueService.NonExistentQueue
 }
 
-// The fake runs on any benbjohnson clock; moving the mock directly works like Advance.
+// The fake runs on a benbjohnson mock of your own too, at that mock's cost of 1 ms of real
+// time per move; moving the mock directly works like Advance.
 func ExampleWithClock() {
 	ctx := context.Background()
 	mock := clock.NewMock()
@@ -161,4 +162,50 @@ func ExampleWithClock() {
 	// Output:
 	// before the delay: 0
 	// after it: hi sent at 1893456000000
+}
+
+// Sender is code under test that sends through the SQS client and waits on a benbjohnson
+// clock.Clock between attempts.
+type Sender struct {
+	API interface {
+		SendMessage(ctx context.Context, params *sqs.SendMessageInput, optFns ...func(*sqs.Options)) (*sqs.SendMessageOutput, error)
+	}
+	Clock clock.Clock
+}
+
+// Send tries three times, backing off 1 s and then 2 s on the clock, and returns the number
+// of attempts it made.
+func (s Sender) Send(ctx context.Context, in *sqs.SendMessageInput) (int, error) {
+	for attempt := 1; ; attempt++ {
+		_, err := s.API.SendMessage(ctx, in)
+		if err == nil || attempt == 3 {
+			return attempt, err
+		}
+		s.Clock.Sleep(time.Duration(attempt) * time.Second)
+	}
+}
+
+// Code that takes a benbjohnson clock.Clock shares the fake's clock, which is one. A test
+// starts it in a goroutine, waits until its back-off is asleep on the clock, and moves the
+// clock: WaitForTimers is to goroutines waiting on the clock what WaitForPollers is to long
+// polls.
+func ExampleFake_WaitForTimers() {
+	ctx := context.Background()
+	f := sqsfake.New()
+	q, _ := f.CreateQueue(ctx, &sqs.CreateQueueInput{QueueName: aws.String("jobs")})
+	f.InjectFault(sqsfake.Fault{Operation: "SendMessage", Times: 2, Err: sqsfake.ErrThrottled})
+
+	s := Sender{API: f, Clock: f.Clock().(*sqsfake.VirtualClock)}
+	attempts := make(chan int)
+	go func() {
+		n, _ := s.Send(ctx, &sqs.SendMessageInput{QueueUrl: q.QueueUrl, MessageBody: aws.String("hi")})
+		attempts <- n
+	}()
+	for _, backoff := range []time.Duration{time.Second, 2 * time.Second} {
+		f.WaitForTimers(ctx, 1) // the sender sleeps on the fake's clock
+		f.Advance(backoff)
+	}
+	fmt.Println("attempts:", <-attempts, "sent after:", f.Now().Sub(sqsfake.DefaultStart))
+	// Output:
+	// attempts: 3 sent after: 3s
 }

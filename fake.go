@@ -88,9 +88,10 @@ type Fake struct {
 // Option configures a Fake.
 type Option func(*Fake)
 
-// WithClock runs the fake on c: a *clock.Mock or clock.New() from
-// github.com/benbjohnson/clock, RealClock, or anything adapted with ClockFuncs (with NowFunc
-// and AfterFuncFunc set). A nil c is refused.
+// WithClock runs the fake on c: a *VirtualClock (NewVirtualClock, to start at another
+// instant), a *clock.Mock or clock.New() from github.com/benbjohnson/clock, RealClock, or
+// anything adapted with ClockFuncs (with NowFunc and AfterFuncFunc set). A nil c is refused.
+// A benbjohnson *clock.Mock keeps its cost of 1 ms of real time per move.
 func WithClock(c Clock) Option {
 	return func(f *Fake) {
 		if value, want := checkClock(c); want != "" {
@@ -176,8 +177,8 @@ func WithPurgeCooldown(d time.Duration) Option {
 	}
 }
 
-// New returns an empty Fake. Without WithClock it runs on a benbjohnson mock clock set to
-// DefaultStart, so Advance works at once and timestamps are the same on every run.
+// New returns an empty Fake. Without WithClock it runs on a VirtualClock set to DefaultStart,
+// so Advance works at once, costs no real time, and timestamps are the same on every run.
 //
 // New panics with an *OptionError when an option is given a value it does not allow (an
 // account that is not 12 digits, a negative limit, a nil clock…), as regexp.MustCompile
@@ -188,7 +189,7 @@ func New(opts ...Option) *Fake {
 		panic(err)
 	}
 	if f.clk == nil {
-		f.clk = NewMockClock()
+		f.clk = NewVirtualClock(DefaultStart)
 	}
 	f.partition = partitionOf(f.region)
 	f.opts = sqs.New(sqs.Options{

@@ -186,9 +186,10 @@ func TestConcurrentProducersAndConsumersDeleteEveryMessageOnce(t *testing.T) {
 	require.NoError(t, err)
 
 	var (
-		mu      sync.Mutex
-		deleted = map[string]int{}
-		sent    = map[string]bool{}
+		mu       sync.Mutex
+		deleted  = map[string]int{}
+		sent     = map[string]bool{}
+		progress = sync.NewCond(&mu) // a consumer finished a round
 	)
 	var prod sync.WaitGroup
 	for p := range producers {
@@ -236,18 +237,30 @@ func TestConcurrentProducersAndConsumersDeleteEveryMessageOnce(t *testing.T) {
 					deleted[*m.MessageId]++
 					mu.Unlock()
 				}
+				mu.Lock()
+				progress.Broadcast()
+				mu.Unlock()
 			}
 		}()
 	}
 	prod.Wait()
-	for range 1000 {
+	// The clock moves once the consumers have taken every visible message, so that each
+	// message crashed on comes back.
+	for advances := 0; advances < 1000; {
 		mu.Lock()
 		done := len(deleted) == producers*perProducer
 		mu.Unlock()
 		if done {
 			break
 		}
+		if info, _ := f.Queue("busy"); info.Visible > 0 {
+			mu.Lock()
+			progress.Wait() // consumers poll without end until stop: the next round comes
+			mu.Unlock()
+			continue
+		}
 		f.Advance(6 * time.Second)
+		advances++
 	}
 	close(stop)
 	cons.Wait()

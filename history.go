@@ -88,7 +88,13 @@ func (h *history) add(e event) {
 			h.chunks[n-1] = oldest[:0]
 			h.dropped = true
 		} else {
-			h.chunks = append(h.chunks, make([]event, 0, historyChunk))
+			// The first chunk starts small and grows by append, so that a fake used for a
+			// handful of messages does not clear 192 KB for its log.
+			size := historyChunk
+			if n == 0 {
+				size = 16
+			}
+			h.chunks = append(h.chunks, make([]event, 0, size))
 			n++
 		}
 	}

@@ -18,7 +18,7 @@ const (
 	wantSenderID  = `an IAM unique id (16 to 128 letters, digits or underscores, such as AIDASQSFAKEEXAMPLE001), optionally followed by ":" and a session name (2 to 64 of those or +=,.@-), or a 12-digit account id`
 	wantInFlight  = "1 or more (SQS allows about 120,000 messages in flight)"
 	wantHistory   = "0 or more events"
-	wantClock     = "a Clock, such as NewMockClock() or RealClock{}"
+	wantClock     = "a Clock, such as NewVirtualClock(DefaultStart) or RealClock{}"
 	wantClockFunc = "ClockFuncs with NowFunc and AfterFuncFunc set"
 	wantChaos     = "rates between 0 and 1"
 	wantPurge     = "0 (no cooldown) or more; SQS's is 60s"

@@ -229,8 +229,10 @@ func (f *Fake) Pollers() int {
 
 // Advance moves the fake's clock forward by d. Long polls that a message reaches, or whose
 // wait ends, within d are answered at the moment that happens on the clock. The clock moves
-// with its Add method (a benbjohnson *clock.Mock, ClockFuncs with AddFunc); a real clock is
-// moved by sleeping, which inside a testing/synctest bubble takes no real time.
+// with its Add method (the default *VirtualClock, which takes no real time; a benbjohnson
+// *clock.Mock, which sleeps 1 ms per move; ClockFuncs with AddFunc); a real clock is moved
+// by sleeping, which inside a testing/synctest bubble takes no real time. Advance panics if
+// d is negative: a clock cannot go back.
 //
 // Moving the injected clock directly works too: queue state is a function of the clock's
 // time and is settled at each call. Advance adds only the stepping that makes parked long
@@ -241,11 +243,16 @@ func (f *Fake) Pollers() int {
 // starts its next poll at a time that depends on scheduling. To keep such a test
 // deterministic, move the clock to each point where a call returns and wait for the next
 // one with WaitForPollers before moving on; or run the test in a testing/synctest bubble on
-// RealClock, where time advances only when every goroutine is blocked.
+// RealClock, where time advances only when every goroutine is blocked. Likewise, a goroutine
+// that a move wakes from a wait on the clock (a sleep, a back-off, a heartbeat) runs after
+// Advance returns: wait for it to wait again, with WaitForTimers, before the next move.
 //
 // The fake keeps time in int64 nanoseconds since 1970, so its clock ends in April 2262;
 // Advance panics rather than move it past LatestTime().
 func (f *Fake) Advance(d time.Duration) {
+	if d < 0 {
+		panic(fmt.Sprintf("sqsfake: Advance(%v): a clock cannot go back", d))
+	}
 	f.advanceMu.Lock()
 	defer f.advanceMu.Unlock()
 	to := f.clk.Now().Add(d)

@@ -27,6 +27,7 @@ type Delivery struct {
 	stop     chan struct{} // closed when the delivery settles
 	stopOnce sync.Once
 	done     chan struct{} // closed when the heartbeat goroutine has ended
+	over     bool          // the heartbeat has ended; guarded by k.mu
 
 	mu          sync.Mutex
 	visibleAt   time.Time
@@ -45,6 +46,24 @@ func (d *Delivery) Context() context.Context { return d.ctx }
 // the last extension before the 12-hour limit. For a zero timeout, the channel is closed from
 // the start.
 func (d *Delivery) Done() <-chan struct{} { return d.done }
+
+// WaitArmed blocks until the delivery's heartbeat waits on the clock for a moment that has
+// not yet come — its next extension, or a retry — or until ctx ends. It returns ErrEnded
+// once the heartbeat has ended and will arm no more timers: the delivery settled or was
+// dropped, the heartbeat failed, or it made its last extension before the 12-hour limit (and
+// for a zero timeout, from the start). It is Keeper.WaitArmed for one delivery, and has no
+// race with other deliveries starting or ending.
+func (d *Delivery) WaitArmed(ctx context.Context) error {
+	return d.k.waitUntil(ctx, func(now time.Time) error {
+		if at, ok := d.k.armed[d]; ok && at.After(now) {
+			return nil
+		}
+		if d.over {
+			return ErrEnded
+		}
+		return errWait
+	})
+}
 
 // Err returns the failure that ended the heartbeat, or nil. The same failure is the cause of
 // the handler's context.

@@ -15,6 +15,11 @@ import (
 // Stop, Delete, Release or the end of Run.
 var ErrSettled = errors.New("heartbeat: delivery settled")
 
+// ErrEnded is what WaitArmed returns once the heartbeat it waits for has ended and will arm
+// no more timers: the delivery settled or was dropped, the heartbeat failed, or it made its
+// last extension before the 12-hour limit.
+var ErrEnded = errors.New("heartbeat: the heartbeat has ended")
+
 // ErrCallTimeout is wrapped into the failure when an extension call has not returned by the
 // time the message becomes visible again.
 var ErrCallTimeout = errors.New("heartbeat: the extension call did not return before the message became visible again")

@@ -3,6 +3,7 @@ package heartbeat_test
 import (
 	"context"
 	"fmt"
+	"log/slog"
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
@@ -81,4 +82,65 @@ func ExampleKeeper_Hold() {
 	// Output:
 	// extensions: 1 visible again at: 45s
 	// deleted: true context: heartbeat: delivery settled
+}
+
+// A test of code that calls Run reaches each delivery with WithHoldHook, and drives its
+// heartbeat to the end: Delivery.WaitArmed returns ErrEnded when there is no timer left to
+// wait for. Here a handler outlasts SQS's 12-hour limit, on a 2-hour visibility timeout.
+func ExampleWithHoldHook() {
+	ctx := context.Background()
+	f := sqsfake.New()
+	q, _ := f.CreateQueue(ctx, &sqs.CreateQueueInput{QueueName: aws.String("jobs")})
+	f.SendMessage(ctx, &sqs.SendMessageInput{QueueUrl: q.QueueUrl, MessageBody: aws.String("reindex")})
+	out, _ := f.ReceiveMessage(ctx, &sqs.ReceiveMessageInput{QueueUrl: q.QueueUrl, VisibilityTimeout: 7200})
+	msg, receivedAt := out.Messages[0], f.Now()
+
+	held := make(chan *heartbeat.Delivery, 1)
+	k := heartbeat.New(f, *q.QueueUrl, heartbeat.WithClock(f.Clock()),
+		heartbeat.WithLogger(slog.New(slog.DiscardHandler)), // the 12-hour warning
+		heartbeat.WithHoldHook(func(d *heartbeat.Delivery) { held <- d }))
+	workDone := make(chan struct{})
+	result := make(chan error)
+	go func() { // the code under test
+		result <- k.Run(ctx, msg, receivedAt, 2*time.Hour, func(ctx context.Context) error {
+			<-workDone
+			return nil
+		})
+	}()
+
+	d := <-held
+	for d.WaitArmed(ctx) == nil {
+		f.Advance(time.Hour) // the heartbeat extends every hour, half the timeout
+	}
+	fmt.Println("heartbeat ended after", f.Now().Sub(receivedAt), "with", d.Extensions(), "extensions")
+	fmt.Println("hidden until", d.VisibleAt().Sub(receivedAt), "after the receive")
+	close(workDone)
+	fmt.Println("handler:", <-result)
+	// Output:
+	// heartbeat ended after 11h0m0s with 10 extensions
+	// hidden until 12h0m0s after the receive
+	// handler: <nil>
+}
+
+// A handler reaches its delivery through its context: here, to report how long the heartbeat
+// kept the message hidden and whether it failed.
+func ExampleFromContext() {
+	ctx := context.Background()
+	f := sqsfake.New()
+	q, _ := f.CreateQueue(ctx, &sqs.CreateQueueInput{QueueName: aws.String("jobs")})
+	f.SendMessage(ctx, &sqs.SendMessageInput{QueueUrl: q.QueueUrl, MessageBody: aws.String("resize image 3")})
+	out, _ := f.ReceiveMessage(ctx, &sqs.ReceiveMessageInput{QueueUrl: q.QueueUrl})
+	msg, receivedAt := out.Messages[0], f.Now()
+
+	k := heartbeat.New(f, *q.QueueUrl, heartbeat.WithClock(f.Clock()))
+	var d *heartbeat.Delivery
+	err := k.Run(ctx, msg, receivedAt, 30*time.Second, func(ctx context.Context) error {
+		d = heartbeat.FromContext(ctx)
+		return nil // quick work: no extension needed
+	})
+	fmt.Println("handler:", err)
+	fmt.Println("extensions:", d.Extensions(), "failure:", d.Err(), "visible again after:", d.VisibleAt().Sub(receivedAt))
+	// Output:
+	// handler: <nil>
+	// extensions: 0 failure: <nil> visible again after: 30s
 }

@@ -32,9 +32,11 @@
 //     handler's context is cancelled. Its cause is an *ExtendError that wraps the last
 //     failure, and the failure is logged.
 //
-// All timing runs on an injectable Clock. On the benbjohnson mock that sqsfake runs on, a
-// test drives the heartbeat with the fake's Advance, and uses WaitArmed to know the heartbeat
-// has armed its next timer before it moves the clock.
+// All timing runs on an injectable Clock. On the virtual clock that sqsfake runs on, a test
+// drives the heartbeat with the fake's Advance, and uses WaitArmed to know the heartbeat has
+// armed its next timer before it moves the clock; WaitArmed returns ErrEnded once there is
+// no heartbeat left to wait for. WithHoldHook hands a test the deliveries that code under
+// test holds with Run, and FromContext hands a handler its own.
 package heartbeat
 
 import (
@@ -61,9 +63,10 @@ type Deleter interface {
 }
 
 // Clock is the heartbeat's time source. It has the same shape as sqsfake.Clock, so any clock
-// a Fake accepts works here too. That includes a benbjohnson *clock.Mock (the fake's
-// f.Clock()), clock.New(), sqsfake.RealClock and sqsfake.ClockFuncs. Production code needs
-// none of these. Without WithClock, a Keeper reads time.Now and context.WithDeadline.
+// a Fake accepts works here too. That includes the fake's own f.Clock() (a
+// *sqsfake.VirtualClock unless the fake was given another), a benbjohnson *clock.Mock,
+// clock.New(), sqsfake.RealClock and sqsfake.ClockFuncs. Production code needs none of these.
+// Without WithClock, a Keeper reads time.Now and context.WithDeadline.
 //
 // The heartbeat calls WithDeadline only with context.Background() as the parent, only
 // selects on Done() of the result, and always calls the cancel function. Never calling Err()
@@ -120,13 +123,21 @@ func WithBackoff(first, most time.Duration) Option {
 	}
 }
 
+// WithHoldHook makes the Keeper call hook with each delivery that Hold, or Run, starts: on
+// the caller's goroutine, before the heartbeat starts. A test uses it to reach the deliveries
+// that the code under test holds with Run, to wait on one (Delivery.WaitArmed) and to read its
+// extensions, deadline and failure; production code may use it for metrics. The hook must
+// not block for long: the delivery's handler has not started yet.
+func WithHoldHook(hook func(d *Delivery)) Option { return func(k *Keeper) { k.onHold = hook } }
+
 // Keeper keeps the messages that handlers hold from one queue hidden. It is safe for
 // concurrent use. One Keeper serves any number of concurrent deliveries. Each delivery runs
 // one goroutine for its heartbeat, or none for a zero timeout, and that goroutine ends when
 // the delivery settles or is dropped. The goroutine waits on one clock timer at a time.
 // While an extension call is in flight, a clock whose contexts do not come from the standard
-// library (a mock) adds one short-lived goroutine from context.AfterFunc, which watches the
-// call's deadline.
+// library (a benbjohnson mock) adds one short-lived goroutine from context.AfterFunc, which
+// watches the call's deadline; on sqsfake's VirtualClock that goroutine starts only if the
+// deadline passes during the call.
 type Keeper struct {
 	client     Client
 	queueURL   string
@@ -135,12 +146,14 @@ type Keeper struct {
 	minBackoff time.Duration
 	maxBackoff time.Duration
 
-	onHalt func() // tests only (export_test.go): called when a delivery starts to halt
+	onHold func(*Delivery) // WithHoldHook
+	onHalt func()          // tests only (export_test.go): called when a delivery starts to halt
 
-	mu      sync.Mutex
-	running int                     // heartbeat goroutines that have not ended
-	armed   map[*Delivery]time.Time // heartbeats waiting on the clock, and until when
-	changed chan struct{}           // closed when armed changes; nil while nobody waits
+	mu        sync.Mutex
+	running   int                     // heartbeat goroutines that have not ended
+	lastEnded bool                    // the latest change to running was a heartbeat ending
+	armed     map[*Delivery]time.Time // heartbeats waiting on the clock, and until when
+	changed   chan struct{}           // closed when armed or running changes; nil while nobody waits
 }
 
 // New returns a Keeper that extends the visibility of messages from the queue at queueURL
@@ -230,9 +243,17 @@ func (k *Keeper) Hold(ctx context.Context, msg types.Message, receivedAt time.Ti
 	if msg.ReceiptHandle != nil {
 		d.handle = *msg.ReceiptHandle
 	}
-	d.ctx, d.cancel = context.WithCancelCause(ctx)
+	d.ctx, d.cancel = context.WithCancelCause(context.WithValue(ctx, deliveryKey{}, d))
 	if timeout == 0 {
 		close(d.done)
+		k.mu.Lock()
+		d.over = true // a heartbeat that ended as it started
+		k.lastEnded = true
+		k.notify()
+		k.mu.Unlock()
+		if k.onHold != nil {
+			k.onHold(d)
+		}
 		return d
 	}
 	d.interval = (timeout / 2).Truncate(time.Second)
@@ -241,8 +262,32 @@ func (k *Keeper) Hold(ctx context.Context, msg types.Message, receivedAt time.Ti
 	}
 	k.mu.Lock()
 	k.running++
+	k.lastEnded = false
+	k.notify()
 	k.mu.Unlock()
+	if k.onHold != nil {
+		k.onHold(d)
+	}
 	go d.run()
+	return d
+}
+
+// deliveryKey is the context key under which a delivery's context carries the delivery.
+type deliveryKey struct{}
+
+// FromContext returns the delivery whose handler context ctx is, or derives from; nil if
+// there is none. A handler that Run calls reaches its delivery with it, and through the
+// delivery its extensions, when the message becomes visible again and the heartbeat's
+// failure, during Run and after:
+//
+//	var d *heartbeat.Delivery
+//	err := k.Run(ctx, msg, receivedAt, timeout, func(ctx context.Context) error {
+//		d = heartbeat.FromContext(ctx)
+//		return process(ctx, msg)
+//	})
+//	log.Printf("%d extensions; heartbeat failure: %v", d.Extensions(), d.Err())
+func FromContext(ctx context.Context) *Delivery {
+	d, _ := ctx.Value(deliveryKey{}).(*Delivery)
 	return d
 }
 
@@ -272,13 +317,37 @@ func (k *Keeper) Armed() int {
 // Call it while the clock stands still. After the clock has moved past a heartbeat's timer,
 // that heartbeat counts again only once it has made its extension and armed the next timer.
 // A heartbeat that has ended (see Delivery.Done) never counts.
+//
+// It returns ErrEnded, instead of waiting on, when fewer than n heartbeats are running and
+// the latest change to them was one ending: a test that drives a heartbeat to its end stops
+// when WaitArmed says so. A delivery held after that counts again. A test whose code under
+// test holds a new delivery after an earlier one ended may call WaitArmed before the new one
+// is held, and get ErrEnded for the old one: it waits on the new delivery itself, which
+// WithHoldHook hands it, with Delivery.WaitArmed.
 func (k *Keeper) WaitArmed(ctx context.Context, n int) error {
+	return k.waitUntil(ctx, func(now time.Time) error {
+		if k.countArmed(now) >= n {
+			return nil
+		}
+		if k.running < n && k.lastEnded {
+			return ErrEnded
+		}
+		return errWait
+	})
+}
+
+// errWait tells waitUntil to wait for the next change.
+var errWait = errors.New("wait")
+
+// waitUntil calls cond, with k.mu held and the clock's time, each time the heartbeats
+// change, until it returns something other than errWait, or ctx ends.
+func (k *Keeper) waitUntil(ctx context.Context, cond func(now time.Time) error) error {
 	for {
 		now := k.clock.Now()
 		k.mu.Lock()
-		if k.countArmed(now) >= n {
+		if err := cond(now); err != errWait {
 			k.mu.Unlock()
-			return nil
+			return err
 		}
 		if k.changed == nil {
 			k.changed = make(chan struct{})
@@ -323,6 +392,8 @@ func (k *Keeper) disarm(d *Delivery) {
 func (k *Keeper) ended(d *Delivery) {
 	k.mu.Lock()
 	k.running--
+	k.lastEnded = true
+	d.over = true
 	delete(k.armed, d)
 	k.notify()
 	k.mu.Unlock()

@@ -183,19 +183,74 @@ func (b *logBuffer) records(t *testing.T) []map[string]any {
 	return out
 }
 
-// noLeaks checks, when the test ends, that the number of goroutines is back where it was,
-// allowing a bounded real-time wait for goroutines the mock clock starts for its timers.
+// noLeaks checks, when the test ends, that no goroutine the test started is left blocked.
+// Goroutines that are ending (a heartbeat that has closed its Done channel, a callback of
+// context.AfterFunc) are runnable, not blocked, so the check needs no waiting: a goroutine
+// still blocked once the test and its cleanups are over has nothing left to wake it.
 func noLeaks(t *testing.T) {
-	before := runtime.NumGoroutine()
+	before := goroutineStates()
 	t.Cleanup(func() {
-		deadline := time.Now().Add(5 * time.Second)
-		for runtime.NumGoroutine() > before && time.Now().Before(deadline) {
-			time.Sleep(5 * time.Millisecond)
+		if leaked := blockedSince(before); len(leaked) > 0 {
+			t.Errorf("goroutine leak: %d goroutine(s) started by the test are blocked\n%s", len(leaked), strings.Join(leaked, "\n\n"))
 		}
-		if n := runtime.NumGoroutine(); n > before {
-			buf := make([]byte, 1<<20)
-			t.Errorf("goroutine leak: %d before the test, %d after\n%s", before, n, buf[:runtime.Stack(buf, true)])
+	})
+}
+
+// goroutineStates returns every goroutine's stack by its id, with its state in the first line.
+func goroutineStates() map[string]string {
+	buf := make([]byte, 1<<20)
+	for {
+		n := runtime.Stack(buf, true)
+		if n < len(buf) {
+			buf = buf[:n]
+			break
 		}
+		buf = make([]byte, 2*len(buf))
+	}
+	states := make(map[string]string)
+	for _, g := range strings.Split(string(buf), "\n\n") {
+		header, _, _ := strings.Cut(g, "\n")
+		if id, ok := strings.CutPrefix(header, "goroutine "); ok {
+			id, _, _ = strings.Cut(id, " ")
+			states[id] = g
+		}
+	}
+	return states
+}
+
+// blockedSince returns the stacks of the goroutines that did not exist in before and are
+// blocked: in any state but running or runnable.
+func blockedSince(before map[string]string) []string {
+	var leaked []string
+	for id, g := range goroutineStates() {
+		if _, old := before[id]; old {
+			continue
+		}
+		header, _, _ := strings.Cut(g, "\n")
+		state := header[strings.Index(header, "[")+1:]
+		state, _, _ = strings.Cut(state, "]")
+		state, _, _ = strings.Cut(state, ",")
+		if state != "running" && state != "runnable" {
+			leaked = append(leaked, g)
+		}
+	}
+	return leaked
+}
+
+// The leak check sees a goroutine left blocked, and not one that has ended.
+func TestNoLeaksSeesABlockedGoroutine(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		before := goroutineStates()
+		release := make(chan struct{})
+		ended := make(chan struct{})
+		go func() { <-release }()
+		go func() { close(ended) }()
+		synctest.Wait() // the first is blocked on release, the second has returned
+		leaked := blockedSince(before)
+		close(release)
+		require.Len(t, leaked, 1)
+		assert.Contains(t, leaked[0], "chan receive")
+		assert.Contains(t, leaked[0], "TestNoLeaksSeesABlockedGoroutine")
 	})
 }
 

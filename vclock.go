@@ -1,0 +1,431 @@
+package sqsfake
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"sync"
+	"time"
+
+	"github.com/benbjohnson/clock"
+)
+
+// VirtualClock is a clock that moves only when told to, at memory speed: Add moves it and
+// fires every timer that comes due, in time order (timers due at the same instant in the
+// order they were armed), without sleeping. It is the clock New runs a Fake on by default;
+// f.Advance moves it.
+//
+// It implements github.com/benbjohnson/clock's Clock interface, so code under test that takes
+// that interface can share the fake's clock:
+//
+//	clk := f.Clock().(*sqsfake.VirtualClock) // or NewVirtualClock(start), passed to WithClock
+//	svc := NewService(clk)                   // a service that takes a clock.Clock
+//
+// What fires, and how:
+//   - WithDeadline and WithTimeout contexts end inside Add, at their deadline, with
+//     context.DeadlineExceeded, and so do contexts derived from them.
+//   - After, Sleep and Tick send on their channel inside Add (a Tick channel holds one tick;
+//     ticks nobody reads are dropped, as with a time.Ticker).
+//   - Timer, AfterFunc and Ticker return github.com/benbjohnson/clock's own *Timer and
+//     *Ticker, which only that package's mock can make. The clock makes them on a benbjohnson
+//     mock it keeps in step, and they fire as they do there: AfterFunc callbacks on goroutines
+//     of their own, and each firing followed by that mock's 1 ms real-time pause. Once code has
+//     made one, every Add costs that mock's 1 ms too, and WaitForTimers does not see them.
+//     Code that waits with the other methods costs nothing; the fake and package heartbeat
+//     use only WithDeadline.
+//
+// A goroutine woken by a timer runs after Add has returned, in real time. Before a test moves
+// the clock again it waits for such a goroutine to have armed its next timer, with
+// WaitForTimers (or Fake.WaitForTimers); nothing here sleeps to let it run.
+type VirtualClock struct {
+	moveMu sync.Mutex // one Add at a time; held while the benbjohnson mock is made
+
+	mu      sync.Mutex
+	now     time.Time
+	timers  binHeap[*vtimer, vtimerRole]
+	seq     uint64 // arming order, for timers due at the same instant
+	waiters []*timerWaiter
+	compat  *clock.Mock // made on the first Timer, AfterFunc or Ticker; then it tells the time
+}
+
+// vtimer is one timer armed on a VirtualClock.
+type vtimer struct {
+	at    time.Time
+	seq   uint64
+	every time.Duration       // a ticker's period; 0 for a timer that fires once
+	fire  func(now time.Time) // called without the clock's lock
+	pos   int                 // position in the heap; -1 when not armed
+}
+
+// vtimerRole orders timers by when they are due, then by when they were armed.
+type vtimerRole struct{}
+
+func (vtimerRole) less(a, b *vtimer) bool {
+	if !a.at.Equal(b.at) {
+		return a.at.Before(b.at)
+	}
+	return a.seq < b.seq
+}
+func (vtimerRole) setPos(t *vtimer, i int) { t.pos = i }
+func (vtimerRole) pos(t *vtimer) int       { return t.pos }
+
+// timerWaiter is a WaitForTimers call waiting for n armed timers.
+type timerWaiter struct {
+	n  int
+	ch chan struct{}
+}
+
+// NewVirtualClock returns a VirtualClock that shows start until it is moved.
+func NewVirtualClock(start time.Time) *VirtualClock {
+	return &VirtualClock{now: start}
+}
+
+// Now returns the clock's time.
+func (c *VirtualClock) Now() time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.nowLocked()
+}
+
+// nowLocked is Now with c.mu held. While the benbjohnson mock moves, it tells the time of the
+// timer it fires.
+func (c *VirtualClock) nowLocked() time.Time {
+	if c.compat != nil {
+		return c.compat.Now()
+	}
+	return c.now
+}
+
+// Since returns the time elapsed on the clock since t.
+func (c *VirtualClock) Since(t time.Time) time.Duration { return c.Now().Sub(t) }
+
+// Until returns the time on the clock until t.
+func (c *VirtualClock) Until(t time.Time) time.Duration { return t.Sub(c.Now()) }
+
+// Add moves the clock forward by d and fires, in time order, every timer due by then: each
+// at its own time, which Now shows while it fires. Timers armed while Add runs fire too if
+// they come due within d. Add calls run one at a time. It panics if d is negative: a clock
+// cannot go back.
+func (c *VirtualClock) Add(d time.Duration) {
+	if d < 0 {
+		panic(fmt.Sprintf("sqsfake: VirtualClock.Add(%v): a clock cannot go back", d))
+	}
+	c.moveMu.Lock()
+	defer c.moveMu.Unlock()
+	c.mu.Lock()
+	target := c.now.Add(d)
+	for {
+		t, ok := c.timers.top()
+		if !ok || t.at.After(target) {
+			break
+		}
+		at := t.at
+		if t.every > 0 {
+			t.at = t.at.Add(t.every)
+			c.seq++
+			t.seq = c.seq
+			c.timers.fix(t)
+		} else {
+			c.timers.pop()
+		}
+		m := c.compat
+		if m == nil {
+			c.now = at
+		}
+		c.mu.Unlock()
+		if m != nil {
+			m.Set(at) // fires its own timers due by then, and sleeps
+			c.mu.Lock()
+			c.now = at
+			c.mu.Unlock()
+		}
+		t.fire(at)
+		c.mu.Lock()
+	}
+	m := c.compat
+	c.now = target
+	c.mu.Unlock()
+	if m != nil {
+		m.Set(target)
+	}
+}
+
+// arm registers t, due at t.at, and wakes the WaitForTimers calls it satisfies. c.mu must be
+// held.
+func (c *VirtualClock) arm(t *vtimer) {
+	c.seq++
+	t.seq = c.seq
+	c.timers.push(t)
+	kept := c.waiters[:0]
+	for _, w := range c.waiters {
+		if c.timers.len() >= w.n {
+			close(w.ch)
+		} else {
+			kept = append(kept, w)
+		}
+	}
+	clear(c.waiters[len(kept):])
+	c.waiters = kept
+}
+
+// disarm removes t if it is still armed.
+func (c *VirtualClock) disarm(t *vtimer) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if t.pos >= 0 {
+		c.timers.remove(t)
+	}
+}
+
+// Timers returns how many timers are armed on the clock: WithDeadline and WithTimeout
+// contexts that have not ended, After and Sleep calls that have not fired, and Tick tickers.
+// The benbjohnson timers of Timer, AfterFunc and Ticker are not counted.
+func (c *VirtualClock) Timers() int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.timers.len()
+}
+
+// WaitForTimers blocks until at least n timers are armed on the clock (as Timers counts
+// them), or ctx ends. A test calls it before moving the clock, so that a goroutine that waits
+// on the clock — a heartbeat, a back-off, a sleep in code under test — has armed its timer
+// from the time before the move. A parked long poll of a Fake holds one timer. When ctx ends
+// first, the error wraps ctx's and says how many timers were armed.
+//
+// It waits on a signal from the clock, not by polling. It counts timers, not who armed them:
+// when other goroutines arm timers of their own for a moment (a call's timeout), wait for
+// something more specific, such as Fake.WaitForPollers for long polls or the heartbeat's
+// WaitArmed.
+func (c *VirtualClock) WaitForTimers(ctx context.Context, n int) error {
+	c.mu.Lock()
+	if c.timers.len() >= n {
+		c.mu.Unlock()
+		return nil
+	}
+	w := &timerWaiter{n: n, ch: make(chan struct{})}
+	c.waiters = append(c.waiters, w)
+	c.mu.Unlock()
+	select {
+	case <-w.ch:
+		return nil
+	case <-ctx.Done():
+		c.mu.Lock()
+		for i, x := range c.waiters {
+			if x == w {
+				c.waiters = append(c.waiters[:i], c.waiters[i+1:]...)
+				break
+			}
+		}
+		have := c.timers.len()
+		c.mu.Unlock()
+		return fmt.Errorf("sqsfake: WaitForTimers: %d of the %d timers awaited are armed on the clock: %w", have, n, ctx.Err())
+	}
+}
+
+// After returns a channel that receives the clock's time once d has passed on it. A d of
+// zero or less sends at once.
+func (c *VirtualClock) After(d time.Duration) <-chan time.Time {
+	ch := make(chan time.Time, 1)
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	now := c.nowLocked()
+	if d <= 0 {
+		ch <- now
+		return ch
+	}
+	c.arm(&vtimer{at: now.Add(d), fire: func(at time.Time) { ch <- at }})
+	return ch
+}
+
+// Sleep blocks until d has passed on the clock: until another goroutine moves it that far.
+func (c *VirtualClock) Sleep(d time.Duration) { <-c.After(d) }
+
+// Tick returns a channel that receives the clock's time every d, for as long as the clock
+// exists; it holds one tick, and drops ticks nobody reads. A d of zero or less returns nil,
+// as time.Tick does.
+func (c *VirtualClock) Tick(d time.Duration) <-chan time.Time {
+	if d <= 0 {
+		return nil
+	}
+	ch := make(chan time.Time, 1)
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.arm(&vtimer{at: c.nowLocked().Add(d), every: d, fire: func(at time.Time) {
+		select {
+		case ch <- at:
+		default:
+		}
+	}})
+	return ch
+}
+
+// Timer returns a benbjohnson *clock.Timer that fires once d has passed on the clock. It
+// comes from a benbjohnson mock kept in step with the clock; see VirtualClock for what that
+// costs.
+func (c *VirtualClock) Timer(d time.Duration) *clock.Timer { return c.mock().Timer(d) }
+
+// AfterFunc calls f on a goroutine of its own once d has passed on the clock, and returns a
+// benbjohnson *clock.Timer that can stop it. It comes from a benbjohnson mock kept in step
+// with the clock; see VirtualClock for what that costs.
+func (c *VirtualClock) AfterFunc(d time.Duration, f func()) *clock.Timer {
+	return c.mock().AfterFunc(d, f)
+}
+
+// Ticker returns a benbjohnson *clock.Ticker that ticks every d on the clock. It comes from a
+// benbjohnson mock kept in step with the clock; see VirtualClock for what that costs.
+func (c *VirtualClock) Ticker(d time.Duration) *clock.Ticker { return c.mock().Ticker(d) }
+
+// mock returns the benbjohnson mock that makes the clock's benbjohnson timers, making it at
+// the clock's time on first use.
+func (c *VirtualClock) mock() *clock.Mock {
+	c.moveMu.Lock() // the time cannot move while the mock is set to it
+	defer c.moveMu.Unlock()
+	c.mu.Lock()
+	m, now := c.compat, c.now
+	c.mu.Unlock()
+	if m == nil {
+		m = clock.NewMock()
+		m.Set(now)
+		c.mu.Lock()
+		c.compat = m
+		c.mu.Unlock()
+	}
+	return m
+}
+
+// WithTimeout returns WithDeadline(parent, Now().Add(d)).
+func (c *VirtualClock) WithTimeout(parent context.Context, d time.Duration) (context.Context, context.CancelFunc) {
+	return c.WithDeadline(parent, c.Now().Add(d))
+}
+
+// WithDeadline returns a context that ends when the clock reaches d, with
+// context.DeadlineExceeded, when the returned cancel function is called, with
+// context.Canceled, or when parent ends, with parent's error. Its Deadline is d: a deadline
+// of parent's, which may come from another clock, does not shorten it, but parent ending
+// still ends it. A d the clock has reached ends the context at once, without a timer.
+//
+// The clock ends the context inside Add, and contexts derived from it with it. An ending of
+// parent reaches the context through context.AfterFunc, on a goroutine of its own, unless
+// parent comes from a VirtualClock too.
+func (c *VirtualClock) WithDeadline(parent context.Context, d time.Time) (context.Context, context.CancelFunc) {
+	ctx := &deadlineCtx{parent: parent, deadline: d, clock: c, done: make(chan struct{})}
+	cancel := func() { ctx.cancel(context.Canceled) }
+	if parent.Done() != nil {
+		if err := parent.Err(); err != nil {
+			ctx.cancel(err)
+			return ctx, cancel
+		}
+		end := func() { ctx.cancel(parent.Err()) }
+		var stop func() bool
+		if p, ok := parent.(afterFuncer); ok {
+			stop = p.AfterFunc(end)
+		} else {
+			stop = context.AfterFunc(parent, end)
+		}
+		ctx.mu.Lock()
+		ctx.stopParent = stop
+		ctx.mu.Unlock()
+	}
+	ctx.mu.Lock()
+	if ctx.err != nil { // parent has ended already
+		ctx.mu.Unlock()
+		return ctx, cancel
+	}
+	c.mu.Lock()
+	if !d.After(c.nowLocked()) {
+		c.mu.Unlock()
+		ctx.mu.Unlock()
+		ctx.cancel(context.DeadlineExceeded)
+		return ctx, cancel
+	}
+	ctx.timer = &vtimer{at: d, fire: func(time.Time) { ctx.cancel(context.DeadlineExceeded) }}
+	c.arm(ctx.timer)
+	c.mu.Unlock()
+	ctx.mu.Unlock()
+	return ctx, cancel
+}
+
+// afterFuncer is a context that runs a function when it ends, as the standard library's
+// contexts look for in a parent.
+type afterFuncer interface {
+	AfterFunc(f func()) (stop func() bool)
+}
+
+// deadlineCtx is a context a VirtualClock ends at its deadline. It has a Done channel of its
+// own, and an AfterFunc method through which the standard library attaches contexts derived
+// from it, so that they end, with its error, when it does.
+type deadlineCtx struct {
+	parent   context.Context
+	deadline time.Time
+	clock    *VirtualClock
+	done     chan struct{}
+
+	mu         sync.Mutex
+	err        error
+	timer      *vtimer
+	stopParent func() bool
+	funcs      []*func() // AfterFunc's, in the order they were registered
+}
+
+func (x *deadlineCtx) Deadline() (time.Time, bool) { return x.deadline, true }
+func (x *deadlineCtx) Done() <-chan struct{}       { return x.done }
+func (x *deadlineCtx) Value(key any) any           { return x.parent.Value(key) }
+
+func (x *deadlineCtx) Err() error {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	return x.err
+}
+
+func (x *deadlineCtx) String() string {
+	return fmt.Sprintf("sqsfake.VirtualClock.WithDeadline(%s)", x.deadline.Format(time.RFC3339Nano))
+}
+
+// AfterFunc arranges for f to run when the context ends: inside the call that ends it, or on
+// a goroutine of its own if it has ended already. stop unregisters f and reports whether it
+// did so before f was started.
+func (x *deadlineCtx) AfterFunc(f func()) (stop func() bool) {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	if x.err != nil {
+		go f() // the caller may hold a lock that f takes
+		return func() bool { return false }
+	}
+	key := &f
+	x.funcs = append(x.funcs, key)
+	return func() bool {
+		x.mu.Lock()
+		defer x.mu.Unlock()
+		for i, g := range x.funcs {
+			if g == key {
+				x.funcs = slices.Delete(x.funcs, i, i+1)
+				return true
+			}
+		}
+		return false
+	}
+}
+
+// cancel ends the context with err, unless it has ended already. The timer is disarmed
+// before Done is closed, so that a goroutine that sees Done no longer counts it.
+func (x *deadlineCtx) cancel(err error) {
+	x.mu.Lock()
+	if x.err != nil {
+		x.mu.Unlock()
+		return
+	}
+	x.err = err
+	t, stop, funcs := x.timer, x.stopParent, x.funcs
+	x.timer, x.stopParent, x.funcs = nil, nil, nil
+	x.mu.Unlock()
+	if t != nil {
+		x.clock.disarm(t)
+	}
+	close(x.done)
+	if stop != nil {
+		stop()
+	}
+	for _, f := range funcs {
+		(*f)()
+	}
+}
