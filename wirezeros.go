@@ -55,7 +55,7 @@ func explicit(p *int32) (int32, bool) {
 // pointer members shadow the int32 members of the embedded input (encoding/json fills the
 // least nested field of a name), so that an explicit 0 is seen.
 
-func decodeReceiveMessage(body []byte, _ *http.Request, in *sqs.ReceiveMessageInput) (*wireZeros, error) {
+func decodeReceiveMessage(ctx context.Context, body []byte, _ *http.Request, in *sqs.ReceiveMessageInput) (context.Context, error) {
 	var w struct {
 		*sqs.ReceiveMessageInput
 		MaxNumberOfMessages, VisibilityTimeout, WaitTimeSeconds *int32
@@ -68,10 +68,10 @@ func decodeReceiveMessage(body []byte, _ *http.Request, in *sqs.ReceiveMessageIn
 	in.MaxNumberOfMessages, z.maxMessages = explicit(w.MaxNumberOfMessages)
 	in.VisibilityTimeout, z.visibility = explicit(w.VisibilityTimeout)
 	in.WaitTimeSeconds, z.wait = explicit(w.WaitTimeSeconds)
-	return z.orNil(), nil
+	return z.into(ctx), nil
 }
 
-func decodeSendMessage(body []byte, r *http.Request, in *sqs.SendMessageInput) (*wireZeros, error) {
+func decodeSendMessage(ctx context.Context, body []byte, r *http.Request, in *sqs.SendMessageInput) (context.Context, error) {
 	var w struct {
 		*sqs.SendMessageInput
 		DelaySeconds *int32
@@ -83,7 +83,7 @@ func decodeSendMessage(body []byte, r *http.Request, in *sqs.SendMessageInput) (
 	var z wireZeros
 	in.DelaySeconds, z.delay = explicit(w.DelaySeconds)
 	in.MessageSystemAttributes = withTraceHeader(in.MessageSystemAttributes, r)
-	return z.orNil(), nil
+	return noteMessageText(z.into(ctx), body, false)
 }
 
 // batchEntryWire is a SendMessageBatch entry as decoded from the wire.
@@ -92,7 +92,7 @@ type batchEntryWire struct {
 	DelaySeconds *int32
 }
 
-func decodeSendMessageBatch(body []byte, r *http.Request, in *sqs.SendMessageBatchInput) (*wireZeros, error) {
+func decodeSendMessageBatch(ctx context.Context, body []byte, r *http.Request, in *sqs.SendMessageBatchInput) (context.Context, error) {
 	var w struct {
 		*sqs.SendMessageBatchInput
 		Entries []batchEntryWire
@@ -117,10 +117,10 @@ func decodeSendMessageBatch(body []byte, r *http.Request, in *sqs.SendMessageBat
 			z.entryDelays[i] = true
 		}
 	}
-	return z.orNil(), nil
+	return noteMessageText(z.into(ctx), body, true)
 }
 
-func decodeChangeMessageVisibility(body []byte, _ *http.Request, in *sqs.ChangeMessageVisibilityInput) (*wireZeros, error) {
+func decodeChangeMessageVisibility(ctx context.Context, body []byte, _ *http.Request, in *sqs.ChangeMessageVisibilityInput) (context.Context, error) {
 	var w struct {
 		*sqs.ChangeMessageVisibilityInput
 		VisibilityTimeout *int32
@@ -130,13 +130,14 @@ func decodeChangeMessageVisibility(body []byte, _ *http.Request, in *sqs.ChangeM
 		return nil, err
 	}
 	in.VisibilityTimeout, _ = explicit(w.VisibilityTimeout)
-	return (&wireZeros{noVisibility: w.VisibilityTimeout == nil}).orNil(), nil
+	return (&wireZeros{noVisibility: w.VisibilityTimeout == nil}).into(ctx), nil
 }
 
-// orNil returns nil for a note that says nothing, so that most calls carry none.
-func (z *wireZeros) orNil() *wireZeros {
+// into returns ctx with the note, or ctx itself for a note that says nothing, so that most
+// calls carry none.
+func (z *wireZeros) into(ctx context.Context) context.Context {
 	if !z.maxMessages && !z.visibility && !z.wait && !z.delay && z.entryDelays == nil && !z.noVisibility {
-		return nil
+		return ctx
 	}
-	return z
+	return context.WithValue(ctx, wireZerosKey{}, z)
 }
