@@ -281,7 +281,9 @@ func checkNothingAltered(t *testing.T, target string, body []byte, w *httptest.R
 		checkSentAsWritten(t, in, out.MD5OfMessageBody)
 	case "SendMessageBatch":
 		var in struct{ Entries []sentMessage }
-		var out struct{ Successful []struct{ Id, MD5OfMessageBody string } }
+		var out struct {
+			Successful []struct{ Id, MD5OfMessageBody string }
+		}
 		if json.Unmarshal(body, &in) != nil || json.Unmarshal(w.Body.Bytes(), &out) != nil {
 			t.Fatalf("a SendMessageBatch answered 200 that does not decode: %q → %s", body, w.Body.Bytes())
 		}
