@@ -15,6 +15,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"unicode/utf8"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	awshttp "github.com/aws/aws-sdk-go-v2/aws/transport/http"
@@ -344,21 +345,37 @@ func typeErrorMessage(e *json.UnmarshalTypeError) string {
 }
 
 // withTraceHeader gives a message sent without an AWSTraceHeader system attribute the
-// request's X-Amzn-Trace-Id header, as SQS does for X-Ray (SPEC.md §9.1).
-func withTraceHeader(attrs map[string]types.MessageSystemAttributeValue, r *http.Request) map[string]types.MessageSystemAttributeValue {
+// request's X-Amzn-Trace-Id header, as SQS does for X-Ray (SPEC.md §9.1), and reports
+// whether it did.
+func withTraceHeader(attrs map[string]types.MessageSystemAttributeValue, r *http.Request) (map[string]types.MessageSystemAttributeValue, bool) {
 	trace := r.Header.Get("X-Amzn-Trace-Id")
 	name := string(types.MessageSystemAttributeNameForSendsAWSTraceHeader)
 	if trace == "" {
-		return attrs
+		return attrs, false
 	}
 	if _, ok := attrs[name]; ok {
-		return attrs
+		return attrs, false
 	}
 	if attrs == nil {
 		attrs = make(map[string]types.MessageSystemAttributeValue, 1)
 	}
 	attrs[name] = types.MessageSystemAttributeValue{DataType: aws.String("String"), StringValue: aws.String(trace)}
-	return attrs
+	return attrs, true
+}
+
+// traceHeaderFault is the fault of a request's X-Amzn-Trace-Id header as an AWSTraceHeader
+// value: its first byte that is not UTF-8 (HTTP lets a header carry such bytes; net/http
+// refuses control characters), or none.
+func traceHeaderFault(r *http.Request) textFault {
+	trace := r.Header.Get("X-Amzn-Trace-Id")
+	for i := 0; i < len(trace); {
+		c, size := utf8.DecodeRuneInString(trace[i:])
+		if c == utf8.RuneError && size == 1 {
+			return textFault{rune(trace[i]), byteFault}
+		}
+		i += size
+	}
+	return textFault{}
 }
 
 // sqsTypesPath is the package of the SDK's typed SQS errors.

@@ -608,7 +608,8 @@ func attributeFaults(attrs map[string]rawAttribute) map[string]attrFaults {
 }
 
 // wireText says which strings of the messages of a SendMessage or SendMessageBatch request
-// are not text: entries[i] for entry i of a batch, entries[0] for SendMessage's one message.
+// are not text — an AWSTraceHeader taken from the X-Amzn-Trace-Id header included —:
+// entries[i] for entry i of a batch, entries[0] for SendMessage's one message.
 // The engine refuses such a message with the error of a character outside SQS's set: the
 // body with InvalidMessageContents, an attribute with InvalidParameterValue (SPEC.md §9.2),
 // a batch entry in the answer's Failed list. Doors 1 and 2 carry none: the SDK sends a Go
@@ -639,11 +640,11 @@ func wireTextOf(ctx context.Context) *wireText {
 	return t
 }
 
-// noteMessageText adds to ctx the faults of the messages of a SendMessage (batch false) or
-// SendMessageBatch request body, when there are any.
-func noteMessageText(ctx context.Context, body []byte, batch bool) (context.Context, error) {
+// messageText returns the faults of the messages of a SendMessage (batch false) or
+// SendMessageBatch request body, or nil when there are none.
+func messageText(body []byte, batch bool) (*wireText, error) {
 	if plainText(body) {
-		return ctx, nil
+		return nil, nil
 	}
 	var raw struct {
 		rawMessage
@@ -665,10 +666,34 @@ func noteMessageText(ctx context.Context, body []byte, batch bool) (context.Cont
 			text.entries[i] = t
 		}
 	}
-	if text == nil {
-		return ctx, nil
+	return text, nil
+}
+
+// withTraceFault returns t with fault, if it is one, as the AWSTraceHeader value of message
+// i of n, which took the request's X-Amzn-Trace-Id header as that attribute.
+func (t *wireText) withTraceFault(i, n int, fault textFault) *wireText {
+	if !fault.found() {
+		return t
 	}
-	return context.WithValue(ctx, wireTextKey{}, text), nil
+	if t == nil {
+		t = &wireText{entries: make([]*msgText, n)}
+	}
+	if t.entries[i] == nil {
+		t.entries[i] = &msgText{}
+	}
+	if t.entries[i].sys == nil {
+		t.entries[i].sys = make(map[string]attrFaults, 1)
+	}
+	t.entries[i].sys[awsTraceHeader] = attrFaults{value: fault}
+	return t
+}
+
+// into returns ctx with the note, or ctx itself when there is none.
+func (t *wireText) into(ctx context.Context) context.Context {
+	if t == nil {
+		return ctx
+	}
+	return context.WithValue(ctx, wireTextKey{}, t)
 }
 
 // decodeQueueAttributes decodes the input of CreateQueue or SetQueueAttributes, and refuses

@@ -216,3 +216,34 @@ func TestHandlerRefusesBodiesThatAreNotJSON(t *testing.T) {
 		assert.Equal(t, http.StatusOK, w.Code, "%q is an empty input: %s", body, w.Body.String())
 	}
 }
+
+// TestHandlerRefusesATraceHeaderThatIsNotUTF8 pins that an X-Amzn-Trace-Id header that is not
+// UTF-8, which would become a message's AWSTraceHeader, is refused as that attribute's value
+// would be, rather than stored with U+FFFD in it; a message with its own AWSTraceHeader does
+// not take the header and is sent.
+func TestHandlerRefusesATraceHeaderThatIsNotUTF8(t *testing.T) {
+	f := New()
+	h := f.Handler()
+	require.Equal(t, http.StatusOK, post(h, "CreateQueue", `{"QueueName":"q"}`).Code)
+	const trace = "Root=1-5759e988-bd862e3fe1be46a994272793;Parent=\xe9"
+	w := post(h, "SendMessage", `{"QueueUrl":"q","MessageBody":"x"}`, "X-Amzn-Trace-Id", trace)
+	requireWireAnswer(t, wireInvalidParameterValue("Invalid UTF-8 byte '#xE9' was found in the message system attribute 'AWSTraceHeader' value, "+allowedCharsTail), w)
+
+	w = post(h, "SendMessageBatch", `{"QueueUrl":"q","Entries":[{"Id":"a","MessageBody":"x"},`+
+		`{"Id":"b","MessageBody":"y","MessageSystemAttributes":{"AWSTraceHeader":{"DataType":"String","StringValue":"Root=mine"}}}]}`,
+		"X-Amzn-Trace-Id", trace)
+	require.Equal(t, http.StatusOK, w.Code, w.Body.String())
+	var out struct {
+		Successful []struct{ Id string }
+		Failed     []struct{ Id, Code, Message string }
+	}
+	require.NoError(t, json.Unmarshal(w.Body.Bytes(), &out))
+	require.Len(t, out.Successful, 1)
+	assert.Equal(t, "b", out.Successful[0].Id)
+	require.Len(t, out.Failed, 1)
+	assert.Equal(t, "a", out.Failed[0].Id)
+	assert.Equal(t, "InvalidParameterValue", out.Failed[0].Code)
+	info, _ := f.Queue("q")
+	require.Len(t, info.Messages, 1)
+	assert.Equal(t, "y", info.Messages[0].Body)
+}

@@ -80,10 +80,17 @@ func decodeSendMessage(ctx context.Context, body []byte, r *http.Request, in *sq
 	if err := decodeInput(body, &w); err != nil {
 		return nil, err
 	}
+	text, err := messageText(body, false)
+	if err != nil {
+		return nil, err
+	}
 	var z wireZeros
 	in.DelaySeconds, z.delay = explicit(w.DelaySeconds)
-	in.MessageSystemAttributes = withTraceHeader(in.MessageSystemAttributes, r)
-	return noteMessageText(z.into(ctx), body, false)
+	var traced bool
+	if in.MessageSystemAttributes, traced = withTraceHeader(in.MessageSystemAttributes, r); traced {
+		text = text.withTraceFault(0, 1, traceHeaderFault(r))
+	}
+	return text.into(z.into(ctx)), nil
 }
 
 // batchEntryWire is a SendMessageBatch entry as decoded from the wire.
@@ -101,15 +108,21 @@ func decodeSendMessageBatch(ctx context.Context, body []byte, r *http.Request, i
 	if err := decodeInput(body, &w); err != nil {
 		return nil, err
 	}
+	text, err := messageText(body, true)
+	if err != nil {
+		return nil, err
+	}
 	var z wireZeros
 	if w.Entries != nil {
 		in.Entries = make([]types.SendMessageBatchRequestEntry, len(w.Entries))
 	}
 	for i, e := range w.Entries {
 		in.Entries[i] = e.SendMessageBatchRequestEntry
-		var zero bool
+		var zero, traced bool
 		in.Entries[i].DelaySeconds, zero = explicit(e.DelaySeconds)
-		in.Entries[i].MessageSystemAttributes = withTraceHeader(in.Entries[i].MessageSystemAttributes, r)
+		if in.Entries[i].MessageSystemAttributes, traced = withTraceHeader(in.Entries[i].MessageSystemAttributes, r); traced {
+			text = text.withTraceFault(i, len(w.Entries), traceHeaderFault(r))
+		}
 		if zero {
 			if z.entryDelays == nil {
 				z.entryDelays = make([]bool, len(w.Entries))
@@ -117,7 +130,7 @@ func decodeSendMessageBatch(ctx context.Context, body []byte, r *http.Request, i
 			z.entryDelays[i] = true
 		}
 	}
-	return noteMessageText(z.into(ctx), body, true)
+	return text.into(z.into(ctx)), nil
 }
 
 func decodeChangeMessageVisibility(ctx context.Context, body []byte, _ *http.Request, in *sqs.ChangeMessageVisibilityInput) (context.Context, error) {
