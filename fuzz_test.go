@@ -8,6 +8,7 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"reflect"
 	"regexp"
 	"slices"
 	"strconv"
@@ -19,6 +20,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
+	awshttp "github.com/aws/aws-sdk-go-v2/aws/transport/http"
 	"github.com/aws/aws-sdk-go-v2/service/sqs"
 	"github.com/aws/aws-sdk-go-v2/service/sqs/types"
 	"github.com/aws/smithy-go"
@@ -297,10 +299,61 @@ func checkNothingAltered(t *testing.T, target string, body []byte, w *httptest.R
 	}
 }
 
+// replayClient answers every request with one recorded response.
+type replayClient struct{ w *httptest.ResponseRecorder }
+
+func (c *replayClient) Do(r *http.Request) (*http.Response, error) {
+	if r.Body != nil {
+		r.Body.Close()
+	}
+	res := c.w.Result()
+	res.Body = io.NopCloser(bytes.NewReader(c.w.Body.Bytes()))
+	res.Request = r
+	return res, nil
+}
+
+// checkSDKReads hands the handler's answer to a stock SDK client, which calls the operation
+// with the request decoded into its input: the SDK must read a 200 without error — its MD5
+// checks of message bodies and attributes included — and an error as the API error the
+// answer states, with its status. A request the SDK would refuse before sending is skipped.
+func checkSDKReads(t *testing.T, client *sqs.Client, replay *replayClient, target string, body []byte, w *httptest.ResponseRecorder) {
+	t.Helper()
+	method := reflect.ValueOf(client).MethodByName(target)
+	in := reflect.New(method.Type().In(1).Elem())
+	if len(bytes.Trim(body, jsonSpace)) > 0 && json.Unmarshal(body, in.Interface()) != nil {
+		return
+	}
+	replay.w = w
+	results := method.Call([]reflect.Value{reflect.ValueOf(context.Background()), in})
+	err, _ := results[1].Interface().(error)
+	var invalid smithy.InvalidParamsError
+	if errors.As(err, &invalid) {
+		return
+	}
+	if w.Code == http.StatusOK {
+		if err != nil {
+			t.Errorf("the SDK cannot read a 200 answer: %v\n%s", err, w.Body.Bytes())
+		}
+		return
+	}
+	var ae smithy.APIError
+	var re *awshttp.ResponseError
+	if !errors.As(err, &ae) || !errors.As(err, &re) {
+		t.Fatalf("the SDK reads a %d answer as %v", w.Code, err)
+	}
+	want := ae.ErrorCode()
+	if q := w.Header().Get("X-Amzn-Query-Error"); q != "" {
+		want, _, _ = strings.Cut(q, ";")
+	}
+	if ae.ErrorCode() != want || re.HTTPStatusCode() != w.Code {
+		t.Errorf("the SDK reads code %s status %d; the answer says %s status %d", ae.ErrorCode(), re.HTTPStatusCode(), want, w.Code)
+	}
+}
+
 // FuzzHandler sends one request of any operation, its body seeded with every request the
 // differential test's corpus makes, to a fixture fake. The handler never panics; it answers
-// a well-formed AWS error or a 200; a message it takes is the text that was sent; and the
-// same request to the same fixture gives the same bytes.
+// a well-formed AWS error or a 200, which a stock SDK client reads; a message it takes is the
+// text that was sent; and the same request to the same fixture gives the same bytes.
 func FuzzHandler(f *testing.F) {
 	index := map[string]uint8{}
 	for i, name := range opNames {
@@ -323,12 +376,21 @@ func FuzzHandler(f *testing.F) {
 	} {
 		f.Add(index[seed.target], []byte(seed.body))
 	}
+	replay := &replayClient{}
+	client := sqs.New(sqs.Options{
+		Region:           "us-east-1",
+		BaseEndpoint:     aws.String("http://sqs.fake.invalid"),
+		Credentials:      aws.AnonymousCredentials{},
+		RetryMaxAttempts: 1,
+		HTTPClient:       replay,
+	})
 	f.Fuzz(func(t *testing.T, op uint8, body []byte) {
 		target := opNames[int(op)%len(opNames)]
 		fake, _ := fuzzFixture(t)
 		w := serveFuzzed(fake, target, body)
 		checkWireAnswer(t, w)
 		checkNothingAltered(t, target, body, w)
+		checkSDKReads(t, client, replay, target, body, w)
 		again, _ := fuzzFixture(t)
 		w2 := serveFuzzed(again, target, body)
 		if w2.Code != w.Code || !bytes.Equal(w2.Body.Bytes(), w.Body.Bytes()) ||
