@@ -24,7 +24,7 @@ type sendRequest struct {
 	sys       map[string]types.MessageSystemAttributeValue
 	dedupID   *string
 	groupID   *string
-	// text, from a request over the wire, holds the strings that are not text (wirezeros.go);
+	// text, from a request over the wire, holds the strings that are not text (wirejson.go);
 	// nil when there are none.
 	text *msgText
 }
