@@ -15,6 +15,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"unicode/utf8"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	awshttp "github.com/aws/aws-sdk-go-v2/aws/transport/http"
@@ -50,9 +51,11 @@ type doorOp struct {
 
 // defineOp builds the doorOp of a door-1 method. viaSDK, if set, gives the door-1 options of a
 // call through door 2; decode, if set, reads a request body into the input in place of
-// decodeInput, and may note members that Go's zero values cannot express (wirezeros.go).
+// decodeInput, and returns the call's context with what it notes for the engine: members
+// that Go's zero values cannot express (wirezeros.go), strings that are not text
+// (wirejson.go).
 func defineOp[In any, Out smithy.Serializable](method func(*Fake, context.Context, *In, ...func(*sqs.Options)) (Out, error),
-	viaSDK func(*In) []func(*sqs.Options), decode func(body []byte, r *http.Request, in *In) (*wireZeros, error)) doorOp {
+	viaSDK func(*In) []func(*sqs.Options), decode func(ctx context.Context, body []byte, r *http.Request, in *In) (context.Context, error)) doorOp {
 	return doorOp{
 		direct: func(f *Fake, ctx context.Context, params any) (any, error) {
 			in, ok := params.(*In)
@@ -76,12 +79,9 @@ func defineOp[In any, Out smithy.Serializable](method func(*Fake, context.Contex
 					return nil, err
 				}
 			} else {
-				zeros, err := decode(body, r, in)
-				if err != nil {
+				var err error
+				if ctx, err = decode(ctx, body, r, in); err != nil {
 					return nil, err
-				}
-				if zeros != nil {
-					ctx = context.WithValue(ctx, wireZerosKey{}, zeros)
 				}
 			}
 			out, err := method(f, ctx, in)
@@ -99,7 +99,7 @@ var doorOps = map[string]doorOp{
 	"CancelMessageMoveTask":        defineOp((*Fake).CancelMessageMoveTask, nil, nil),
 	"ChangeMessageVisibility":      defineOp((*Fake).ChangeMessageVisibility, nil, decodeChangeMessageVisibility),
 	"ChangeMessageVisibilityBatch": defineOp((*Fake).ChangeMessageVisibilityBatch, nil, nil),
-	"CreateQueue":                  defineOp((*Fake).CreateQueue, nil, nil),
+	"CreateQueue":                  defineOp((*Fake).CreateQueue, nil, decodeQueueAttributes),
 	"DeleteMessage":                defineOp((*Fake).DeleteMessage, nil, nil),
 	"DeleteMessageBatch":           defineOp((*Fake).DeleteMessageBatch, nil, nil),
 	"DeleteQueue":                  defineOp((*Fake).DeleteQueue, nil, nil),
@@ -114,7 +114,7 @@ var doorOps = map[string]doorOp{
 	"RemovePermission":             defineOp((*Fake).RemovePermission, nil, nil),
 	"SendMessage":                  defineOp((*Fake).SendMessage, sendOptions, decodeSendMessage),
 	"SendMessageBatch":             defineOp((*Fake).SendMessageBatch, sendBatchOptions, decodeSendMessageBatch),
-	"SetQueueAttributes":           defineOp((*Fake).SetQueueAttributes, nil, nil),
+	"SetQueueAttributes":           defineOp((*Fake).SetQueueAttributes, nil, decodeQueueAttributes),
 	"StartMessageMoveTask":         defineOp((*Fake).StartMessageMoveTask, nil, nil),
 	"TagQueue":                     defineOp((*Fake).TagQueue, nil, nil),
 	"UntagQueue":                   defineOp((*Fake).UntagQueue, nil, nil),
@@ -131,9 +131,14 @@ var doorOps = map[string]doorOp{
 // Every answer carries an x-amzn-RequestId, the one door 1 gives the call.
 //
 // Requests the fake cannot decode are answered with AWS's protocol errors: an unknown
-// target with UnknownOperationException, a body that is not the operation's JSON input with
-// SerializationException (HTTP 400), a body over MaxRequestBytes with HTTP 413 (at once,
-// without reading the body, when its declared Content-Length is over). An
+// target with UnknownOperationException, a body that is not one JSON value of the
+// operation's input with SerializationException (HTTP 400), a body over MaxRequestBytes with
+// HTTP 413 (at once, without reading the body, when its declared Content-Length is over).
+// Nothing is decoded to other text than was sent: a lone UTF-16 surrogate escape
+// ("\ud800") or bytes that are not UTF-8, which Go's JSON decoder would turn into U+FFFD,
+// are refused in a message body (InvalidMessageContents; a failed entry of a batch), in a
+// message or system attribute (InvalidParameterValue) and in a queue attribute
+// (InvalidAttributeValue); elsewhere the U+FFFD fails the member's own checks. An
 // X-Amzn-Trace-Id request header becomes the AWSTraceHeader system attribute of the
 // messages a SendMessage or SendMessageBatch sends without one, as with AWS X-Ray.
 //
@@ -297,9 +302,10 @@ func (e *inputError) Error() string { return e.err.Error() }
 
 // decodeInput decodes a request body into in. encoding/json fits the SDK's input types: Go
 // field names are the Smithy member names, matched case-insensitively (CreateQueue's "tags"),
-// and blobs are base64 as on the wire. An empty body is an empty input.
+// and blobs are base64 as on the wire. An empty body, or one of JSON whitespace only, is an
+// empty input; anything else must be one JSON value.
 func decodeInput(body []byte, in any) error {
-	if len(bytes.TrimSpace(body)) == 0 {
+	if len(bytes.Trim(body, jsonSpace)) == 0 {
 		return nil
 	}
 	if err := json.Unmarshal(body, in); err != nil {
@@ -348,21 +354,37 @@ func typeErrorMessage(e *json.UnmarshalTypeError) string {
 }
 
 // withTraceHeader gives a message sent without an AWSTraceHeader system attribute the
-// request's X-Amzn-Trace-Id header, as SQS does for X-Ray (SPEC.md §9.1).
-func withTraceHeader(attrs map[string]types.MessageSystemAttributeValue, r *http.Request) map[string]types.MessageSystemAttributeValue {
+// request's X-Amzn-Trace-Id header, as SQS does for X-Ray (SPEC.md §9.1), and reports
+// whether it did.
+func withTraceHeader(attrs map[string]types.MessageSystemAttributeValue, r *http.Request) (map[string]types.MessageSystemAttributeValue, bool) {
 	trace := r.Header.Get("X-Amzn-Trace-Id")
 	name := string(types.MessageSystemAttributeNameForSendsAWSTraceHeader)
 	if trace == "" {
-		return attrs
+		return attrs, false
 	}
 	if _, ok := attrs[name]; ok {
-		return attrs
+		return attrs, false
 	}
 	if attrs == nil {
 		attrs = make(map[string]types.MessageSystemAttributeValue, 1)
 	}
 	attrs[name] = types.MessageSystemAttributeValue{DataType: aws.String("String"), StringValue: aws.String(trace)}
-	return attrs
+	return attrs, true
+}
+
+// traceHeaderFault is the fault of a request's X-Amzn-Trace-Id header as an AWSTraceHeader
+// value: its first byte that is not UTF-8 (HTTP lets a header carry such bytes; net/http
+// refuses control characters), or none.
+func traceHeaderFault(r *http.Request) textFault {
+	trace := r.Header.Get("X-Amzn-Trace-Id")
+	for i := 0; i < len(trace); {
+		c, size := utf8.DecodeRuneInString(trace[i:])
+		if c == utf8.RuneError && size == 1 {
+			return textFault{rune(trace[i]), byteFault}
+		}
+		i += size
+	}
+	return textFault{}
 }
 
 // sqsTypesPath is the package of the SDK's typed SQS errors.

@@ -264,6 +264,40 @@ func hexChar(r rune) string {
 	return "#x" + strings.ToUpper(strconv.FormatInt(int64(r), 16))
 }
 
+// A textFault is the first thing in a string that is not a character SQS takes: a character
+// outside the allowed set, a lone UTF-16 surrogate included, or a byte that is not UTF-8. A
+// Go string cannot hold a surrogate, and what the SDK sends of it is always UTF-8
+// (sanitizeBody), so only a request written on the wire has the last two (wirejson.go
+// finds them); the zero value is no fault.
+type textFault struct {
+	r    rune // the character, or the byte
+	kind textFaultKind
+}
+
+type textFaultKind uint8
+
+const (
+	noFault textFaultKind = iota
+	charFault
+	byteFault
+)
+
+func (f textFault) found() bool { return f.kind != noFault }
+
+// describe names the fault as SQS's messages begin: "Invalid binary character '#xD800'"
+// [AWS's wording; a lone surrogate is a character outside the set], or, for a byte that is
+// not UTF-8, "Invalid UTF-8 byte '#xFF'" [OURS: SQS's answer to such a byte is unknown; the
+// fake refuses it rather than store the U+FFFD encoding/json would make of it].
+func (f textFault) describe() string {
+	if f.kind == byteFault {
+		return "Invalid UTF-8 byte '" + hexChar(f.r) + "'"
+	}
+	return "Invalid binary character '" + hexChar(f.r) + "'"
+}
+
+// attrFaults are the faults of one message attribute's DataType and StringValue.
+type attrFaults struct{ dataType, value textFault }
+
 // validateBody checks a message body: empty → MissingParameter [AWS]; a character outside
 // the allowed set → InvalidMessageContents with AWS's text [3P, 2019 and 2026 captures]. It
 // does not allocate for a valid body.
@@ -272,10 +306,26 @@ func validateBody(body string) *sqsError {
 		return errMissingParameter("MessageBody")
 	}
 	if r, bad := firstInvalidChar(body); bad {
-		return newError("InvalidMessageContents",
-			"Invalid binary character '"+hexChar(r)+"' was found in the message body, "+allowedCharacters)
+		return errBodyFault(textFault{r, charFault})
 	}
 	return nil
+}
+
+// valueFault returns the fault of an attribute value: the one the wire found, else the first
+// character of s outside the allowed set.
+func valueFault(s string, wire textFault) textFault {
+	if wire.found() {
+		return wire
+	}
+	if r, bad := firstInvalidChar(s); bad {
+		return textFault{r, charFault}
+	}
+	return textFault{}
+}
+
+// errBodyFault is InvalidMessageContents for a body with fault f.
+func errBodyFault(f textFault) *sqsError {
+	return newError("InvalidMessageContents", f.describe()+" was found in the message body, "+allowedCharacters)
 }
 
 // attrKind is the base type of a DataType.
@@ -379,7 +429,10 @@ func (k attrKind) String() string {
 //
 // Names, DataTypes and values are judged as the SDK would send them (invalid UTF-8 counts as
 // U+FFFD). It does not allocate for valid attributes.
-func validateMessageAttributes(attrs map[string]types.MessageAttributeValue) *sqsError {
+//
+// faults, from the wire, holds the attributes whose DataType or StringValue is not text
+// (textFault); nil for the other doors.
+func validateMessageAttributes(attrs map[string]types.MessageAttributeValue, faults map[string]attrFaults) *sqsError {
 	if len(attrs) == 0 {
 		return nil
 	}
@@ -394,14 +447,14 @@ func validateMessageAttributes(attrs map[string]types.MessageAttributeValue) *sq
 	}
 	slices.Sort(keys)
 	for _, name := range keys {
-		if err := validateMessageAttribute(name, attrs[name]); err != nil {
+		if err := validateMessageAttribute(name, attrs[name], faults[name]); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-func validateMessageAttribute(name string, v types.MessageAttributeValue) *sqsError {
+func validateMessageAttribute(name string, v types.MessageAttributeValue, faults attrFaults) *sqsError {
 	if err := validateAttributeName(name); err != nil {
 		return err
 	}
@@ -417,6 +470,9 @@ func validateMessageAttribute(name string, v types.MessageAttributeValue) *sqsEr
 	if utf8.RuneCountInString(dataType) > maxMessageAttributeType {
 		return errInvalidParameterValue("Message (user) attribute type must be shorter than 256 bytes.")
 	}
+	if faults.dataType.found() {
+		return errInvalidParameterValue(faults.dataType.describe() + " was found in the message attribute '" + name + "' type, " + allowedCharacters)
+	}
 	if len(v.StringListValues) > 0 || len(v.BinaryListValues) > 0 {
 		return newError("UnsupportedOperation", "Message attribute list values are not supported.")
 	}
@@ -427,9 +483,8 @@ func validateMessageAttribute(name string, v types.MessageAttributeValue) *sqsEr
 		return nil
 	}
 	value := *v.StringValue
-	if r, bad := firstInvalidChar(value); bad {
-		return errInvalidParameterValue("Invalid binary character '" + hexChar(r) +
-			"' was found in the message attribute '" + name + "' value, " + allowedCharacters)
+	if fault := valueFault(value, faults.value); fault.found() {
+		return errInvalidParameterValue(fault.describe() + " was found in the message attribute '" + name + "' value, " + allowedCharacters)
 	}
 	if kind == attrNumber {
 		switch checkNumber(value) {
@@ -625,7 +680,9 @@ func isDecimalDigit(c byte) bool { return '0' <= c && c <= '9' }
 //   - a character outside the allowed set: "Invalid binary character '#x<hex>' was found in
 //     the message system attribute 'AWSTraceHeader' value, the set of allowed characters
 //     is …." [OURS]
-func validateSystemAttributes(attrs map[string]types.MessageSystemAttributeValue) *sqsError {
+//
+// faults is as for validateMessageAttributes.
+func validateSystemAttributes(attrs map[string]types.MessageSystemAttributeValue, faults map[string]attrFaults) *sqsError {
 	if len(attrs) == 0 {
 		return nil
 	}
@@ -651,9 +708,8 @@ func validateSystemAttributes(attrs map[string]types.MessageSystemAttributeValue
 		if err := checkSingleValue("Message system attribute '", name, attrString, dataType, v.StringValue, v.BinaryValue); err != nil {
 			return err
 		}
-		if r, bad := firstInvalidChar(*v.StringValue); bad {
-			return errInvalidParameterValue("Invalid binary character '" + hexChar(r) +
-				"' was found in the message system attribute '" + name + "' value, " + allowedCharacters)
+		if fault := valueFault(*v.StringValue, faults[name].value); fault.found() {
+			return errInvalidParameterValue(fault.describe() + " was found in the message system attribute '" + name + "' value, " + allowedCharacters)
 		}
 	}
 	return nil

@@ -297,7 +297,7 @@ func TestValidateMessageAttributesAcceptsValidAttributes(t *testing.T) {
 		"empty other": {"s": {DataType: aws.String("String"), StringValue: aws.String("v"), BinaryValue: []byte{}}, "b": {DataType: aws.String("Binary"), StringValue: aws.String(""), BinaryValue: []byte{1}}},
 	}
 	for name, attrs := range tests {
-		assert.Nil(t, validateMessageAttributes(attrs), name)
+		assert.Nil(t, validateMessageAttributes(attrs, nil), name)
 	}
 }
 
@@ -360,7 +360,7 @@ func TestValidateMessageAttributesReportsEachRuleWithItsText(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			requireInvalidParameterValue(t, validateMessageAttributes(tt.attrs), tt.want)
+			requireInvalidParameterValue(t, validateMessageAttributes(tt.attrs, nil), tt.want)
 		})
 	}
 }
@@ -370,7 +370,7 @@ func TestValidateMessageAttributesRejectsListValuesAsUnsupported(t *testing.T) {
 		{DataType: aws.String("String"), StringValue: aws.String("v"), StringListValues: []string{"a"}},
 		{DataType: aws.String("Binary"), BinaryListValues: [][]byte{{1}}},
 	} {
-		err := validateMessageAttributes(map[string]types.MessageAttributeValue{"l": v})
+		err := validateMessageAttributes(map[string]types.MessageAttributeValue{"l": v}, nil)
 		requireSQSError(t, err, "UnsupportedOperation", "AWS.SimpleQueueService.UnsupportedOperation", 400,
 			"Message attribute list values are not supported.")
 	}
@@ -384,7 +384,7 @@ func TestValidateMessageAttributesReportsFirstInvalidNameInSortedOrder(t *testin
 		"A": strAttr("String", "ok"),
 	}
 	for range 50 {
-		requireInvalidParameterValue(t, validateMessageAttributes(attrs),
+		requireInvalidParameterValue(t, validateMessageAttributes(attrs, nil),
 			"The type of message (user) attribute 'a' is invalid. You must use only the following supported type prefixes: Binary, Number, String.")
 	}
 }
@@ -416,9 +416,9 @@ func TestCheckNumberFollowsDecimalSyntaxPrecisionAndRange(t *testing.T) {
 }
 
 func TestValidateSystemAttributesAcceptsOnlyAWSTraceHeaderString(t *testing.T) {
-	assert.Nil(t, validateSystemAttributes(nil))
-	assert.Nil(t, validateSystemAttributes(map[string]types.MessageSystemAttributeValue{}))
-	assert.Nil(t, validateSystemAttributes(traceAttr(sampleTraceHeader)))
+	assert.Nil(t, validateSystemAttributes(nil, nil))
+	assert.Nil(t, validateSystemAttributes(map[string]types.MessageSystemAttributeValue{}, nil))
+	assert.Nil(t, validateSystemAttributes(traceAttr(sampleTraceHeader), nil))
 
 	sys := func(name string, v types.MessageSystemAttributeValue) map[string]types.MessageSystemAttributeValue {
 		return map[string]types.MessageSystemAttributeValue{name: v}
@@ -440,12 +440,12 @@ func TestValidateSystemAttributesAcceptsOnlyAWSTraceHeaderString(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			requireInvalidParameterValue(t, validateSystemAttributes(tt.attrs), tt.want)
+			requireInvalidParameterValue(t, validateSystemAttributes(tt.attrs, nil), tt.want)
 		})
 	}
 	err := validateSystemAttributes(sys("AWSTraceHeader", types.MessageSystemAttributeValue{
 		DataType: aws.String("String"), StringValue: aws.String("x"), StringListValues: []string{"y"},
-	}))
+	}), nil)
 	requireSQSError(t, err, "UnsupportedOperation", "AWS.SimpleQueueService.UnsupportedOperation", 400,
 		"Message attribute list values are not supported.")
 }
@@ -653,8 +653,8 @@ func TestHotPathAllocations(t *testing.T) {
 	assert.Zero(t, allocs(func() { _ = validateBody(ascii) }), "validateBody, ASCII")
 	assert.Zero(t, allocs(func() { _ = sanitizeBody(body) }), "sanitizeBody of a valid body")
 	assert.Zero(t, allocs(func() { _ = messageSize(body, attrs) }), "messageSize")
-	assert.Zero(t, allocs(func() { _ = validateMessageAttributes(attrs) }), "validateMessageAttributes")
-	assert.Zero(t, allocs(func() { _ = validateSystemAttributes(sys) }), "validateSystemAttributes")
+	assert.Zero(t, allocs(func() { _ = validateMessageAttributes(attrs, nil) }), "validateMessageAttributes")
+	assert.Zero(t, allocs(func() { _ = validateSystemAttributes(sys, nil) }), "validateSystemAttributes")
 	assert.Equal(t, 1.0, allocs(func() { _ = md5OfMessageAttributes(attrs) }), "md5OfMessageAttributes")
 	assert.Equal(t, 1.0, allocs(func() { _ = md5OfSystemAttributes(sys) }), "md5OfSystemAttributes")
 	assert.Zero(t, allocs(func() { _ = selectMessageAttributes(attrs, []string{"nothing"}) }), "select, none")
@@ -678,7 +678,7 @@ func BenchmarkMessageAttributesSendReceive(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
 		body := sanitizeBody(body)
-		if validateBody(body) != nil || validateMessageAttributes(attrs) != nil {
+		if validateBody(body) != nil || validateMessageAttributes(attrs, nil) != nil {
 			b.Fatal("invalid")
 		}
 		_ = messageSize(body, attrs)

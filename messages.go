@@ -24,6 +24,9 @@ type sendRequest struct {
 	sys       map[string]types.MessageSystemAttributeValue
 	dedupID   *string
 	groupID   *string
+	// text, from a request over the wire, holds the strings that are not text (wirejson.go);
+	// nil when there are none.
+	text *msgText
 }
 
 // validIdentifier reports whether s is 1–128 alphanumeric or punctuation characters, the
@@ -50,16 +53,23 @@ func (q *queue) validateSend(r *sendRequest, batch bool) *sqsError {
 			return err
 		}
 	}
+	var text msgText
+	if r.text != nil {
+		text = *r.text
+	}
+	if text.body.found() {
+		return errBodyFault(text.body)
+	}
 	if err := validateBody(r.body); err != nil {
 		return err
 	}
 	if r.delay < 0 || r.delay > maxDelaySeconds {
 		return errInvalidValue(strconv.Itoa(int(r.delay)), "DelaySeconds", "DelaySeconds must be >= 0 and <= 900.")
 	}
-	if err := validateMessageAttributes(r.attrs); err != nil {
+	if err := validateMessageAttributes(r.attrs, text.attrs); err != nil {
 		return err
 	}
-	if err := validateSystemAttributes(r.sys); err != nil {
+	if err := validateSystemAttributes(r.sys, text.sys); err != nil {
 		return err
 	}
 	if size := messageSize(r.body, r.attrs); size > q.cfg.maximumMessageSize {
@@ -210,11 +220,11 @@ type sendResult struct {
 	seqNum      string
 }
 
-func (f *Fake) sendMessage(in *sqs.SendMessageInput, zeros *wireZeros) (*sqs.SendMessageOutput, error) {
+func (f *Fake) sendMessage(in *sqs.SendMessageInput, zeros *wireZeros, text *wireText) (*sqs.SendMessageOutput, error) {
 	r := sendRequest{
 		body: sanitizeBody(aws.ToString(in.MessageBody)), delay: in.DelaySeconds, zeroDelay: zeros != nil && zeros.delay,
 		attrs: in.MessageAttributes, sys: in.MessageSystemAttributes,
-		dedupID: in.MessageDeduplicationId, groupID: in.MessageGroupId,
+		dedupID: in.MessageDeduplicationId, groupID: in.MessageGroupId, text: text.entry(0),
 	}
 	f.mu.Lock()
 	defer f.mu.Unlock()
@@ -291,7 +301,7 @@ type entryFailer func(id string) *sqsError
 
 const maxBatchPayload = 1048576
 
-func (f *Fake) sendMessageBatch(in *sqs.SendMessageBatchInput, zeros *wireZeros, fail entryFailer) (*sqs.SendMessageBatchOutput, error) {
+func (f *Fake) sendMessageBatch(in *sqs.SendMessageBatchInput, zeros *wireZeros, text *wireText, fail entryFailer) (*sqs.SendMessageBatchOutput, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	q, err := f.lookupURL(aws.ToString(in.QueueUrl))
@@ -311,7 +321,7 @@ func (f *Fake) sendMessageBatch(in *sqs.SendMessageBatchInput, zeros *wireZeros,
 		reqs[i] = sendRequest{
 			body: sanitizeBody(aws.ToString(e.MessageBody)), delay: e.DelaySeconds, zeroDelay: zeros.entryDelay(i),
 			attrs: e.MessageAttributes, sys: e.MessageSystemAttributes,
-			dedupID: e.MessageDeduplicationId, groupID: e.MessageGroupId,
+			dedupID: e.MessageDeduplicationId, groupID: e.MessageGroupId, text: text.entry(i),
 		}
 		total += messageSize(reqs[i].body, reqs[i].attrs)
 	}

@@ -145,14 +145,14 @@ func (f *Fake) RemovePermission(ctx context.Context, params *sqs.RemovePermissio
 // SendMessage sends a message.
 func (f *Fake) SendMessage(ctx context.Context, params *sqs.SendMessageInput, optFns ...func(*sqs.Options)) (*sqs.SendMessageOutput, error) {
 	return invokeChecked(f, ctx, "SendMessage", params, optFns, func(f *Fake, in *sqs.SendMessageInput, _ *takenFault) (*sqs.SendMessageOutput, error) {
-		return f.sendMessage(in, wireZerosOf(ctx))
+		return f.sendMessage(in, wireZerosOf(ctx), wireTextOf(ctx))
 	}, checkSendChecksum)
 }
 
 // SendMessageBatch sends up to 10 messages; entries that fail are reported in Failed.
 func (f *Fake) SendMessageBatch(ctx context.Context, params *sqs.SendMessageBatchInput, optFns ...func(*sqs.Options)) (*sqs.SendMessageBatchOutput, error) {
 	return invokeChecked(f, ctx, "SendMessageBatch", params, optFns, func(f *Fake, in *sqs.SendMessageBatchInput, fault *takenFault) (*sqs.SendMessageBatchOutput, error) {
-		return f.sendMessageBatch(in, wireZerosOf(ctx), entryFault(fault))
+		return f.sendMessageBatch(in, wireZerosOf(ctx), wireTextOf(ctx), entryFault(fault))
 	}, checkSendBatchChecksums)
 }
 

@@ -55,7 +55,7 @@ func explicit(p *int32) (int32, bool) {
 // pointer members shadow the int32 members of the embedded input (encoding/json fills the
 // least nested field of a name), so that an explicit 0 is seen.
 
-func decodeReceiveMessage(body []byte, _ *http.Request, in *sqs.ReceiveMessageInput) (*wireZeros, error) {
+func decodeReceiveMessage(ctx context.Context, body []byte, _ *http.Request, in *sqs.ReceiveMessageInput) (context.Context, error) {
 	var w struct {
 		*sqs.ReceiveMessageInput
 		MaxNumberOfMessages, VisibilityTimeout, WaitTimeSeconds *int32
@@ -68,10 +68,10 @@ func decodeReceiveMessage(body []byte, _ *http.Request, in *sqs.ReceiveMessageIn
 	in.MaxNumberOfMessages, z.maxMessages = explicit(w.MaxNumberOfMessages)
 	in.VisibilityTimeout, z.visibility = explicit(w.VisibilityTimeout)
 	in.WaitTimeSeconds, z.wait = explicit(w.WaitTimeSeconds)
-	return z.orNil(), nil
+	return z.into(ctx), nil
 }
 
-func decodeSendMessage(body []byte, r *http.Request, in *sqs.SendMessageInput) (*wireZeros, error) {
+func decodeSendMessage(ctx context.Context, body []byte, r *http.Request, in *sqs.SendMessageInput) (context.Context, error) {
 	var w struct {
 		*sqs.SendMessageInput
 		DelaySeconds *int32
@@ -80,10 +80,17 @@ func decodeSendMessage(body []byte, r *http.Request, in *sqs.SendMessageInput) (
 	if err := decodeInput(body, &w); err != nil {
 		return nil, err
 	}
+	text, err := messageText(body, false)
+	if err != nil {
+		return nil, err
+	}
 	var z wireZeros
 	in.DelaySeconds, z.delay = explicit(w.DelaySeconds)
-	in.MessageSystemAttributes = withTraceHeader(in.MessageSystemAttributes, r)
-	return z.orNil(), nil
+	var traced bool
+	if in.MessageSystemAttributes, traced = withTraceHeader(in.MessageSystemAttributes, r); traced {
+		text = text.withTraceFault(0, 1, traceHeaderFault(r))
+	}
+	return text.into(z.into(ctx)), nil
 }
 
 // batchEntryWire is a SendMessageBatch entry as decoded from the wire.
@@ -92,7 +99,7 @@ type batchEntryWire struct {
 	DelaySeconds *int32
 }
 
-func decodeSendMessageBatch(body []byte, r *http.Request, in *sqs.SendMessageBatchInput) (*wireZeros, error) {
+func decodeSendMessageBatch(ctx context.Context, body []byte, r *http.Request, in *sqs.SendMessageBatchInput) (context.Context, error) {
 	var w struct {
 		*sqs.SendMessageBatchInput
 		Entries []batchEntryWire
@@ -101,15 +108,21 @@ func decodeSendMessageBatch(body []byte, r *http.Request, in *sqs.SendMessageBat
 	if err := decodeInput(body, &w); err != nil {
 		return nil, err
 	}
+	text, err := messageText(body, true)
+	if err != nil {
+		return nil, err
+	}
 	var z wireZeros
 	if w.Entries != nil {
 		in.Entries = make([]types.SendMessageBatchRequestEntry, len(w.Entries))
 	}
 	for i, e := range w.Entries {
 		in.Entries[i] = e.SendMessageBatchRequestEntry
-		var zero bool
+		var zero, traced bool
 		in.Entries[i].DelaySeconds, zero = explicit(e.DelaySeconds)
-		in.Entries[i].MessageSystemAttributes = withTraceHeader(in.Entries[i].MessageSystemAttributes, r)
+		if in.Entries[i].MessageSystemAttributes, traced = withTraceHeader(in.Entries[i].MessageSystemAttributes, r); traced {
+			text = text.withTraceFault(i, len(w.Entries), traceHeaderFault(r))
+		}
 		if zero {
 			if z.entryDelays == nil {
 				z.entryDelays = make([]bool, len(w.Entries))
@@ -117,10 +130,10 @@ func decodeSendMessageBatch(body []byte, r *http.Request, in *sqs.SendMessageBat
 			z.entryDelays[i] = true
 		}
 	}
-	return z.orNil(), nil
+	return text.into(z.into(ctx)), nil
 }
 
-func decodeChangeMessageVisibility(body []byte, _ *http.Request, in *sqs.ChangeMessageVisibilityInput) (*wireZeros, error) {
+func decodeChangeMessageVisibility(ctx context.Context, body []byte, _ *http.Request, in *sqs.ChangeMessageVisibilityInput) (context.Context, error) {
 	var w struct {
 		*sqs.ChangeMessageVisibilityInput
 		VisibilityTimeout *int32
@@ -130,13 +143,14 @@ func decodeChangeMessageVisibility(body []byte, _ *http.Request, in *sqs.ChangeM
 		return nil, err
 	}
 	in.VisibilityTimeout, _ = explicit(w.VisibilityTimeout)
-	return (&wireZeros{noVisibility: w.VisibilityTimeout == nil}).orNil(), nil
+	return (&wireZeros{noVisibility: w.VisibilityTimeout == nil}).into(ctx), nil
 }
 
-// orNil returns nil for a note that says nothing, so that most calls carry none.
-func (z *wireZeros) orNil() *wireZeros {
+// into returns ctx with the note, or ctx itself for a note that says nothing, so that most
+// calls carry none.
+func (z *wireZeros) into(ctx context.Context) context.Context {
 	if !z.maxMessages && !z.visibility && !z.wait && !z.delay && z.entryDelays == nil && !z.noVisibility {
-		return nil
+		return ctx
 	}
-	return z
+	return context.WithValue(ctx, wireZerosKey{}, z)
 }
