@@ -1326,10 +1326,9 @@ func TestBadInputsLeaveStateUnchanged(t *testing.T) {
 			fx.requireCounts(q, 3, 0, 0)
 			got := fx.receiveInput(&sqs.ReceiveMessageInput{QueueUrl: q, MaxNumberOfMessages: 10,
 				MessageSystemAttributeNames: []types.MessageSystemAttributeName{"ApproximateReceiveCount"}})
-			// Oldest available first: "visible" since 0 s, "in flight" again since 30 s,
-			// "delayed" since 60 s.
-			assert.Equal(t, []string{"visible", "in flight", "delayed"}, bodiesOf(got))
-			assert.Equal(t, []map[string]string{{"ApproximateReceiveCount": "1"}, {"ApproximateReceiveCount": "2"}, {"ApproximateReceiveCount": "1"}},
+			// First sent first, whenever each became available.
+			assert.Equal(t, []string{"in flight", "visible", "delayed"}, bodiesOf(got))
+			assert.Equal(t, []map[string]string{{"ApproximateReceiveCount": "2"}, {"ApproximateReceiveCount": "1"}, {"ApproximateReceiveCount": "1"}},
 				[]map[string]string{got[0].Attributes, got[1].Attributes, got[2].Attributes})
 		})
 	}
