@@ -260,7 +260,7 @@ func (f *Fake) render(q *queue, msgs []*message, p *receiveParams) *sqs.ReceiveM
 	for _, m := range msgs {
 		buf = appendUUID(buf, f.seed, streamMessageID, m.idNum)
 		buf = hex.AppendEncode(buf, m.md5Body[:])
-		buf = appendReceipt(buf, f.seed, receipt{queue: q.id, msg: m.idNum, receive: m.receiveCount})
+		buf = appendReceipt(buf, f.receiptKey(), receipt{queue: q.id, msg: m.idNum, receive: m.receiveCount})
 	}
 	text := string(buf)
 	out.Messages = make([]types.Message, len(msgs))

@@ -224,6 +224,7 @@ type server struct {
 	cfg     config
 	logger  *log.Logger
 	reset   sync.Mutex // one reset at a time
+	resets  uint64     // resets so far, guarded by reset: the epoch of the next fake's receipt handles
 	advance sync.Mutex // one clock move at a time: its limit is checked, then applied
 	cur     atomic.Pointer[instance]
 }
@@ -260,6 +261,9 @@ func (s *server) newInstance() (*instance, error) {
 		// A server runs for long: keep the last million events of message timelines
 		// rather than every event since it started.
 		sqsfake.WithHistoryLimit(serverHistoryLimit),
+		// Each reset gives a new fake; its handles are those of a fake reset as often, so that
+		// no handle issued before a reset names one of its messages.
+		sqsfake.WithEpoch(s.resets),
 	}
 	if s.cfg.clock == "real" {
 		opts = append(opts, sqsfake.WithClock(sqsfake.RealClock{}))
@@ -401,8 +405,10 @@ func (s *server) pollers(w http.ResponseWriter, r *http.Request, f *sqsfake.Fake
 func (s *server) resetState(ctx context.Context) (*sqsfake.Fake, error) {
 	s.reset.Lock()
 	defer s.reset.Unlock()
+	s.resets++
 	fresh, err := s.newInstance()
 	if err != nil {
+		s.resets--
 		return nil, err
 	}
 	old := s.cur.Swap(fresh)
