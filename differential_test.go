@@ -418,6 +418,12 @@ var corpus = []step{
 		e[1].DelaySeconds = 1000
 		return d.api.SendMessageBatch(ctx, &sqs.SendMessageBatchInput{QueueUrl: aws.String(jobsURL), Entries: e})
 	}},
+	{"send a batch with an empty body: the entry fails with InvalidParameterValue, not MissingParameter", "ok", func(ctx context.Context, d *door, s *corpusState) (any, error) {
+		out, err := d.api.SendMessageBatch(ctx, &sqs.SendMessageBatchInput{QueueUrl: aws.String(jobsURL), Entries: []types.SendMessageBatchRequestEntry{
+			{Id: aws.String("empty"), MessageBody: aws.String("")}}})
+		return out, failedEntries(out, err, func(o *sqs.SendMessageBatchOutput) []types.BatchResultErrorEntry { return o.Failed },
+			entryError("empty", "InvalidParameterValue", "The request must contain the parameter MessageBody."))
+	}},
 	{"send a batch with repeated ids", "BatchEntryIdsNotDistinct", func(ctx context.Context, d *door, s *corpusState) (any, error) {
 		e := sendEntries(2)
 		e[1].Id = e[0].Id
@@ -538,6 +544,30 @@ var corpus = []step{
 	}},
 	{"delete", "ok", func(ctx context.Context, d *door, s *corpusState) (any, error) {
 		return d.api.DeleteMessage(ctx, &sqs.DeleteMessageInput{QueueUrl: aws.String(jobsURL), ReceiptHandle: s.handle(2)})
+	}},
+	{"change visibility of a deleted message", "Reason: Message does not exist or is not available for visibility timeout change.", func(ctx context.Context, d *door, s *corpusState) (any, error) {
+		return d.api.ChangeMessageVisibility(ctx, &sqs.ChangeMessageVisibilityInput{QueueUrl: aws.String(jobsURL), ReceiptHandle: s.handle(2), VisibilityTimeout: 10})
+	}},
+	{"change visibility in a batch: a deleted message and a bad handle fail with ReceiptHandleIsInvalid", "ok", func(ctx context.Context, d *door, s *corpusState) (any, error) {
+		out, err := d.api.ChangeMessageVisibilityBatch(ctx, &sqs.ChangeMessageVisibilityBatchInput{QueueUrl: aws.String(jobsURL),
+			Entries: []types.ChangeMessageVisibilityBatchRequestEntry{
+				{Id: aws.String("deleted"), ReceiptHandle: s.handle(2), VisibilityTimeout: 10},
+				{Id: aws.String("bad"), ReceiptHandle: aws.String(badHandle), VisibilityTimeout: 10},
+				{Id: aws.String("negative"), ReceiptHandle: s.handle(1), VisibilityTimeout: -1},
+			}})
+		return out, failedEntries(out, err, func(o *sqs.ChangeMessageVisibilityBatchOutput) []types.BatchResultErrorEntry { return o.Failed },
+			entryError("deleted", "ReceiptHandleIsInvalid", "Message does not exist or is not available for visibility timeout change"),
+			entryError("bad", "ReceiptHandleIsInvalid", `The input receipt handle "`+badHandle+`" is not a valid receipt handle.`),
+			entryError("negative", "InvalidParameterValue", "Value -1 for parameter VisibilityTimeout is invalid. Reason: Must be >= 0 and <= 43200, if provided."))
+	}},
+	{"delete in a batch: a deleted message succeeds, a bad handle fails with ReceiptHandleIsInvalid", "ok", func(ctx context.Context, d *door, s *corpusState) (any, error) {
+		out, err := d.api.DeleteMessageBatch(ctx, &sqs.DeleteMessageBatchInput{QueueUrl: aws.String(jobsURL),
+			Entries: []types.DeleteMessageBatchRequestEntry{
+				{Id: aws.String("deleted"), ReceiptHandle: s.handle(2)},
+				{Id: aws.String("bad"), ReceiptHandle: aws.String(badHandle)},
+			}})
+		return out, failedEntries(out, err, func(o *sqs.DeleteMessageBatchOutput) []types.BatchResultErrorEntry { return o.Failed },
+			entryError("bad", "ReceiptHandleIsInvalid", `The input receipt handle "`+badHandle+`" is not a valid receipt handle.`))
 	}},
 	{"delete with a bad handle", "ReceiptHandleIsInvalid", func(ctx context.Context, d *door, s *corpusState) (any, error) {
 		return d.api.DeleteMessage(ctx, &sqs.DeleteMessageInput{QueueUrl: aws.String(jobsURL), ReceiptHandle: aws.String(badHandle)})
@@ -722,6 +752,23 @@ var corpus = []step{
 		}
 		return out, err
 	}},
+}
+
+// entryError is a batch entry's failure as SQS reports it: every per-entry failure is the
+// sender's fault.
+func entryError(id, code, message string) types.BatchResultErrorEntry {
+	return types.BatchResultErrorEntry{Id: aws.String(id), Code: aws.String(code), Message: aws.String(message), SenderFault: true}
+}
+
+// failedEntries reports, as an error, a batch call whose Failed list is not want.
+func failedEntries[O any](out *O, err error, failed func(*O) []types.BatchResultErrorEntry, want ...types.BatchResultErrorEntry) error {
+	if err != nil {
+		return err
+	}
+	if got := failed(out); !reflect.DeepEqual(got, want) {
+		return fmt.Errorf("Failed is %s, want %s", describe(got, nil), describe(want, nil))
+	}
+	return nil
 }
 
 var requestIDPattern = regexp.MustCompile(`RequestID: [0-9a-f-]{36}`)

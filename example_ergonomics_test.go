@@ -322,3 +322,31 @@ func TestRedeliveryTable(t *testing.T) {
 		})
 	}
 }
+
+// Subtests that share a fake reset it between them. What follows a Reset gets the MessageIds
+// of a new fake, but never a receipt handle issued before: a handle a leaked goroutine kept
+// from the last subtest is refused, instead of deleting the message that took its place.
+func ExampleFake_Reset() {
+	ctx := context.Background()
+	f := sqsfake.New()
+	subtest := func() (messageID string, handle *string) {
+		q, _ := f.CreateQueue(ctx, &sqs.CreateQueueInput{QueueName: aws.String("jobs")})
+		f.SendMessage(ctx, &sqs.SendMessageInput{QueueUrl: q.QueueUrl, MessageBody: aws.String("hello")})
+		got, _ := f.ReceiveMessage(ctx, &sqs.ReceiveMessageInput{QueueUrl: q.QueueUrl})
+		return *got.Messages[0].MessageId, got.Messages[0].ReceiptHandle
+	}
+	firstID, stale := subtest()
+	f.Reset()
+	secondID, current := subtest()
+	fmt.Println("same MessageId:", firstID == secondID)
+
+	_, err := f.DeleteMessage(ctx, &sqs.DeleteMessageInput{QueueUrl: aws.String("jobs"), ReceiptHandle: stale})
+	var invalid *types.ReceiptHandleIsInvalid
+	fmt.Println("handle from before the reset refused:", errors.As(err, &invalid))
+	_, err = f.DeleteMessage(ctx, &sqs.DeleteMessageInput{QueueUrl: aws.String("jobs"), ReceiptHandle: current})
+	fmt.Println("current handle deletes:", err == nil)
+	// Output:
+	// same MessageId: true
+	// handle from before the reset refused: true
+	// current handle deletes: true
+}

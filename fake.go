@@ -51,6 +51,7 @@ type Fake struct {
 	senderID                   string
 	endpoint                   string // WithEndpoint: the base of queue URLs, or "" for AWS's
 	seed                       uint64
+	epoch                      uint64 // how many times the fake was reset: receipt handles name it
 	inFlightLimit              int
 	purgeCooldown              time.Duration
 	opts                       sqs.Options
@@ -145,6 +146,12 @@ func WithSenderID(id string) Option {
 // Two fakes with the same seed given the same calls produce the same identifiers. Every
 // seed, 0 among them, is valid.
 func WithSeed(seed uint64) Option { return func(f *Fake) { f.seed = seed } }
+
+// WithEpoch starts the fake as if Reset had run n times: it issues the receipt handles of
+// its n-th reset, so that no handle of an earlier epoch names one of its messages. A program
+// that replaces a fake by a new one rather than reset it — cmd/sqsfake does on
+// POST /_sqsfake/reset, for a fresh clock — passes the number of replacements so far.
+func WithEpoch(n uint64) Option { return func(f *Fake) { f.epoch = n } }
 
 // WithInFlightLimit sets how many messages a queue may have in flight (received, neither
 // deleted nor visible again), so a test can reach the limit with a handful of messages

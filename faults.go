@@ -340,8 +340,8 @@ type Chaos struct {
 	Seed uint64
 	// DuplicateRate is the probability that a received message stays visible.
 	DuplicateRate float64
-	// ReorderRate is the probability that a receive takes the second oldest available
-	// message before the oldest.
+	// ReorderRate is the probability that a receive takes the second available message
+	// in send order before the first.
 	ReorderRate float64
 	// RedeliverRate is the probability that a successful DeleteMessage (or batch entry)
 	// leaves the message in the queue, to be received again when its visibility timeout

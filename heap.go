@@ -108,26 +108,56 @@ func (h *binHeap[T, R]) swap(i, j int) {
 // clear drops every element.
 func (h *binHeap[T, R]) clear() { h.items = nil }
 
-// msgRole orders messages in one of two roles: the visible and pending heaps order by
-// (at, seq) and keep the position in hidx; the retention heap orders by (retainFrom, seq)
-// and keeps it in ridx.
-type msgRole struct{ retention bool }
+// msgOrder is how a message heap orders its messages.
+type msgOrder uint8
+
+const (
+	// byDue orders the pending heap: by the time a message becomes visible, then by send
+	// order.
+	byDue msgOrder = iota
+	// bySend orders the visible heap of a standard queue: by send order alone, so that a
+	// message that was in flight or delayed takes its place among the visible ones by when
+	// it was sent, not by when it became visible (issue 11; DESIGN.md "Determinism").
+	bySend
+	// byRetention orders the retention heap: by the start of the retention period, then by
+	// send order.
+	byRetention
+)
+
+// msgRole orders messages in one of the orders above. The visible and pending heaps keep a
+// message's position in hidx (a message is in one of them at most), the retention heap in
+// ridx.
+type msgRole struct{ order msgOrder }
+
+// key returns m's sort key: a time, then m.seq for ties.
+func (r msgRole) key(m *message) (int64, uint64) {
+	switch r.order {
+	case bySend:
+		return 0, m.seq
+	case byRetention:
+		return m.retainFrom, m.seq
+	}
+	return m.at, m.seq
+}
 
 func (r msgRole) less(a, b *message) bool {
-	if r.retention {
-		if a.retainFrom != b.retainFrom {
-			return a.retainFrom < b.retainFrom
-		}
+	var at, bt int64
+	switch r.order {
+	case bySend:
 		return a.seq < b.seq
+	case byRetention:
+		at, bt = a.retainFrom, b.retainFrom
+	default:
+		at, bt = a.at, b.at
 	}
-	if a.at != b.at {
-		return a.at < b.at
+	if at != bt {
+		return at < bt
 	}
 	return a.seq < b.seq
 }
 
 func (r msgRole) setPos(m *message, i int) {
-	if r.retention {
+	if r.order == byRetention {
 		m.ridx = int32(i)
 	} else {
 		m.hidx = int32(i)
@@ -135,7 +165,7 @@ func (r msgRole) setPos(m *message, i int) {
 }
 
 func (r msgRole) pos(m *message) int {
-	if r.retention {
+	if r.order == byRetention {
 		return int(m.ridx)
 	}
 	return int(m.hidx)

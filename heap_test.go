@@ -11,15 +11,24 @@ import (
 )
 
 // msgHeap is checked against a sorted reference under random pushes, pops, removes and key
-// changes, in both roles: the visible/pending heaps (key at, index hidx) and the retention
-// heap (key retainFrom, index ridx).
+// changes, in its three orders: the pending heap (key at, index hidx), the visible heap (key
+// seq, index hidx) and the retention heap (key retainFrom, index ridx).
 
 // heapKey is the key a heap orders m by, with seq breaking ties.
 func heapKey(h *msgHeap, m *message) [2]int64 {
-	if h.role.retention {
+	switch h.role.order {
+	case byRetention:
 		return [2]int64{m.retainFrom, int64(m.seq)}
+	case bySend:
+		return [2]int64{0, int64(m.seq)}
 	}
 	return [2]int64{m.at, int64(m.seq)}
+}
+
+// heapOf returns an empty set in the given order.
+func heapOf(order msgOrder) *msgHeap {
+	h := newMsgHeap(order)
+	return &h
 }
 
 func compareHeapKeys(a, b [2]int64) int {
@@ -87,14 +96,11 @@ func requireHeapValid(t *testing.T, h *msgHeap, ref map[*message]bool) []*messag
 }
 
 func TestMsgHeapMatchesSortedReference(t *testing.T) {
-	for _, retention := range []bool{false, true} {
+	for _, order := range []msgOrder{byDue, bySend, byRetention} {
 		for seed := uint64(1); seed <= 10; seed++ {
-			t.Run(fmt.Sprintf("retention=%v/seed=%d", retention, seed), func(t *testing.T) {
+			t.Run(fmt.Sprintf("order=%d/seed=%d", order, seed), func(t *testing.T) {
 				r := rand.New(rand.NewPCG(seed, 0x4ea9))
-				h := &msgHeap{}
-				if retention {
-					*h = newRetentionHeap()
-				}
+				h := heapOf(order)
 				var members []*message // ref's messages, in a slice to pick from deterministically
 				ref := map[*message]bool{}
 				var seq uint64
@@ -102,9 +108,14 @@ func TestMsgHeapMatchesSortedReference(t *testing.T) {
 				keyRange := int64(1 + r.IntN(50))
 				rising := int64(0)
 				setKey := func(m *message, k int64) {
-					if retention {
+					switch order {
+					case byRetention:
 						m.retainFrom = k
-					} else {
+					case bySend:
+						// The key is seq itself: k in the high bits, and the push count in
+						// the low ones keeps each message's seq its own.
+						m.seq = uint64(k)<<16 | m.seq&0xffff
+					default:
 						m.at = k
 					}
 				}
@@ -165,8 +176,8 @@ func TestMsgHeapRolesUseSeparatePositions(t *testing.T) {
 	// A message sits in one of visible/pending and in retention at the same time; the two
 	// heaps must not overwrite each other's positions.
 	r := rand.New(rand.NewPCG(7, 7))
-	vis := &msgHeap{}
-	ret := func() *msgHeap { h := newRetentionHeap(); return &h }()
+	vis := heapOf(byDue)
+	ret := heapOf(byRetention)
 	ref := map[*message]bool{}
 	for i := range 300 {
 		m := &message{seq: uint64(i + 1), at: r.Int64N(100), retainFrom: r.Int64N(100)}

@@ -251,7 +251,7 @@ func (f *Fake) timeline(messageID string) Timeline {
 		switch e.kind {
 		case EventReceived:
 			ev.ReceiveCount = int(e.receive)
-			ev.ReceiptHandle = encodeReceipt(f.seed, receipt{queue: e.queue, msg: e.idNum, receive: e.receive})
+			ev.ReceiptHandle = encodeReceipt(f.receiptKey(), receipt{queue: e.queue, msg: e.idNum, receive: e.receive})
 			ev.VisibleAt = time.Unix(0, e.deadline).UTC()
 		case EventVisibilityChanged:
 			ev.VisibleAt = time.Unix(0, e.deadline).UTC()

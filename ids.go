@@ -52,9 +52,10 @@ const (
 )
 
 // A receipt handle names one receive of one message: the queue's id, the message's number
-// (the counter its MessageId derives from) and which receive of it this was, sealed with a check value derived
-// from the fake's seed so that strings the fake never issued are recognised. Real handles
-// start with "AQEB" and are base64; ours do too.
+// (the counter its MessageId derives from) and which receive of it this was, sealed with a
+// check value derived from a key — the fake's seed and reset epoch — so that strings the fake
+// never issued, or issued before a Reset, are recognised. Real handles start with "AQEB" and
+// are base64; ours do too.
 type receipt struct {
 	queue   uint32
 	msg     uint64 // the message's idNum
@@ -63,13 +64,22 @@ type receipt struct {
 
 const receiptPrefix = "AQEB"
 
+// epochKey is the key that seals receipt handles in the given reset epoch: the seed itself in
+// epoch 0, so a new fake's handles stay as they were, and a different key in each other
+// epoch (mix64 is a bijection), so that a handle issued before a Reset fails its check
+// afterwards and is refused as one the fake never issued, whatever message took its place.
+func epochKey(seed, epoch uint64) uint64 { return seed ^ mix64(epoch) ^ mix64(0) }
+
+// receiptKey returns the key of the handles f issues now.
+func (f *Fake) receiptKey() uint64 { return epochKey(f.seed, f.epoch) }
+
 // receiptLen is the size of a handle's binary payload: queue, message number, receive and a check value.
 const receiptLen = 4 + 8 + 4 + 8
 
 var errBadReceipt = errors.New("malformed receipt handle")
 
-func receiptCheck(seed uint64, r receipt) uint64 {
-	return mix64(seed ^ mix64(uint64(r.queue)<<32|uint64(r.receive)) ^ mix64(r.msg))
+func receiptCheck(key uint64, r receipt) uint64 {
+	return mix64(key ^ mix64(uint64(r.queue)<<32|uint64(r.receive)) ^ mix64(r.msg))
 }
 
 const b64Alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"
@@ -88,23 +98,23 @@ var b64Index = func() (t [256]int8) {
 const receiptTextLen = len(receiptPrefix) + receiptLen/3*4
 
 // encodeReceipt returns the handle string for r.
-func encodeReceipt(seed uint64, r receipt) string {
+func encodeReceipt(key uint64, r receipt) string {
 	var out [receiptTextLen]byte
-	return string(appendReceipt(out[:0], seed, r))
+	return string(appendReceipt(out[:0], key, r))
 }
 
 // receiptMask is the keystream that hides a handle's payload, so handles look as opaque as
-// AWS's; it depends on the seed and the handle's check value.
-func receiptMask(seed, check uint64) (uint64, uint64) {
-	a := mix64(seed ^ check)
+// AWS's; it depends on the key and the handle's check value.
+func receiptMask(key, check uint64) (uint64, uint64) {
+	a := mix64(key ^ check)
 	return a, mix64(a ^ check)
 }
 
 // appendReceipt appends the handle text for r to dst: the check value, then the payload
 // masked with a keystream derived from it.
-func appendReceipt(dst []byte, seed uint64, r receipt) []byte {
-	check := receiptCheck(seed, r)
-	m1, m2 := receiptMask(seed, check)
+func appendReceipt(dst []byte, key uint64, r receipt) []byte {
+	check := receiptCheck(key, r)
+	m1, m2 := receiptMask(key, check)
 	var raw [receiptLen]byte
 	binary.BigEndian.PutUint64(raw[0:], check)
 	binary.BigEndian.PutUint64(raw[8:], (uint64(r.queue)<<32|uint64(r.receive))^m1)
@@ -119,8 +129,8 @@ func appendReceipt(dst []byte, seed uint64, r receipt) []byte {
 }
 
 // decodeReceipt parses a handle; it fails for anything encodeReceipt did not produce with
-// this seed.
-func decodeReceipt(seed uint64, h string) (receipt, error) {
+// this key.
+func decodeReceipt(key uint64, h string) (receipt, error) {
 	if len(h) != receiptTextLen || h[:len(receiptPrefix)] != receiptPrefix {
 		return receipt{}, errBadReceipt
 	}
@@ -139,10 +149,10 @@ func decodeReceipt(seed uint64, h string) (receipt, error) {
 		j += 3
 	}
 	check := binary.BigEndian.Uint64(raw[0:])
-	m1, m2 := receiptMask(seed, check)
+	m1, m2 := receiptMask(key, check)
 	qr := binary.BigEndian.Uint64(raw[8:]) ^ m1
 	r := receipt{queue: uint32(qr >> 32), receive: uint32(qr), msg: binary.BigEndian.Uint64(raw[16:]) ^ m2}
-	if check != receiptCheck(seed, r) {
+	if check != receiptCheck(key, r) {
 		return receipt{}, errBadReceipt
 	}
 	return r, nil

@@ -1,7 +1,7 @@
 package sqsfake
 
 // msgHeap is an ordered set of messages with O(1) work for the common case and O(log n) for
-// the rest. Messages mostly arrive in key order — sends in time order, visibility deadlines
+// the rest. Messages mostly arrive in key order — sends in send order, visibility deadlines
 // of one timeout in receive order, retention starts in send order — so a message whose key
 // is not below the last one appended goes to the end of a ring (an O(1) append, later an
 // O(1) take from the front) and only a message that arrives out of order goes to a heap. The
@@ -18,20 +18,15 @@ type msgHeap struct {
 	heap    binHeap[*message, msgRole]
 }
 
-// newRetentionHeap returns an empty set in the retention role.
-func newRetentionHeap() msgHeap {
-	r := msgRole{retention: true}
+// newMsgHeap returns an empty set in the given order.
+func newMsgHeap(order msgOrder) msgHeap {
+	r := msgRole{order: order}
 	return msgHeap{role: r, heap: binHeap[*message, msgRole]{role: r}}
 }
 
 func (h *msgHeap) len() int { return h.live + h.heap.len() }
 
-func (h *msgHeap) key(m *message) (int64, uint64) {
-	if h.role.retention {
-		return m.retainFrom, m.seq
-	}
-	return m.at, m.seq
-}
+func (h *msgHeap) key(m *message) (int64, uint64) { return h.role.key(m) }
 
 func ringPos(i int) int32 { return int32(-(i + 2)) }
 

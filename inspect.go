@@ -167,7 +167,7 @@ func (f *Fake) messageInfo(q *queue, m *message) MessageInfo {
 			// Not received from the DLQ yet: its source's handle is the latest.
 			r = receipt{queue: x.movedFrom, msg: m.idNum, receive: x.movedReceive}
 		}
-		info.ReceiptHandle = encodeReceipt(f.seed, r)
+		info.ReceiptHandle = encodeReceipt(f.receiptKey(), r)
 		info.FirstReceivedAt = time.Unix(0, m.firstRecvAt).UTC()
 	}
 	if x := m.ext; x != nil {
@@ -453,7 +453,11 @@ func (f *Fake) messagesWhere(ref string, keep func(*message) bool) []MessageInfo
 // Reset empties the fake between subtests: every queue, message, move task and timeline
 // goes, parked long polls return empty, injected faults are removed, and the identifier
 // counters and the chaos generator start again, so what follows gives the same MessageIds,
-// receipt handles and chaos as a new fake would. The clock is left where it is.
+// request ids and chaos as a new fake would. Receipt handles are the only identifiers that
+// differ: each Reset starts a new epoch, whose handles are the same on every run but never
+// one issued before, so a handle kept from before the reset fails with
+// ReceiptHandleIsInvalid instead of naming the message that took its place. The clock is
+// left where it is.
 func (f *Fake) Reset() {
 	f.mu.Lock()
 	defer f.mu.Unlock()
@@ -469,6 +473,7 @@ func (f *Fake) Reset() {
 	f.idIndex, f.idIndexed = nil, 0
 	f.tasks, f.runningTasks = nil, nil
 	f.nextQueueID, f.nextMsgID, f.nextSeqNum, f.nextTaskID = 0, 0, 0, 0
+	f.epoch++
 	f.requests.Store(0)
 	f.releaseHeld()
 	f.resetFaults()

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"runtime"
+	"slices"
 	"testing"
 	"time"
 
@@ -477,24 +478,27 @@ func TestResetEmptiesTheFake(t *testing.T) {
 	assert.NoError(t, err, "no deletion cooldown survives a reset")
 }
 
-// After Reset the same calls give the same identifiers as on a new fake, so subtests that
-// share a fake see what they would see alone.
-func TestResetGivesTheIdentifiersOfANewFake(t *testing.T) {
-	script := func(f *Fake) []string {
+// After Reset the same calls give the same MessageIds and request ids as on a new fake, so
+// subtests that share a fake see what they would see alone. Receipt handles are those of the
+// fake's next epoch: never one issued before the reset, and the same on every run.
+func TestResetGivesTheIdentifiersOfANewFakeAndHandlesOfTheNextEpoch(t *testing.T) {
+	type ids struct{ messageIDs, handles []string }
+	script := func(f *Fake) ids {
 		ctx := context.Background()
 		q, err := f.CreateQueue(ctx, &sqs.CreateQueueInput{QueueName: aws.String("jobs")})
 		require.NoError(t, err)
-		var out []string
+		var out ids
 		for i := range 10 {
 			s, err := f.SendMessage(ctx, &sqs.SendMessageInput{QueueUrl: q.QueueUrl, MessageBody: aws.String(fmt.Sprint(i))})
 			require.NoError(t, err)
-			out = append(out, *s.MessageId)
+			out.messageIDs = append(out.messageIDs, *s.MessageId)
 		}
 		for range 5 {
 			r, err := f.ReceiveMessage(ctx, &sqs.ReceiveMessageInput{QueueUrl: q.QueueUrl, MaxNumberOfMessages: 3})
 			require.NoError(t, err)
 			for _, m := range r.Messages {
-				out = append(out, *m.MessageId, *m.ReceiptHandle)
+				out.messageIDs = append(out.messageIDs, *m.MessageId)
+				out.handles = append(out.handles, *m.ReceiptHandle)
 			}
 		}
 		return out
@@ -511,8 +515,88 @@ func TestResetGivesTheIdentifiersOfANewFake(t *testing.T) {
 			f := New(tc.opts...)
 			first := script(f)
 			f.Reset()
+			afterReset := script(f)
 			assert.Equal(t, want, first)
-			assert.Equal(t, want, script(f))
+			assert.Equal(t, want.messageIDs, afterReset.messageIDs)
+			assert.Empty(t, shared(first.handles, afterReset.handles), "handles of the first epoch again")
+
+			again := New(tc.opts...)
+			script(again)
+			again.Reset()
+			assert.Equal(t, afterReset, script(again), "the same on every run")
+			assert.Equal(t, afterReset, script(New(append(tc.opts, WithEpoch(1))...)), "WithEpoch(1): as after one Reset")
+			f.Reset()
+			second := script(f)
+			assert.Equal(t, want.messageIDs, second.messageIDs)
+			assert.Empty(t, shared(append(first.handles, afterReset.handles...), second.handles), "handles of an earlier epoch again")
+		})
+	}
+}
+
+// shared returns the strings of b that a holds too.
+func shared(a, b []string) []string {
+	var out []string
+	for _, s := range b {
+		if slices.Contains(a, s) {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// TestResetMakesEarlierReceiptHandlesStale: a handle issued before Reset names nothing
+// afterwards, although the message that now has the same queue, number and receive would
+// have got the same handle before; every operation that takes a handle refuses it as one the
+// fake never issued (SPEC.md §5.11–§5.14), through every door.
+func TestResetMakesEarlierReceiptHandlesStale(t *testing.T) {
+	ctx := context.Background()
+	for _, d := range doors(t) {
+		t.Run(d.name, func(t *testing.T) {
+			sendAndReceive := func(body string) (url, handle *string) {
+				q, err := d.api.CreateQueue(ctx, &sqs.CreateQueueInput{QueueName: aws.String("jobs")})
+				require.NoError(t, err)
+				_, err = d.api.SendMessage(ctx, &sqs.SendMessageInput{QueueUrl: q.QueueUrl, MessageBody: aws.String(body)})
+				require.NoError(t, err)
+				got, err := d.api.ReceiveMessage(ctx, &sqs.ReceiveMessageInput{QueueUrl: q.QueueUrl})
+				require.NoError(t, err)
+				require.Len(t, got.Messages, 1)
+				return q.QueueUrl, got.Messages[0].ReceiptHandle
+			}
+			_, old := sendAndReceive("before")
+			d.f.Reset()
+			url, current := sendAndReceive("after")
+			assert.NotEqual(t, *old, *current)
+
+			want := `The input receipt handle "` + *old + `" is not a valid receipt handle.`
+			requireInvalid := func(err error) {
+				t.Helper()
+				var invalid *types.ReceiptHandleIsInvalid
+				require.ErrorAs(t, err, &invalid)
+				assert.Equal(t, "ReceiptHandleIsInvalid", invalid.ErrorCode())
+				assert.Equal(t, want, invalid.ErrorMessage())
+			}
+			_, err := d.api.DeleteMessage(ctx, &sqs.DeleteMessageInput{QueueUrl: url, ReceiptHandle: old})
+			requireInvalid(err)
+			_, err = d.api.ChangeMessageVisibility(ctx, &sqs.ChangeMessageVisibilityInput{QueueUrl: url, ReceiptHandle: old, VisibilityTimeout: 0})
+			requireInvalid(err)
+			entryFailed := []types.BatchResultErrorEntry{{Id: aws.String("old"), Code: aws.String("ReceiptHandleIsInvalid"), Message: aws.String(want), SenderFault: true}}
+			deleted, err := d.api.DeleteMessageBatch(ctx, &sqs.DeleteMessageBatchInput{QueueUrl: url,
+				Entries: []types.DeleteMessageBatchRequestEntry{{Id: aws.String("old"), ReceiptHandle: old}}})
+			require.NoError(t, err)
+			assert.Equal(t, entryFailed, deleted.Failed)
+			assert.Empty(t, deleted.Successful)
+			changed, err := d.api.ChangeMessageVisibilityBatch(ctx, &sqs.ChangeMessageVisibilityBatchInput{QueueUrl: url,
+				Entries: []types.ChangeMessageVisibilityBatchRequestEntry{{Id: aws.String("old"), ReceiptHandle: old}}})
+			require.NoError(t, err)
+			assert.Equal(t, entryFailed, changed.Failed)
+
+			counts, err := d.api.GetQueueAttributes(ctx, &sqs.GetQueueAttributesInput{QueueUrl: url,
+				AttributeNames: []types.QueueAttributeName{"ApproximateNumberOfMessages", "ApproximateNumberOfMessagesNotVisible"}})
+			require.NoError(t, err)
+			assert.Equal(t, map[string]string{"ApproximateNumberOfMessages": "0", "ApproximateNumberOfMessagesNotVisible": "1"},
+				counts.Attributes, "'after' is still in flight")
+			_, err = d.api.DeleteMessage(ctx, &sqs.DeleteMessageInput{QueueUrl: url, ReceiptHandle: current})
+			assert.NoError(t, err, "the current handle works")
 		})
 	}
 }

@@ -296,6 +296,18 @@ func failedEntry(id string, err *sqsError) types.BatchResultErrorEntry {
 	return types.BatchResultErrorEntry{Id: aws.String(id), Code: aws.String(err.code), Message: aws.String(err.message), SenderFault: err.status < 500}
 }
 
+// sendEntryError is the error a SendMessageBatch entry fails with where SendMessage would
+// answer err. The batch reports a missing parameter as InvalidParameterValue with the same
+// message, as AWS does for a FIFO entry without MessageGroupId (SPEC.md §5.9, §11.3); an
+// empty body is taken to follow the same rule (unverified: AWS recordings show only that
+// one). Every other error is the single call's.
+func sendEntryError(err *sqsError) *sqsError {
+	if err.shape == "MissingRequiredParameterException" {
+		return errInvalidParameterValue(err.message)
+	}
+	return err
+}
+
 // entryFailer fails a batch entry by its Id, for an injected Fault.FailEntries; nil fails none.
 type entryFailer func(id string) *sqsError
 
@@ -346,7 +358,7 @@ func (f *Fake) sendMessageBatch(in *sqs.SendMessageBatchInput, zeros *wireZeros,
 			}
 		}
 		if err := q.validateSend(&reqs[i], true); err != nil {
-			out.Failed = append(out.Failed, failedEntry(ids[i], err))
+			out.Failed = append(out.Failed, failedEntry(ids[i], sendEntryError(err)))
 			continue
 		}
 		done := f.enqueue(q, &reqs[i], now)
@@ -403,7 +415,7 @@ func errHandleExpired(handle string) *sqsError {
 // messageOf resolves a receipt handle of q to its message, which is nil when the message is
 // no longer in the queue.
 func (f *Fake) messageOf(q *queue, handle string) (*message, receipt, *sqsError) {
-	r, err := decodeReceipt(f.seed, handle)
+	r, err := decodeReceipt(f.receiptKey(), handle)
 	if err != nil {
 		return nil, r, errReceiptHandleIsInvalid(handle)
 	}
@@ -484,8 +496,9 @@ func runBatch[E any](f *Fake, op string, queueURL *string, entries []E, id func(
 	return ok, failed, nil
 }
 
-// changeVisibilityOne applies ChangeMessageVisibility for one handle (SPEC.md §5.13).
-func (f *Fake) changeVisibilityOne(q *queue, handle string, timeout int32, now int64) *sqsError {
+// changeVisibilityOne applies ChangeMessageVisibility for one handle (SPEC.md §5.13), or one
+// entry of ChangeMessageVisibilityBatch when batch is set.
+func (f *Fake) changeVisibilityOne(q *queue, handle string, timeout int32, now int64, batch bool) *sqsError {
 	if timeout < 0 {
 		// Unverified wording; a value above 43200 gets AWS's "Total VisibilityTimeout"
 		// answer below, as any value too long for the message does.
@@ -496,6 +509,11 @@ func (f *Fake) changeVisibilityOne(q *queue, handle string, timeout int32, now i
 		return err
 	}
 	if m == nil {
+		if batch {
+			// A batch entry answers with another code and message than the single call,
+			// without a final period: recorded on AWS (us-east-2, March 2026; SPEC.md §5.14).
+			return newError("ReceiptHandleIsInvalid", "Message does not exist or is not available for visibility timeout change")
+		}
 		return errInvalidValue(handle, "ReceiptHandle", "Message does not exist or is not available for visibility timeout change.")
 	}
 	if q.fifo != nil && !m.heldBy(r) {
@@ -536,7 +554,7 @@ func (f *Fake) changeMessageVisibility(in *sqs.ChangeMessageVisibilityInput, zer
 		return nil, err
 	}
 	now := f.settle(q)
-	if err := f.changeVisibilityOne(q, aws.ToString(in.ReceiptHandle), in.VisibilityTimeout, now); err != nil {
+	if err := f.changeVisibilityOne(q, aws.ToString(in.ReceiptHandle), in.VisibilityTimeout, now, false); err != nil {
 		return nil, err
 	}
 	return &sqs.ChangeMessageVisibilityOutput{}, nil
@@ -546,7 +564,7 @@ func (f *Fake) changeMessageVisibilityBatch(in *sqs.ChangeMessageVisibilityBatch
 	ok, failed, err := runBatch(f, "ChangeMessageVisibilityBatch", in.QueueUrl, in.Entries,
 		func(e types.ChangeMessageVisibilityBatchRequestEntry) *string { return e.Id }, fail,
 		func(q *queue, e types.ChangeMessageVisibilityBatchRequestEntry, now int64) *sqsError {
-			return f.changeVisibilityOne(q, aws.ToString(e.ReceiptHandle), e.VisibilityTimeout, now)
+			return f.changeVisibilityOne(q, aws.ToString(e.ReceiptHandle), e.VisibilityTimeout, now, true)
 		})
 	if err != nil {
 		return nil, err

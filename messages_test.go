@@ -194,6 +194,7 @@ const (
 	receiptNotValidFm = `The input receipt handle "%s" is not a valid receipt handle.`
 	receiptOtherQFm   = `The receipt handle "%s" is not valid for this queue.`
 	cmvGoneFm         = "Value %s for parameter ReceiptHandle is invalid. Reason: Message does not exist or is not available for visibility timeout change."
+	cmvGoneEntry      = "Message does not exist or is not available for visibility timeout change" // no period
 )
 
 func traceSys(value string) map[string]types.MessageSystemAttributeValue {
@@ -795,8 +796,9 @@ func TestSendMessageBatchReportsPerEntryFailuresAndStoresTheRest(t *testing.T) {
 		failed("delayNeg", "InvalidParameterValue", "Value -1 for parameter DelaySeconds is invalid. Reason: DelaySeconds must be >= 0 and <= 900."),
 		failed("dedup", "InvalidParameterValue", "Value d for parameter MessageDeduplicationId is invalid. Reason: The request include parameter that is not valid for this queue type."),
 		failed("group", "InvalidParameterValue", "Value  for parameter MessageGroupId is invalid. Reason: MessageGroupId can only include alphanumeric and punctuation characters. 1 to 128 in length."),
-		// UNVERIFIED per-entry codes (SPEC §5.9): the single-message error's code.
-		failed("empty", "MissingParameter", "The request must contain the parameter MessageBody."),
+		// The batch reports a missing parameter as InvalidParameterValue with SendMessage's
+		// message, as AWS does for a FIFO entry without MessageGroupId (SPEC.md §5.9, §11.3).
+		failed("empty", "InvalidParameterValue", "The request must contain the parameter MessageBody."),
 		failed("attr", "InvalidParameterValue", "Message (user) attribute 'k' must contain a non-empty value of type 'String'."),
 	}, out.Failed)
 	fx.requireCounts(q, 2, 0, 0)
@@ -1144,7 +1146,8 @@ func TestChangeMessageVisibilityBatchReportsPerEntryErrorsAndAppliesTheRest(t *t
 	assert.Equal(t, &sqs.ChangeMessageVisibilityBatchOutput{
 		Successful: []types.ChangeMessageVisibilityBatchResultEntry{{Id: aws.String("extend")}, {Id: aws.String("show")}},
 		Failed: []types.BatchResultErrorEntry{
-			failed("deleted", "InvalidParameterValue", fmt.Sprintf(cmvGoneFm, *msgs[2].ReceiptHandle)),
+			// Not the single call's InvalidParameterValue: AWS's batch answer (SPEC.md §5.14, §11.4).
+			failed("deleted", "ReceiptHandleIsInvalid", cmvGoneEntry),
 			failed("tooLong", "InvalidParameterValue", "Value 43191 for parameter VisibilityTimeout is invalid. Reason: Total VisibilityTimeout for the message is beyond the limit [43200 seconds]."),
 			failed("negative", "InvalidParameterValue", "Value -5 for parameter VisibilityTimeout is invalid. Reason: Must be >= 0 and <= 43200, if provided."),
 			failed("garbage", "ReceiptHandleIsInvalid", fmt.Sprintf(receiptNotValidFm, "garbage")),
@@ -1323,10 +1326,9 @@ func TestBadInputsLeaveStateUnchanged(t *testing.T) {
 			fx.requireCounts(q, 3, 0, 0)
 			got := fx.receiveInput(&sqs.ReceiveMessageInput{QueueUrl: q, MaxNumberOfMessages: 10,
 				MessageSystemAttributeNames: []types.MessageSystemAttributeName{"ApproximateReceiveCount"}})
-			// Oldest available first: "visible" since 0 s, "in flight" again since 30 s,
-			// "delayed" since 60 s.
-			assert.Equal(t, []string{"visible", "in flight", "delayed"}, bodiesOf(got))
-			assert.Equal(t, []map[string]string{{"ApproximateReceiveCount": "1"}, {"ApproximateReceiveCount": "2"}, {"ApproximateReceiveCount": "1"}},
+			// First sent first, whenever each became available.
+			assert.Equal(t, []string{"in flight", "visible", "delayed"}, bodiesOf(got))
+			assert.Equal(t, []map[string]string{{"ApproximateReceiveCount": "2"}, {"ApproximateReceiveCount": "1"}, {"ApproximateReceiveCount": "1"}},
 				[]map[string]string{got[0].Attributes, got[1].Attributes, got[2].Attributes})
 		})
 	}

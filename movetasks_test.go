@@ -533,8 +533,14 @@ func TestMoveTasksGiveTheSameResultsForOneClockMoveAsForManySmallOnes(t *testing
 			require.NoError(t, err)
 			startTask(t, f, "dlq", "other", 1) // R arrives in other at 2 s
 			advance(40 * time.Second)
-			return fmt.Sprint(receivedBodies(t, f, other))
-		}, "[R X]"},
+			// X was sent to other first: it comes first, although R was available there
+			// since 2 s and X only since 31 s. R's SentTimestamp is when it moved.
+			out, err := f.ReceiveMessage(context.Background(), &sqs.ReceiveMessageInput{QueueUrl: other, MaxNumberOfMessages: 10,
+				MessageSystemAttributeNames: []types.MessageSystemAttributeName{"SentTimestamp"}})
+			require.NoError(t, err)
+			require.Len(t, out.Messages, 2)
+			return fmt.Sprint(bodies(out), " R sent at ", out.Messages[1].Attributes["SentTimestamp"])
+		}, fmt.Sprint("[X R] R sent at ", millis(DefaultStart.Add(2*time.Second).UnixNano()))},
 		{"two tasks feeding one queue interleave", func(t *testing.T, f *Fake, advance func(time.Duration)) string {
 			mustCreateQueue(t, f, "dlq1", nil)
 			mustCreateQueue(t, f, "dlq2", nil)

@@ -63,7 +63,7 @@ type queue struct {
 	tags     map[string]string
 
 	msgs      map[uint64]*message // by idNum
-	visible   msgHeap             // available now, in (at, seq) order
+	visible   msgHeap             // available now (standard queues), in send order
 	pending   msgHeap             // delayed or in flight, by the time they become visible
 	retention msgHeap             // every message, by the start of its retention period
 	nextSeq   uint64
@@ -87,7 +87,9 @@ func newQueue(id uint32, name, url, arn string, cfg queueConfig, now int64) *que
 		id: id, name: name, url: url, arn: arn, cfg: cfg,
 		created: now, modified: now,
 		msgs:      make(map[uint64]*message),
-		retention: newRetentionHeap(),
+		visible:   newMsgHeap(bySend),
+		pending:   newMsgHeap(byDue),
+		retention: newMsgHeap(byRetention),
 	}
 	if cfg.fifo {
 		q.fifo = newFifoState(cfg.dedupScope)
@@ -275,8 +277,10 @@ func (q *queue) receivable() bool {
 	return q.visible.len() > 0
 }
 
-// oldestAvailable returns the message a move task takes next, or nil: the oldest available
-// message, or on a FIFO queue the head of the first receivable group.
+// oldestAvailable returns the message a move task takes next, or nil: the first sent of the
+// available messages, or on a FIFO queue the head of the first receivable group. Every
+// available message became so no later than the instant the queue was settled to, so which
+// one is first does not change when a task can move it.
 func (q *queue) oldestAvailable() *message {
 	if q.fifo != nil {
 		if g := q.fifo.ready.top(); g != nil {

@@ -103,8 +103,9 @@ func TestQueueCountsVisibleNotVisibleAndDelayedExactly(t *testing.T) {
 	fx.requireCounts(q, 5, 0, 0)
 
 	all := fx.receive(q, 10, 0)
-	// b is available again since 0 s and was sent before d; then "later" (10 s), c (20 s).
-	assert.Equal(t, []string{"b", "d", "later", "c", "much later"}, bodiesOf(all))
+	// In send order, whenever each became available again: b at 0 s, c at 20 s, "later" at
+	// 10 s.
+	assert.Equal(t, []string{"b", "c", "d", "later", "much later"}, bodiesOf(all))
 	fx.requireCounts(q, 0, 5, 0)
 	for _, m := range all {
 		fx.delete(q, m.ReceiptHandle)

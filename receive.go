@@ -108,7 +108,7 @@ func errOverLimitInFlight() *sqsError {
 	return newError("OverLimit", "Too many messages have been received without being deleted. Please delete your received messages or let them timeout before receiving more.")
 }
 
-// receiveFrom takes up to p.max available messages from q, oldest available first, making
+// receiveFrom takes up to p.max available messages from q, first sent first, making
 // each in flight for p.visibility. A message that has reached its queue's maxReceiveCount
 // moves to the dead-letter queue instead of being returned (SPEC.md §8.2).
 func (f *Fake) receiveFrom(q *queue, p *receiveParams, now int64) []*message {
@@ -146,7 +146,9 @@ func (f *Fake) receiveFrom(q *queue, p *receiveParams, now int64) []*message {
 	return got
 }
 
-// receiveStandard takes up to p.max messages from a standard queue, oldest available first.
+// receiveStandard takes up to p.max messages from a standard queue, first sent first: a
+// message that was in flight or delayed takes its place among the visible ones by its send
+// order, not by when it became visible (issue 11, an order AWS shows).
 func (f *Fake) receiveStandard(q *queue, p *receiveParams, now int64, dlq *queue, policy *redrivePolicy) (got []*message, moved bool) {
 	var stayVisible []*message
 	for len(got) < p.max && q.visible.len() > 0 && q.inFlight < f.inFlightLimit {
@@ -259,7 +261,7 @@ func (f *Fake) render(q *queue, msgs []*message, p *receiveParams) *sqs.ReceiveM
 	for _, m := range msgs {
 		buf = appendUUID(buf, f.seed, streamMessageID, m.idNum)
 		buf = hex.AppendEncode(buf, m.md5Body[:])
-		buf = appendReceipt(buf, f.seed, receipt{queue: q.id, msg: m.idNum, receive: m.receiveCount})
+		buf = appendReceipt(buf, f.receiptKey(), receipt{queue: q.id, msg: m.idNum, receive: m.receiveCount})
 	}
 	text := string(buf)
 	out.Messages = make([]types.Message, len(msgs))

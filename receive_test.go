@@ -1,6 +1,7 @@
 package sqsfake
 
 import (
+	"context"
 	"fmt"
 	"strings"
 	"testing"
@@ -109,7 +110,7 @@ func TestReceiveMessageAcceptsBoundaryValues(t *testing.T) {
 	fx.requireCounts(q, 12, 0, 0)
 }
 
-func TestReceiveMessageReturnsOldestAvailableFirst(t *testing.T) {
+func TestReceiveMessageReturnsFirstSentFirst(t *testing.T) {
 	fx := newMsgFixture(t)
 	q := fx.queue("q", nil)
 	fx.send(q, "a")                                                                                 // available at 0 s
@@ -121,7 +122,98 @@ func TestReceiveMessageReturnsOldestAvailableFirst(t *testing.T) {
 	fx.advance(4 * time.Second)
 	fx.send(q, "d") // at 6 s, sent in this order at the same instant
 	fx.send(q, "e")
-	assert.Equal(t, []string{"c", "a", "b", "d", "e"}, bodiesOf(fx.receive(q, 10, 0)))
+	assert.Equal(t, []string{"a", "b", "c", "d", "e"}, bodiesOf(fx.receive(q, 10, 0)),
+		"in send order, whenever each became available")
+}
+
+// TestStandardQueueMessageVisibleAgainTakesItsPlaceBySendOrder pins where a message that
+// was invisible takes its place among the visible ones on a standard queue: by when it was
+// sent, not by when it became visible. AWS shows this order for a lapsed visibility (send
+// test1, send test2, receive test1 with a 3 s visibility, let it lapse: the next receive of
+// one message returns test1), and calls standard order best effort; the other ways back
+// follow the same rule.
+func TestStandardQueueMessageVisibleAgainTakesItsPlaceBySendOrder(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		run  func(fx *msgFixture, q *string)
+		want []string
+	}{
+		{"its visibility lapses", func(fx *msgFixture, q *string) {
+			fx.send(q, "test1")
+			fx.send(q, "test2")
+			require.Equal(t, []string{"test1"}, bodiesOf(fx.receive(q, 1, 3)))
+			fx.advance(3 * time.Second)
+		}, []string{"test1", "test2"}},
+		{"its visibility lapses after later sends", func(fx *msgFixture, q *string) {
+			fx.send(q, "a")
+			require.Equal(t, []string{"a"}, bodiesOf(fx.receive(q, 1, 3)))
+			fx.send(q, "b")
+			fx.advance(time.Second)
+			fx.send(q, "c")
+			fx.advance(5 * time.Second)
+		}, []string{"a", "b", "c"}},
+		{"two visibilities lapse in the other order", func(fx *msgFixture, q *string) {
+			fx.send(q, "a")
+			fx.send(q, "b")
+			fx.send(q, "c")
+			require.Equal(t, []string{"a"}, bodiesOf(fx.receive(q, 1, 10)))
+			require.Equal(t, []string{"b"}, bodiesOf(fx.receive(q, 1, 5)))
+			fx.advance(10 * time.Second) // b is back at 5 s, a at 10 s
+		}, []string{"a", "b", "c"}},
+		{"its visibility is changed to 0", func(fx *msgFixture, q *string) {
+			fx.send(q, "a")
+			fx.send(q, "b")
+			m := fx.receiveOne(q, 30)
+			fx.advance(time.Second)
+			require.NoError(t, fx.changeVisibility(q, m.ReceiptHandle, 0))
+		}, []string{"a", "b"}},
+		{"it is received with a visibility of 0 and stays", func(fx *msgFixture, q *string) {
+			fx.send(q, "a")
+			fx.send(q, "b")
+			fx.setAttrs(q, map[string]string{"VisibilityTimeout": "0"})
+			require.Equal(t, []string{"a"}, bodiesOf(fx.receive(q, 1, 0)))
+			fx.advance(time.Second)
+		}, []string{"a", "b"}},
+		{"its delay ends", func(fx *msgFixture, q *string) {
+			fx.sendInput(&sqs.SendMessageInput{QueueUrl: q, MessageBody: aws.String("a"), DelaySeconds: 5})
+			fx.send(q, "b")
+			fx.advance(5 * time.Second)
+		}, []string{"a", "b"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			for _, max := range []int32{1, 10} {
+				fx := newMsgFixture(t)
+				q := fx.queue("q", nil)
+				tc.run(fx, q)
+				assert.Equal(t, tc.want[:min(int(max), len(tc.want))], bodiesOf(fx.receive(q, max, 0)), "a receive of up to %d", max)
+			}
+		})
+	}
+}
+
+// TestStandardQueueOrderAfterALapsedVisibilityThroughEveryDoor runs AWS's recorded case
+// through the three doors.
+func TestStandardQueueOrderAfterALapsedVisibilityThroughEveryDoor(t *testing.T) {
+	ctx := context.Background()
+	for _, d := range doors(t) {
+		t.Run(d.name, func(t *testing.T) {
+			out, err := d.api.CreateQueue(ctx, &sqs.CreateQueueInput{QueueName: aws.String("q")})
+			require.NoError(t, err)
+			for _, body := range []string{"test1", "test2"} {
+				_, err := d.api.SendMessage(ctx, &sqs.SendMessageInput{QueueUrl: out.QueueUrl, MessageBody: aws.String(body)})
+				require.NoError(t, err)
+			}
+			receive := func(vt int32) []string {
+				got, err := d.api.ReceiveMessage(ctx, &sqs.ReceiveMessageInput{QueueUrl: out.QueueUrl, VisibilityTimeout: vt})
+				require.NoError(t, err)
+				return bodiesOf(got.Messages)
+			}
+			require.Equal(t, []string{"test1"}, receive(3))
+			d.f.Advance(3 * time.Second)
+			assert.Equal(t, []string{"test1"}, receive(30))
+			assert.Equal(t, []string{"test2"}, receive(30))
+		})
+	}
 }
 
 func TestReceiveMessageSelectsSystemAttributes(t *testing.T) {

@@ -325,6 +325,7 @@ type server struct {
 	endpointHost string // the host name of cfg.endpoint, in lower case
 	logger       *log.Logger
 	reset        sync.Mutex // one reset at a time
+	resets       uint64     // resets so far, guarded by reset: the epoch of the next fake's receipt handles
 	advance      sync.Mutex // one clock move at a time: its limit is checked, then applied
 	cur          atomic.Pointer[instance]
 }
@@ -377,7 +378,9 @@ func (c config) options() []sqsfake.Option {
 
 // newInstance builds a fake as the command line describes it, with its start-up queues.
 func (s *server) newInstance() (*instance, error) {
-	opts := s.cfg.options()
+	// Each reset gives a new fake; its handles are those of a fake reset as often, so that no
+	// handle issued before a reset names one of its messages.
+	opts := append(s.cfg.options(), sqsfake.WithEpoch(s.resets))
 	if err := sqsfake.CheckOptions(opts...); err != nil {
 		return nil, flagError(err) // the server reports it rather than let New panic
 	}
@@ -586,8 +589,10 @@ func (s *server) pollers(w http.ResponseWriter, r *http.Request, f *sqsfake.Fake
 func (s *server) resetState(ctx context.Context) (*sqsfake.Fake, error) {
 	s.reset.Lock()
 	defer s.reset.Unlock()
+	s.resets++
 	fresh, err := s.newInstance()
 	if err != nil {
+		s.resets--
 		return nil, err
 	}
 	old := s.cur.Swap(fresh)

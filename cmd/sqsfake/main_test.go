@@ -575,23 +575,49 @@ func TestAWSCLI(t *testing.T) {
 	assert.NotContains(t, ok("list-queues")["QueueUrls"], url)
 }
 
-// TestServerWithVirtualClockGivesTheSameIDsAfterReset checks that a reset server replays
-// identically: the same calls give the same message ids and receipt handles.
-func TestServerWithVirtualClockGivesTheSameIDsAfterReset(t *testing.T) {
-	s := start(t, "-clock", "virtual", "-queues", "q")
-	c := s.client()
+// TestServerResetReplaysIDsAndMakesEarlierHandlesStale checks that a reset server replays
+// deterministically — the same calls give the same message ids as at start, and the same
+// receipt handles as another server after as many resets — while a receipt handle issued
+// before a reset is refused afterwards instead of naming the message that took its place.
+func TestServerResetReplaysIDsAndMakesEarlierHandlesStale(t *testing.T) {
 	ctx := context.Background()
-	flow := func() []string {
-		sent, err := c.SendMessage(ctx, &sqs.SendMessageInput{QueueUrl: aws.String("q"), MessageBody: aws.String("x")})
+	run := func() [][2]string {
+		s := start(t, "-clock", "virtual", "-queues", "q")
+		c := s.client()
+		flow := func() [2]string {
+			sent, err := c.SendMessage(ctx, &sqs.SendMessageInput{QueueUrl: aws.String("q"), MessageBody: aws.String("x")})
+			require.NoError(t, err)
+			got, err := c.ReceiveMessage(ctx, &sqs.ReceiveMessageInput{QueueUrl: aws.String("q")})
+			require.NoError(t, err)
+			require.Len(t, got.Messages, 1)
+			return [2]string{*sent.MessageId, *got.Messages[0].ReceiptHandle}
+		}
+		steps := [][2]string{flow()}
+		for range 2 {
+			code, _ := s.control(t, http.MethodPost, "reset")
+			require.Equal(t, http.StatusOK, code)
+			steps = append(steps, flow())
+		}
+		for _, earlier := range steps[:2] {
+			_, err := c.DeleteMessage(ctx, &sqs.DeleteMessageInput{QueueUrl: aws.String("q"), ReceiptHandle: aws.String(earlier[1])})
+			var invalid *types.ReceiptHandleIsInvalid
+			require.ErrorAs(t, err, &invalid)
+			assert.Equal(t, `The input receipt handle "`+earlier[1]+`" is not a valid receipt handle.`, invalid.ErrorMessage())
+		}
+		counts, err := c.GetQueueAttributes(ctx, &sqs.GetQueueAttributesInput{QueueUrl: aws.String("q"),
+			AttributeNames: []types.QueueAttributeName{"ApproximateNumberOfMessagesNotVisible"}})
 		require.NoError(t, err)
-		got, err := c.ReceiveMessage(ctx, &sqs.ReceiveMessageInput{QueueUrl: aws.String("q")})
-		require.NoError(t, err)
-		require.Len(t, got.Messages, 1)
-		return []string{*sent.MessageId, *got.Messages[0].ReceiptHandle}
+		assert.Equal(t, "1", counts.Attributes["ApproximateNumberOfMessagesNotVisible"], "the current message is still in flight")
+		return steps
 	}
-	first := flow()
-	s.control(t, http.MethodPost, "reset")
-	assert.Equal(t, first, flow())
+	first := run()
+	for i, step := range first {
+		assert.Equal(t, first[0][0], step[0], "reset %d: the message id of a fresh server", i)
+		for _, earlier := range first[:i] {
+			assert.NotEqual(t, earlier[1], step[1], "reset %d: a receipt handle issued before", i)
+		}
+	}
+	assert.Equal(t, first, run(), "another server, the same calls and resets")
 }
 
 // TestServerAnswersADeclaredHugeBodyWith413AtOnce sends the headers of a request that
