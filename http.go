@@ -46,16 +46,22 @@ type doorOp struct {
 	direct func(f *Fake, ctx context.Context, params any) (any, error)
 	// wire decodes a request body and calls the door-1 method (door 3).
 	wire func(f *Fake, ctx context.Context, body []byte, r *http.Request) (smithy.Serializable, error)
+	// input is the schema of the operation's input, whose traits name its query parameters.
+	input *smithy.Schema
 }
 
 // defineOp builds the doorOp of a door-1 method. viaSDK, if set, gives the door-1 options of a
 // call through door 2; decode, if set, reads a request body into the input in place of
 // decodeInput, and may note members that Go's zero values cannot express (wirezeros.go).
-func defineOp[In any, Out smithy.Serializable](method func(*Fake, context.Context, *In, ...func(*sqs.Options)) (Out, error),
-	viaSDK func(*In) []func(*sqs.Options), decode func(body []byte, r *http.Request, in *In) (*wireZeros, error)) doorOp {
+func defineOp[In any, PIn interface {
+	*In
+	smithy.Serializable
+}, Out smithy.Serializable](method func(*Fake, context.Context, PIn, ...func(*sqs.Options)) (Out, error),
+	viaSDK func(PIn) []func(*sqs.Options), decode func(body []byte, r *http.Request, in PIn) (*wireZeros, error)) doorOp {
 	return doorOp{
+		input: schemaOf(PIn(new(In))),
 		direct: func(f *Fake, ctx context.Context, params any) (any, error) {
-			in, ok := params.(*In)
+			in, ok := params.(PIn)
 			if !ok {
 				return nil, fmt.Errorf("sqsfake: %T is not a %T", params, in)
 			}
@@ -70,7 +76,7 @@ func defineOp[In any, Out smithy.Serializable](method func(*Fake, context.Contex
 			return out, nil
 		},
 		wire: func(f *Fake, ctx context.Context, body []byte, r *http.Request) (smithy.Serializable, error) {
-			in := new(In)
+			in := PIn(new(In))
 			if decode == nil {
 				if err := decodeInput(body, in); err != nil {
 					return nil, err
@@ -157,6 +163,10 @@ func (h *wireHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	// the answer arrives may close the connection under the response (aws-sdk-go-v2#2737).
 	body, werr := readBody(w, r)
 	defer releaseBody(body)
+	if isQueryRequest(r) {
+		h.serveQuery(w, r, body.Bytes(), werr)
+		return
+	}
 	if werr == nil {
 		werr = checkRequest(r)
 	}
@@ -169,19 +179,8 @@ func (h *wireHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 
-	var n uint64
-	out, err := op.wire(h.f, context.WithValue(r.Context(), callNumberKey{}, &n), body.Bytes(), r)
-	requestID := ""
-	if n != 0 {
-		requestID = uuidFor(h.f.seed, streamRequestID, n)
-	} else {
-		requestID = h.f.newRequestID()
-	}
+	out, requestID, err := h.call(op, r, body.Bytes())
 	if err != nil {
-		if isLostResponse(err) {
-			// An injected lost response: the operation happened; the answer never comes.
-			panic(http.ErrAbortHandler)
-		}
 		writeError(w, requestID, wireErrorOf(err))
 		return
 	}
@@ -194,6 +193,24 @@ func (h *wireHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	header.Set("Content-Length", strconv.Itoa(len(payload.Bytes())))
 	w.WriteHeader(http.StatusOK)
 	w.Write(payload.Bytes())
+}
+
+// call runs op on the JSON body of a request and returns its output, or its error, and the
+// request id of the call. An injected lost response drops the connection here: the operation
+// happened; the answer never comes.
+func (h *wireHandler) call(op doorOp, r *http.Request, body []byte) (smithy.Serializable, string, error) {
+	var n uint64
+	out, err := op.wire(h.f, context.WithValue(r.Context(), callNumberKey{}, &n), body, r)
+	requestID := ""
+	if n != 0 {
+		requestID = uuidFor(h.f.seed, streamRequestID, n)
+	} else {
+		requestID = h.f.newRequestID()
+	}
+	if err != nil && isLostResponse(err) {
+		panic(http.ErrAbortHandler)
+	}
+	return out, requestID, err
 }
 
 // jsonContentTypeHeader is the Content-Type of every answer. Its capacity is its length, so
@@ -240,7 +257,8 @@ func releaseBody(buf *bytes.Buffer) {
 	}
 }
 
-// checkRequest refuses what is not an awsJson1_0 request.
+// checkRequest refuses what is not an awsJson1_0 request. (Query-protocol requests never
+// get here: ServeHTTP sends them to serveQuery.)
 func checkRequest(r *http.Request) *wireError {
 	if r.Method != http.MethodPost {
 		return &wireError{status: http.StatusMethodNotAllowed, typ: coralNamespace + "UnknownOperationException",
@@ -256,9 +274,6 @@ func checkRequest(r *http.Request) *wireError {
 		return serializationError("Malformed Content-Type " + strconv.Quote(ct) + ".")
 	case mt == jsonContentType, mt == "application/x-amz-json-1.1", mt == "application/json":
 		return nil
-	case mt == "application/x-www-form-urlencoded":
-		return &wireError{status: http.StatusBadRequest, typ: coralNamespace + "UnknownOperationException",
-			message: "sqsfake speaks SQS's awsJson1_0 protocol, not the query protocol (Action=…): use an SDK released since 2024."}
 	}
 	return serializationError("Unsupported Content-Type " + strconv.Quote(ct) + "; SQS expects " + jsonContentType + ".")
 }

@@ -123,15 +123,16 @@ func TestHandlerWritesErrorsAsSQS(t *testing.T) {
 func TestHandlerRefusesWhatIsNotAnAWSJSONRequest(t *testing.T) {
 	h := New().Handler()
 
-	r := httptest.NewRequest(http.MethodGet, "/", nil)
+	// GET requests and form-encoded bodies are the query protocol's (query_test.go).
+	r := httptest.NewRequest(http.MethodPut, "/", nil)
 	w := httptest.NewRecorder()
 	h.ServeHTTP(w, r)
 	assert.Equal(t, http.StatusMethodNotAllowed, w.Code)
 	assert.Contains(t, w.Body.String(), "UnknownOperationException")
 
-	w = post(h, "", "Action=ListQueues&Version=2012-11-05", "Content-Type", "application/x-www-form-urlencoded")
+	w = post(h, "ListQueues", "Action=ListQueues&Version=2012-11-05", "Content-Type", "application/x-www-form-urlencoded")
 	assert.Equal(t, http.StatusBadRequest, w.Code)
-	assert.Contains(t, w.Body.String(), "not the query protocol")
+	assert.Contains(t, w.Body.String(), "SerializationException")
 
 	w = post(h, "ListQueues", "{}", "Content-Type", "text/xml")
 	assert.Equal(t, http.StatusBadRequest, w.Code)
