@@ -23,7 +23,9 @@ import (
 // each XML answer the JSON answer the SDK reads — both by the SDK's schemas, member by member.
 // The old query-protocol SDKs themselves run in querytest/.
 func queryClientOf(f *Fake) *sqs.Client {
-	return memoryClientOf(f, func(o *sqs.Options) { o.HTTPClient = &queryTranslator{next: f.HTTPClient(), outputs: opOutputSchemas()} })
+	return memoryClientOf(f, func(o *sqs.Options) {
+		o.HTTPClient = &queryTranslator{next: f.HTTPClient(), outputs: opOutputSchemas()}
+	})
 }
 
 // queryTranslator is an sqs.HTTPClient that turns awsJson1_0 requests into query requests
