@@ -26,7 +26,8 @@ import (
 // Door 3: SQS's wire protocol, awsJson1_0 (SPEC.md §2, ECOSYSTEM.md §2.5). A request is a POST
 // whose X-Amz-Target header names the operation and whose body is the JSON of its input; the
 // handler decodes the body into the SDK's input type, calls the door-1 method, and writes
-// the output as the SDK's own serializer does (jsonWriter), or the error in AWS's shape.
+// the output as the SDK's own serializer does (jsonWriter), or the error in AWS's shape. The
+// query protocol (query.go, queryxml.go) goes through the same path.
 
 // MaxRequestBytes caps the body of a request to Handler; a larger body is refused with HTTP
 // 413 before it is decoded. Every valid request stays below it, even a batch whose 1 MiB of
@@ -126,11 +127,14 @@ var doorOps = map[string]doorOp{
 	"UntagQueue":                   defineOp((*Fake).UntagQueue, nil, nil),
 }
 
-// Handler returns an http.Handler that speaks SQS's wire protocol, awsJson1_0, over the
-// fake: serve it (httptest.NewServer(f.Handler()), or go run ./cmd/sqsfake) and point any SDK,
-// the AWS CLI or boto3 at it with an endpoint URL. Requests are routed on their
-// X-Amz-Target header (AmazonSQS.<Operation>); the path is ignored, so the SDKs that post to
-// the queue URL work too. Outputs are written as the SDK's own serializer writes them, with
+// Handler returns an http.Handler that speaks SQS's wire protocols over the fake: serve it
+// (httptest.NewServer(f.Handler()), or go run ./cmd/sqsfake) and point any SDK, the AWS CLI or
+// boto3 at it with an endpoint URL. It speaks awsJson1_0, the protocol of current SDKs, and
+// the older query protocol (Action=…&Version=2012-11-05 in a form-encoded POST or a GET,
+// answered in XML; see query.go), chosen per request, over the same queues.
+//
+// An awsJson1_0 request is routed on its X-Amz-Target header (AmazonSQS.<Operation>); the
+// path is ignored, so the SDKs that post to the queue URL work too. Outputs are written as the SDK's own serializer writes them, with
 // map entries in key order so that the same calls give the same bytes, and errors as SQS
 // writes them: the status of the error, a body {"__type":"com.amazonaws.sqs#<Shape>",
 // "message":…} and the x-amzn-query-error header that gives callers the legacy error code.
