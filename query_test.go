@@ -245,6 +245,9 @@ func TestQueryRequestForms(t *testing.T) {
 		{"QueueUrl wins over the path", func() *http.Request {
 			return httptest.NewRequest(http.MethodGet, "/123456789012/missing?Action=ListQueueTags&QueueUrl=jobs", nil)
 		}, 200},
+		{"a semicolon in a value", func() *http.Request {
+			return httptest.NewRequest(http.MethodGet, "/?Action=ListQueueTags&QueueUrl=jobs&Ignored=a;b", nil)
+		}, 200},
 		{"the body wins over the query string", func() *http.Request {
 			r := httptest.NewRequest(http.MethodPost, "/?Action=DeleteQueue&QueueUrl=missing", strings.NewReader("Action=ListQueueTags&QueueUrl=jobs"))
 			r.Header.Set("Content-Type", "application/x-www-form-urlencoded; charset=utf-8")
@@ -440,4 +443,17 @@ func opOutputSchemas() map[string]*smithy.Schema {
 		m[method.Name] = schemaOf(out)
 	}
 	return m
+}
+
+func TestQueryKeepsASemicolonInAValue(t *testing.T) {
+	ctx := context.Background()
+	f := New()
+	h := f.Handler()
+	queryRequest(h, http.MethodPost, "/", "Action=CreateQueue&QueueName=jobs")
+	w := queryRequest(h, http.MethodGet, "/123456789012/jobs", "Action=SendMessage&MessageBody=a;b")
+	require.Equal(t, http.StatusOK, w.Code, w.Body.String())
+	out, err := f.ReceiveMessage(ctx, &sqs.ReceiveMessageInput{QueueUrl: aws.String("jobs")})
+	require.NoError(t, err)
+	require.Len(t, out.Messages, 1)
+	assert.Equal(t, "a;b", *out.Messages[0].Body)
 }

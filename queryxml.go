@@ -42,8 +42,8 @@ const queryNamespace = "http://queue.amazonaws.com/doc/2012-11-05/"
 type xmlWriter struct {
 	buf    []byte
 	frames []xmlFrame
-	// result names the element of the root structure: "<Operation>Result".
-	result string
+	// op is the operation: the root structure is its <op>Result element.
+	op string
 	// keys holds the entries of the maps still open, innermost last.
 	keys []mapEntry
 	// scratch, ends and order are where CloseMap reorders entries.
@@ -55,9 +55,9 @@ type xmlWriter struct {
 // An xmlFrame is an open structure, list or map.
 type xmlFrame struct {
 	kind xmlFrameKind
-	// name is the element the frame closes with; "" for a flattened list or map and for a
-	// root structure the model gives no element.
-	name string
+	// name, followed by suffix, is the element the frame closes with; "" for a flattened
+	// list or map and for a root structure the model gives no element.
+	name, suffix string
 	// open is where the element's content starts, to write an empty element as <name/>.
 	open int
 	// item names the element of each item of a list, or of each entry of a map.
@@ -85,7 +85,7 @@ var xmlWriters = sync.Pool{New: func() any { return &xmlWriter{buf: make([]byte,
 func newXMLWriter(op string) *xmlWriter {
 	w := xmlWriters.Get().(*xmlWriter)
 	w.buf, w.frames, w.keys = w.buf[:0], w.frames[:0], w.keys[:0]
-	w.result = op + "Result"
+	w.op = op
 	w.buf = append(w.buf, `<?xml version="1.0"?><`...)
 	w.buf = append(w.buf, op...)
 	w.buf = append(w.buf, `Response xmlns="`+queryNamespace+`">`...)
@@ -139,11 +139,9 @@ func flattened(s *smithy.Schema) bool {
 	return ok
 }
 
-// element names the element of a value written with schema s where the writer stands.
+// element names the element of a value written with schema s where the writer stands, inside
+// the root structure.
 func (w *xmlWriter) element(s *smithy.Schema) string {
-	if len(w.frames) == 0 {
-		return w.result
-	}
 	switch f := &w.frames[len(w.frames)-1]; f.kind {
 	case xmlList:
 		return f.item
@@ -153,15 +151,21 @@ func (w *xmlWriter) element(s *smithy.Schema) string {
 	return memberElement(s)
 }
 
-func (w *xmlWriter) openTag(name string) {
+func (w *xmlWriter) openTag(name string) { w.openTagSuffixed(name, "") }
+
+func (w *xmlWriter) openTagSuffixed(name, suffix string) {
 	w.buf = append(w.buf, '<')
 	w.buf = append(w.buf, name...)
+	w.buf = append(w.buf, suffix...)
 	w.buf = append(w.buf, '>')
 }
 
-func (w *xmlWriter) closeTag(name string) {
+func (w *xmlWriter) closeTag(name string) { w.closeTagSuffixed(name, "") }
+
+func (w *xmlWriter) closeTagSuffixed(name, suffix string) {
 	w.buf = append(w.buf, '<', '/')
 	w.buf = append(w.buf, name...)
+	w.buf = append(w.buf, suffix...)
 	w.buf = append(w.buf, '>')
 }
 
@@ -176,14 +180,18 @@ func (w *xmlWriter) text(s *smithy.Schema, appendText func([]byte) []byte) {
 // WriteStruct implements smithy.ShapeSerializer. The root structure is the Result element,
 // unless its schema is nil: the operations without output in the model have none.
 func (w *xmlWriter) WriteStruct(s *smithy.Schema) {
-	name := ""
-	if len(w.frames) > 0 || s != nil {
-		name = w.element(s)
+	f := xmlFrame{kind: xmlStruct}
+	switch {
+	case len(w.frames) > 0:
+		f.name = w.element(s)
+	case s != nil:
+		f.name, f.suffix = w.op, "Result"
 	}
-	if name != "" {
-		w.openTag(name)
+	if f.name != "" {
+		w.openTagSuffixed(f.name, f.suffix)
 	}
-	w.frames = append(w.frames, xmlFrame{kind: xmlStruct, name: name, open: len(w.buf)})
+	f.open = len(w.buf)
+	w.frames = append(w.frames, f)
 }
 
 // CloseStruct implements smithy.ShapeSerializer.
@@ -198,7 +206,7 @@ func (w *xmlWriter) closeFrame() {
 	case len(w.buf) == f.open:
 		w.buf = append(w.buf[:len(w.buf)-1], '/', '>')
 	default:
-		w.closeTag(f.name)
+		w.closeTagSuffixed(f.name, f.suffix)
 	}
 }
 
