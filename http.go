@@ -191,12 +191,18 @@ func (h *wireHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	payload := newJSONWriter()
 	defer payload.release()
 	out.Serialize(payload)
+	writeAnswer(w, http.StatusOK, jsonContentTypeHeader, requestID, payload.Bytes())
+}
+
+// writeAnswer writes an answer of either protocol: its status, Content-Type, request id and
+// body.
+func writeAnswer(w http.ResponseWriter, status int, contentType []string, requestID string, body []byte) {
 	header := w.Header()
-	header["Content-Type"] = jsonContentTypeHeader
+	header["Content-Type"] = contentType
 	header.Set("X-Amzn-Requestid", requestID)
-	header.Set("Content-Length", strconv.Itoa(len(payload.Bytes())))
-	w.WriteHeader(http.StatusOK)
-	w.Write(payload.Bytes())
+	header.Set("Content-Length", strconv.Itoa(len(body)))
+	w.WriteHeader(status)
+	w.Write(body)
 }
 
 // call runs op on the JSON body of a request and returns its output, or its error, and the

@@ -108,11 +108,7 @@ func (h *wireHandler) serveQuery(w http.ResponseWriter, r *http.Request, body []
 	queueURL := queueInPath(r)
 	action, _ := d.get("Action")
 	if action == "" && queueURL != "" {
-		header := w.Header()
-		header["Content-Type"] = queryContentTypeHeader
-		header.Set("X-Amzn-Requestid", h.f.newRequestID())
-		w.WriteHeader(http.StatusNotFound)
-		w.Write([]byte("<UnknownOperationException/>"))
+		writeAnswer(w, http.StatusNotFound, queryContentTypeHeader, h.f.newRequestID(), []byte("<UnknownOperationException/>"))
 		return
 	}
 	op, werr := lookupAction(action, queueURL != "")
@@ -136,12 +132,7 @@ func (h *wireHandler) serveQuery(w http.ResponseWriter, r *http.Request, body []
 	defer payload.release()
 	out.Serialize(payload)
 	payload.finish(action, requestID)
-	header := w.Header()
-	header["Content-Type"] = queryContentTypeHeader
-	header.Set("X-Amzn-Requestid", requestID)
-	header.Set("Content-Length", strconv.Itoa(len(payload.Bytes())))
-	w.WriteHeader(http.StatusOK)
-	w.Write(payload.Bytes())
+	writeAnswer(w, http.StatusOK, queryContentTypeHeader, requestID, payload.Bytes())
 }
 
 // queryContentTypeHeader is the Content-Type of every query answer; its capacity is its
@@ -252,12 +243,7 @@ func writeQueryError(w http.ResponseWriter, requestID string, e *wireError) {
 	b = append(b, "</Message><Detail/></Error><RequestId>"...)
 	b = appendXMLText(b, requestID)
 	b = append(b, "</RequestId></ErrorResponse>"...)
-	header := w.Header()
-	header["Content-Type"] = queryContentTypeHeader
-	header.Set("X-Amzn-Requestid", requestID)
-	header.Set("Content-Length", strconv.Itoa(len(b)))
-	w.WriteHeader(e.status)
-	w.Write(b)
+	writeAnswer(w, e.status, queryContentTypeHeader, requestID, b)
 }
 
 // A queryMember is a member of an input structure and the parameter name it has.

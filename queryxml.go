@@ -4,9 +4,7 @@ import (
 	"encoding/base64"
 	"math"
 	"math/big"
-	"slices"
 	"strconv"
-	"strings"
 	"sync"
 	"time"
 	"unicode/utf8"
@@ -46,10 +44,8 @@ type xmlWriter struct {
 	op string
 	// keys holds the entries of the maps still open, innermost last.
 	keys []mapEntry
-	// scratch, ends and order are where CloseMap reorders entries.
-	scratch []byte
-	ends    []int
-	order   []int
+	// sorter is where CloseMap reorders entries.
+	sorter entrySorter
 }
 
 // An xmlFrame is an open structure, list or map.
@@ -103,7 +99,7 @@ func (w *xmlWriter) finish(op, requestID string) {
 
 // release returns w to the pool; its bytes must not be used after.
 func (w *xmlWriter) release() {
-	if cap(w.buf) > 64<<10 || cap(w.scratch) > 64<<10 {
+	if cap(w.buf) > 64<<10 || cap(w.sorter.scratch) > 64<<10 {
 		return
 	}
 	clear(w.keys[:cap(w.keys)])
@@ -260,25 +256,7 @@ func (w *xmlWriter) CloseMap() {
 		w.closeTag(f.item)
 	}
 	entries := w.keys[f.keys:]
-	if len(entries) > 1 && !slices.IsSortedFunc(entries, compareEntries) {
-		// Entry i runs from its start to the start of entry i+1, the last to the end.
-		region := entries[0].start
-		w.scratch = append(w.scratch[:0], w.buf[region:]...)
-		w.ends, w.order = w.ends[:0], w.order[:0]
-		for i := range entries {
-			end := len(w.buf)
-			if i+1 < len(entries) {
-				end = entries[i+1].start
-			}
-			w.ends = append(w.ends, end-region)
-			w.order = append(w.order, i)
-		}
-		slices.SortStableFunc(w.order, func(a, b int) int { return strings.Compare(entries[a].key, entries[b].key) })
-		w.buf = w.buf[:region]
-		for _, i := range w.order {
-			w.buf = append(w.buf, w.scratch[entries[i].start-region:w.ends[i]]...)
-		}
-	}
+	w.buf = w.sorter.sort(w.buf, entries, "")
 	clear(entries)
 	w.keys = w.keys[:f.keys]
 	w.closeFrame()

@@ -3,9 +3,7 @@
 package sdkv1
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"reflect"
 	"testing"
@@ -24,18 +22,10 @@ import (
 type caller struct{ svc *sqs.SQS }
 
 func (c caller) Call(ctx context.Context, op string, input []byte) scenario.Outcome {
-	method := reflect.ValueOf(c.svc).MethodByName(op + "WithContext")
-	if !method.IsValid() {
-		return scenario.Outcome{Other: "no method " + op + "WithContext"}
-	}
-	in := reflect.New(method.Type().In(1).Elem())
-	dec := json.NewDecoder(bytes.NewReader(input))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(in.Interface()); err != nil {
-		return scenario.Outcome{Other: "input: " + err.Error()}
-	}
-	res := method.Call([]reflect.Value{reflect.ValueOf(ctx), in})
-	if err, _ := res[1].Interface().(error); err != nil {
+	return scenario.Invoke(ctx, reflect.ValueOf(c.svc).MethodByName(op+"WithContext"), input, func(out any, err error) scenario.Outcome {
+		if err == nil {
+			return scenario.Outcome{Output: scenario.Normalize(out)}
+		}
 		var rf awserr.RequestFailure
 		var ae awserr.Error
 		switch {
@@ -45,8 +35,7 @@ func (c caller) Call(ctx context.Context, op string, input []byte) scenario.Outc
 			return scenario.Outcome{Client: true}
 		}
 		return scenario.Outcome{Other: err.Error()}
-	}
-	return scenario.Outcome{Output: scenario.Normalize(res[0].Interface())}
+	})
 }
 
 func TestCorpusCoversEveryOperation(t *testing.T) { scenario.CheckCoverage(t) }

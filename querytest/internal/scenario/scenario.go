@@ -17,6 +17,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"reflect"
 	"regexp"
 	"slices"
 	"strconv"
@@ -79,6 +80,23 @@ func (o Outcome) String() string {
 // A Caller makes one call of an operation with an input given as JSON.
 type Caller interface {
 	Call(ctx context.Context, op string, input []byte) Outcome
+}
+
+// Invoke calls a client method by reflection — one taking a context and a pointer to an
+// input, the input decoded strictly from JSON — and gives its output or error to outcome.
+func Invoke(ctx context.Context, method reflect.Value, input []byte, outcome func(out any, err error) Outcome) Outcome {
+	if !method.IsValid() {
+		return Outcome{Other: "no such method"}
+	}
+	in := reflect.New(method.Type().In(1).Elem())
+	dec := json.NewDecoder(bytes.NewReader(input))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(in.Interface()); err != nil {
+		return Outcome{Other: "input: " + err.Error()}
+	}
+	res := method.Call([]reflect.Value{reflect.ValueOf(ctx), in})
+	err, _ := res[1].Interface().(error)
+	return outcome(res[0].Interface(), err)
 }
 
 // Normalize turns an output value into comparable JSON: numbers as json.Number, no
