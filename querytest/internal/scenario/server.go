@@ -2,7 +2,6 @@ package scenario
 
 import (
 	"bufio"
-	"fmt"
 	"io"
 	"net"
 	"net/http"
@@ -12,7 +11,6 @@ import (
 	"runtime"
 	"strconv"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 )
@@ -26,31 +24,15 @@ type Server struct {
 	cmd *exec.Cmd
 }
 
-var (
-	buildOnce sync.Once
-	binary    string
-	buildErr  error
-)
-
-// build compiles cmd/sqsfake once per test binary.
+// build compiles cmd/sqsfake into a directory of the test's.
 func build(t *testing.T) string {
-	buildOnce.Do(func() {
-		_, file, _, _ := runtime.Caller(0)
-		root := filepath.Join(filepath.Dir(file), "..", "..", "..")
-		dir, err := os.MkdirTemp("", "sqsfake-querytest-")
-		if err != nil {
-			buildErr = err
-			return
-		}
-		binary = filepath.Join(dir, "sqsfake")
-		cmd := exec.Command("go", "build", "-o", binary, "./cmd/sqsfake")
-		cmd.Dir = root
-		if out, err := cmd.CombinedOutput(); err != nil {
-			buildErr = fmt.Errorf("go build ./cmd/sqsfake: %v\n%s", err, out)
-		}
-	})
-	if buildErr != nil {
-		t.Fatal(buildErr)
+	_, file, _, _ := runtime.Caller(0)
+	root := filepath.Join(filepath.Dir(file), "..", "..", "..")
+	binary := filepath.Join(t.TempDir(), "sqsfake")
+	cmd := exec.Command("go", "build", "-o", binary, "./cmd/sqsfake")
+	cmd.Dir = root
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("go build ./cmd/sqsfake: %v\n%s", err, out)
 	}
 	return binary
 }
