@@ -5,6 +5,7 @@ import (
 	"crypto/md5"
 	"encoding/hex"
 	"encoding/xml"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
@@ -456,4 +457,58 @@ func TestQueryKeepsASemicolonInAValue(t *testing.T) {
 	require.NoError(t, err)
 	require.Len(t, out.Messages, 1)
 	assert.Equal(t, "a;b", *out.Messages[0].Body)
+}
+
+// FuzzQueryRequest sends arbitrary parameters in the query protocol: every answer is an XML
+// document with a request id — a result or an ErrorResponse — or the 404 of a queue's URL
+// without an Action, and nothing panics.
+func FuzzQueryRequest(f *testing.F) {
+	for _, seed := range []string{
+		"Action=CreateQueue&QueueName=jobs&Attribute.1.Name=DelaySeconds&Attribute.1.Value=1",
+		"Action=SendMessage&QueueUrl=jobs&MessageBody=x&MessageAttribute.1.Name=a&MessageAttribute.1.Value.DataType=String&MessageAttribute.1.Value.StringValue=v",
+		"Action=SendMessageBatch&QueueUrl=jobs&SendMessageBatchRequestEntry.1.Id=a&SendMessageBatchRequestEntry.1.MessageBody=x&SendMessageBatchRequestEntry.2.Id=b",
+		"Action=ReceiveMessage&QueueUrl=jobs&AttributeName.1=All&MaxNumberOfMessages=10&WaitTimeSeconds=0",
+		"Action=ChangeMessageVisibilityBatch&QueueUrl=jobs&ChangeMessageVisibilityBatchRequestEntry.0.Id=a",
+		"Action=TagQueue&QueueUrl=jobs&Tag.1.Key=&Tag.2.Value=v",
+		"Action=AddPermission&QueueUrl=jobs&Label=l&AWSAccountId.1=111122223333&ActionName.1=SendMessage",
+		"Action=UntagQueue&QueueUrl=jobs&TagKey=", "Action=%", "Action=Nope", "", "&&=&", "Action=ListQueues;x",
+	} {
+		f.Add(http.MethodPost, "/", seed)
+		f.Add(http.MethodGet, "/123456789012/jobs", seed)
+	}
+	f.Fuzz(func(t *testing.T, method, path, form string) {
+		if method != http.MethodGet {
+			method = http.MethodPost
+		}
+		fake := New()
+		fake.CreateQueue(context.Background(), &sqs.CreateQueueInput{QueueName: aws.String("jobs")})
+		var r *http.Request
+		if method == http.MethodGet {
+			r = httptest.NewRequest(method, "/", nil)
+			r.URL.RawQuery = form
+		} else {
+			r = httptest.NewRequest(method, "/", strings.NewReader(form))
+			r.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+		}
+		r.URL.Path = path
+		// A long poll would wait on the virtual clock: keep every receive short.
+		if strings.Contains(form, "WaitTimeSeconds") {
+			return
+		}
+		w := httptest.NewRecorder()
+		fake.Handler().ServeHTTP(w, r)
+		assert.Equal(t, "text/xml", w.Header().Get("Content-Type"))
+		assert.Regexp(t, uuidPattern, w.Header().Get("X-Amzn-Requestid"))
+		if w.Code == http.StatusNotFound && w.Body.String() == "<UnknownOperationException/>" {
+			return
+		}
+		dec := xml.NewDecoder(strings.NewReader(w.Body.String()))
+		for {
+			_, err := dec.Token()
+			if err != nil {
+				assert.ErrorIs(t, err, io.EOF, "%d %s", w.Code, w.Body.String())
+				break
+			}
+		}
+	})
 }
