@@ -48,7 +48,7 @@ import (
 // Version is not checked: SDKs send 2012-11-05, and SQS has served older WSDL versions
 // (UNVERIFIED for a request without one; LocalStack, moto and ElasticMQ ignore it). Unknown
 // parameters are ignored. A QueueUrl parameter wins over the queue the path names, as on AWS
-// (LocalStack's query API, checked against AWS). A message that does not exist is "The
+// (LocalStack's query API, checked against AWS). A queue that does not exist is "The
 // specified queue does not exist for this wsdl version." on this protocol, as SQS words it
 // there (aws-sdk-go v1's smoke test; every query-era report), and "… does not exist." on
 // awsJson1_0 (ElasticMQ#905).
