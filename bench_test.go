@@ -3,6 +3,9 @@ package sqsfake
 import (
 	"context"
 	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
 	"runtime"
 	"strconv"
 	"strings"
@@ -19,12 +22,13 @@ import (
 //   - a send+receive+delete cycle ≤ 2 µs and ≤ 15 allocations;
 //   - receive+delete with 1,000,000 queued within 2× of the same with 1,000 queued;
 //   - an Advance that expires 100,000 in-flight messages ≤ 1 µs per message beyond the clock;
-//   - ≤ 300 bytes per queued 100-byte message beyond the body.
+//   - ≤ 300 bytes per queued 100-byte message beyond the body;
+//   - a SendMessage through Handler in the query protocol ≤ 1.5× the same in awsJson1_0.
 // Run: go test -run '^$' -bench . -benchmem
 
 var body100 = strings.Repeat("x", 100)
 
-func benchQueue(b *testing.B, f *Fake, attrs map[string]string) *string {
+func benchQueue(b testing.TB, f *Fake, attrs map[string]string) *string {
 	b.Helper()
 	out, err := f.CreateQueue(context.Background(), &sqs.CreateQueueInput{QueueName: aws.String("bench"), Attributes: attrs})
 	if err != nil {
@@ -346,4 +350,50 @@ func BenchmarkRedeliveryScenario(b *testing.B) {
 	b.StopTimer()
 	perOp := float64(b.Elapsed().Nanoseconds()) / float64(b.N)
 	b.ReportMetric(perOp/cycleCost(), "cycles/op")
+}
+
+// discardWriter is an http.ResponseWriter that keeps only the status, so that a benchmark of
+// Handler measures the handler.
+type discardWriter struct {
+	header http.Header
+	status int
+}
+
+func (w *discardWriter) Header() http.Header         { return w.header }
+func (w *discardWriter) Write(p []byte) (int, error) { return len(p), nil }
+func (w *discardWriter) WriteHeader(status int)      { w.status = status }
+
+// BenchmarkHandlerSendMessage measures one SendMessage of a 100-byte body through Handler in
+// memory, in each protocol. The bar: the query protocol costs at most 1.5× awsJson1_0.
+func BenchmarkHandlerSendMessage(b *testing.B) {
+	for _, tc := range []struct {
+		name, contentType, target, body string
+	}{
+		{"awsJson1_0", "application/x-amz-json-1.0", "AmazonSQS.SendMessage",
+			`{"QueueUrl":"https://sqs.us-east-1.amazonaws.com/123456789012/bench","MessageBody":"` + body100 + `"}`},
+		{"query", "application/x-www-form-urlencoded; charset=utf-8", "",
+			"Action=SendMessage&Version=2012-11-05&QueueUrl=https%3A%2F%2Fsqs.us-east-1.amazonaws.com%2F123456789012%2Fbench&MessageBody=" + body100},
+	} {
+		b.Run(tc.name, func(b *testing.B) {
+			f := New()
+			benchQueue(b, f, nil)
+			h := f.Handler()
+			body := strings.NewReader(tc.body)
+			r := httptest.NewRequest(http.MethodPost, "/", io.NopCloser(body))
+			r.Header.Set("Content-Type", tc.contentType)
+			if tc.target != "" {
+				r.Header.Set("X-Amz-Target", tc.target)
+			}
+			w := &discardWriter{header: http.Header{}}
+			b.ReportAllocs()
+			for b.Loop() {
+				body.Reset(tc.body)
+				w.status = 0
+				h.ServeHTTP(w, r)
+				if w.status != http.StatusOK {
+					b.Fatal(w.status)
+				}
+			}
+		})
+	}
 }

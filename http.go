@@ -27,7 +27,8 @@ import (
 // Door 3: SQS's wire protocol, awsJson1_0 (SPEC.md §2, ECOSYSTEM.md §2.5). A request is a POST
 // whose X-Amz-Target header names the operation and whose body is the JSON of its input; the
 // handler decodes the body into the SDK's input type, calls the door-1 method, and writes
-// the output as the SDK's own serializer does (jsonWriter), or the error in AWS's shape.
+// the output as the SDK's own serializer does (jsonWriter), or the error in AWS's shape. The
+// query protocol (query.go, queryxml.go) goes through the same path.
 
 // MaxRequestBytes caps the body of a request to Handler; a larger body is refused with HTTP
 // 413 before it is decoded. Every valid request stays below it, even a batch whose 1 MiB of
@@ -47,6 +48,8 @@ type doorOp struct {
 	direct func(f *Fake, ctx context.Context, params any) (any, error)
 	// wire decodes a request body and calls the door-1 method (door 3).
 	wire func(f *Fake, ctx context.Context, body []byte, r *http.Request) (smithy.Serializable, error)
+	// input is the schema of the operation's input, whose traits name its query parameters.
+	input *smithy.Schema
 }
 
 // defineOp builds the doorOp of a door-1 method. viaSDK, if set, gives the door-1 options of a
@@ -54,11 +57,15 @@ type doorOp struct {
 // decodeInput, and returns the call's context with what it notes for the engine: members
 // that Go's zero values cannot express (wirezeros.go), strings that are not text
 // (wirejson.go).
-func defineOp[In any, Out smithy.Serializable](method func(*Fake, context.Context, *In, ...func(*sqs.Options)) (Out, error),
-	viaSDK func(*In) []func(*sqs.Options), decode func(ctx context.Context, body []byte, r *http.Request, in *In) (context.Context, error)) doorOp {
+func defineOp[In any, PIn interface {
+	*In
+	smithy.Serializable
+}, Out smithy.Serializable](method func(*Fake, context.Context, PIn, ...func(*sqs.Options)) (Out, error),
+	viaSDK func(PIn) []func(*sqs.Options), decode func(ctx context.Context, body []byte, r *http.Request, in PIn) (context.Context, error)) doorOp {
 	return doorOp{
+		input: schemaOf(PIn(new(In))),
 		direct: func(f *Fake, ctx context.Context, params any) (any, error) {
-			in, ok := params.(*In)
+			in, ok := params.(PIn)
 			if !ok {
 				return nil, fmt.Errorf("sqsfake: %T is not a %T", params, in)
 			}
@@ -73,7 +80,7 @@ func defineOp[In any, Out smithy.Serializable](method func(*Fake, context.Contex
 			return out, nil
 		},
 		wire: func(f *Fake, ctx context.Context, body []byte, r *http.Request) (smithy.Serializable, error) {
-			in := new(In)
+			in := PIn(new(In))
 			if decode == nil {
 				if err := decodeInput(body, in); err != nil {
 					return nil, err
@@ -120,11 +127,14 @@ var doorOps = map[string]doorOp{
 	"UntagQueue":                   defineOp((*Fake).UntagQueue, nil, nil),
 }
 
-// Handler returns an http.Handler that speaks SQS's wire protocol, awsJson1_0, over the
-// fake: serve it (httptest.NewServer(f.Handler()), or go run ./cmd/sqsfake) and point any SDK,
-// the AWS CLI or boto3 at it with an endpoint URL. Requests are routed on their
-// X-Amz-Target header (AmazonSQS.<Operation>); the path is ignored, so the SDKs that post to
-// the queue URL work too. Outputs are written as the SDK's own serializer writes them, with
+// Handler returns an http.Handler that speaks SQS's wire protocols over the fake: serve it
+// (httptest.NewServer(f.Handler()), or go run ./cmd/sqsfake) and point any SDK, the AWS CLI or
+// boto3 at it with an endpoint URL. It speaks awsJson1_0, the protocol of current SDKs, and
+// the older query protocol (Action=…&Version=2012-11-05 in a form-encoded POST or a GET,
+// answered in XML; see query.go), chosen per request, over the same queues.
+//
+// An awsJson1_0 request is routed on its X-Amz-Target header (AmazonSQS.<Operation>); the
+// path is ignored, so the SDKs that post to the queue URL work too. Outputs are written as the SDK's own serializer writes them, with
 // map entries in key order so that the same calls give the same bytes, and errors as SQS
 // writes them: the status of the error, a body {"__type":"com.amazonaws.sqs#<Shape>",
 // "message":…} and the x-amzn-query-error header that gives callers the legacy error code.
@@ -163,6 +173,10 @@ func (h *wireHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	// the answer arrives may close the connection under the response (aws-sdk-go-v2#2737).
 	body, werr := readBody(w, r)
 	defer releaseBody(body)
+	if isQueryRequest(r) {
+		h.serveQuery(w, r, body.Bytes(), werr)
+		return
+	}
 	if werr == nil {
 		werr = checkRequest(r)
 	}
@@ -175,31 +189,44 @@ func (h *wireHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 
-	var n uint64
-	out, err := op.wire(h.f, context.WithValue(r.Context(), callNumberKey{}, &n), body.Bytes(), r)
-	requestID := ""
-	if n != 0 {
-		requestID = uuidFor(h.f.seed, streamRequestID, n)
-	} else {
-		requestID = h.f.newRequestID()
-	}
+	out, requestID, err := h.call(op, r, body.Bytes())
 	if err != nil {
-		if isLostResponse(err) {
-			// An injected lost response: the operation happened; the answer never comes.
-			panic(http.ErrAbortHandler)
-		}
 		writeError(w, requestID, wireErrorOf(err))
 		return
 	}
 	payload := newJSONWriter()
 	defer payload.release()
 	out.Serialize(payload)
+	writeAnswer(w, http.StatusOK, jsonContentTypeHeader, requestID, payload.Bytes())
+}
+
+// writeAnswer writes an answer of either protocol: its status, Content-Type, request id and
+// body.
+func writeAnswer(w http.ResponseWriter, status int, contentType []string, requestID string, body []byte) {
 	header := w.Header()
-	header["Content-Type"] = jsonContentTypeHeader
+	header["Content-Type"] = contentType
 	header.Set("X-Amzn-Requestid", requestID)
-	header.Set("Content-Length", strconv.Itoa(len(payload.Bytes())))
-	w.WriteHeader(http.StatusOK)
-	w.Write(payload.Bytes())
+	header.Set("Content-Length", strconv.Itoa(len(body)))
+	w.WriteHeader(status)
+	w.Write(body)
+}
+
+// call runs op on the JSON body of a request and returns its output, or its error, and the
+// request id of the call. An injected lost response drops the connection here: the operation
+// happened; the answer never comes.
+func (h *wireHandler) call(op doorOp, r *http.Request, body []byte) (smithy.Serializable, string, error) {
+	var n uint64
+	out, err := op.wire(h.f, context.WithValue(r.Context(), callNumberKey{}, &n), body, r)
+	requestID := ""
+	if n != 0 {
+		requestID = uuidFor(h.f.seed, streamRequestID, n)
+	} else {
+		requestID = h.f.newRequestID()
+	}
+	if err != nil && isLostResponse(err) {
+		panic(http.ErrAbortHandler)
+	}
+	return out, requestID, err
 }
 
 // jsonContentTypeHeader is the Content-Type of every answer. Its capacity is its length, so
@@ -254,7 +281,8 @@ func releaseBody(buf *bytes.Buffer) {
 	}
 }
 
-// checkRequest refuses what is not an awsJson1_0 request.
+// checkRequest refuses what is not an awsJson1_0 request. (Query-protocol requests never
+// get here: ServeHTTP sends them to serveQuery.)
 func checkRequest(r *http.Request) *wireError {
 	if r.Method != http.MethodPost {
 		return &wireError{status: http.StatusMethodNotAllowed, typ: coralNamespace + "UnknownOperationException",
@@ -270,9 +298,6 @@ func checkRequest(r *http.Request) *wireError {
 		return serializationError("Malformed Content-Type " + strconv.Quote(ct) + ".")
 	case mt == jsonContentType, mt == "application/x-amz-json-1.1", mt == "application/json":
 		return nil
-	case mt == "application/x-www-form-urlencoded":
-		return &wireError{status: http.StatusBadRequest, typ: coralNamespace + "UnknownOperationException",
-			message: "sqsfake speaks SQS's awsJson1_0 protocol, not the query protocol (Action=…): use an SDK released since 2024."}
 	}
 	return serializationError("Unsupported Content-Type " + strconv.Quote(ct) + "; SQS expects " + jsonContentType + ".")
 }

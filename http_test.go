@@ -123,15 +123,16 @@ func TestHandlerWritesErrorsAsSQS(t *testing.T) {
 func TestHandlerRefusesWhatIsNotAnAWSJSONRequest(t *testing.T) {
 	h := New().Handler()
 
-	r := httptest.NewRequest(http.MethodGet, "/", nil)
+	// GET requests and form-encoded bodies are the query protocol's (query_test.go).
+	r := httptest.NewRequest(http.MethodPut, "/", nil)
 	w := httptest.NewRecorder()
 	h.ServeHTTP(w, r)
 	assert.Equal(t, http.StatusMethodNotAllowed, w.Code)
 	assert.Contains(t, w.Body.String(), "UnknownOperationException")
 
-	w = post(h, "", "Action=ListQueues&Version=2012-11-05", "Content-Type", "application/x-www-form-urlencoded")
+	w = post(h, "ListQueues", "Action=ListQueues&Version=2012-11-05", "Content-Type", "application/x-www-form-urlencoded")
 	assert.Equal(t, http.StatusBadRequest, w.Code)
-	assert.Contains(t, w.Body.String(), "not the query protocol")
+	assert.Contains(t, w.Body.String(), "SerializationException")
 
 	w = post(h, "ListQueues", "{}", "Content-Type", "text/xml")
 	assert.Equal(t, http.StatusBadRequest, w.Code)
@@ -492,9 +493,10 @@ func BenchmarkHTTPClientSendMessage(b *testing.B) {
 	}
 }
 
-// BenchmarkHandlerSendMessage measures the handler alone on a raw SendMessage request with
-// a 100-byte body and one attribute: reading, decoding, the send, and the answer.
-func BenchmarkHandlerSendMessage(b *testing.B) {
+// BenchmarkHandlerSendMessageWithAttribute measures the handler alone on a raw awsJson1_0
+// SendMessage request with a 100-byte body and one attribute: reading, decoding (with the
+// check that the text is Unicode), the send, and the answer.
+func BenchmarkHandlerSendMessageWithAttribute(b *testing.B) {
 	f := New()
 	h := f.Handler()
 	if w := post(h, "CreateQueue", `{"QueueName":"bench"}`); w.Code != http.StatusOK {

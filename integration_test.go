@@ -390,6 +390,7 @@ func TestScenarios(t *testing.T) {
 		{"Client", func(t *testing.T) *scenarioEnv { f := New(); return &scenarioEnv{api: f.Client(), fake: f} }},
 		{"HTTPClient", func(t *testing.T) *scenarioEnv { f := New(); return &scenarioEnv{api: memoryClientOf(f), fake: f} }},
 		{"loopback", func(t *testing.T) *scenarioEnv { f := New(); return &scenarioEnv{api: loopbackClientOf(t, f), fake: f} }},
+		{"query protocol", func(t *testing.T) *scenarioEnv { f := New(); return &scenarioEnv{api: queryClientOf(f), fake: f} }},
 		{"endpoint", integrationTarget},
 	}
 	for _, tg := range targets {

@@ -40,10 +40,8 @@ type jsonWriter struct {
 	keys []mapEntry
 	// keyed is set when a map key has just been written, so the next value needs none.
 	keyed bool
-	// scratch, ends and order are where CloseMap reorders entries.
-	scratch []byte
-	ends    []int
-	order   []int
+	// sorter is where CloseMap reorders entries.
+	sorter entrySorter
 }
 
 // A jsonFrame is an open struct, map, union or list.
@@ -70,7 +68,7 @@ func newJSONWriter() *jsonWriter {
 
 // release returns w to the pool; its bytes must not be used after.
 func (w *jsonWriter) release() {
-	if cap(w.buf) > 64<<10 || cap(w.scratch) > 64<<10 {
+	if cap(w.buf) > 64<<10 || cap(w.sorter.scratch) > 64<<10 {
 		return
 	}
 	clear(w.keys[:cap(w.keys)]) // drop the key strings
@@ -156,34 +154,50 @@ func (w *jsonWriter) WriteKey(_ *smithy.Schema, key string) {
 func (w *jsonWriter) CloseMap() {
 	f := w.frames[len(w.frames)-1]
 	entries := w.keys[f.keys:]
-	if len(entries) > 1 && !slices.IsSortedFunc(entries, compareEntries) {
-		// Entry i runs from its start to the comma before entry i+1, the last to the end.
-		region := entries[0].start
-		w.scratch = append(w.scratch[:0], w.buf[region:]...)
-		w.ends, w.order = w.ends[:0], w.order[:0]
-		for i := range entries {
-			end := len(w.buf)
-			if i+1 < len(entries) {
-				end = entries[i+1].start - 1
-			}
-			w.ends = append(w.ends, end-region)
-			w.order = append(w.order, i)
-		}
-		slices.SortStableFunc(w.order, func(a, b int) int { return strings.Compare(entries[a].key, entries[b].key) })
-		w.buf = w.buf[:region]
-		for n, i := range w.order {
-			if n > 0 {
-				w.buf = append(w.buf, ',')
-			}
-			w.buf = append(w.buf, w.scratch[entries[i].start-region:w.ends[i]]...)
-		}
-	}
+	w.buf = w.sorter.sort(w.buf, entries, ",")
 	clear(entries)
 	w.keys = w.keys[:f.keys]
 	w.close('}')
 }
 
 func compareEntries(a, b mapEntry) int { return strings.Compare(a.key, b.key) }
+
+// entrySorter puts the entries of a map in key order, for the writers of both protocols. Its
+// slices are scratch space kept from one map to the next.
+type entrySorter struct {
+	scratch []byte
+	ends    []int
+	order   []int
+}
+
+// sort reorders the entries, which run one after another to the end of buf with sep between
+// them, by key, and returns buf.
+func (s *entrySorter) sort(buf []byte, entries []mapEntry, sep string) []byte {
+	if len(entries) < 2 || slices.IsSortedFunc(entries, compareEntries) {
+		return buf
+	}
+	// Entry i runs from its start to the separator before entry i+1, the last to the end.
+	region := entries[0].start
+	s.scratch = append(s.scratch[:0], buf[region:]...)
+	s.ends, s.order = s.ends[:0], s.order[:0]
+	for i := range entries {
+		end := len(buf)
+		if i+1 < len(entries) {
+			end = entries[i+1].start - len(sep)
+		}
+		s.ends = append(s.ends, end-region)
+		s.order = append(s.order, i)
+	}
+	slices.SortStableFunc(s.order, func(a, b int) int { return strings.Compare(entries[a].key, entries[b].key) })
+	buf = buf[:region]
+	for n, i := range s.order {
+		if n > 0 {
+			buf = append(buf, sep...)
+		}
+		buf = append(buf, s.scratch[entries[i].start-region:s.ends[i]]...)
+	}
+	return buf
+}
 
 // WriteUnion implements smithy.ShapeSerializer: {"variant":value}.
 func (w *jsonWriter) WriteUnion(schema, variant *smithy.Schema) {

@@ -1,6 +1,8 @@
 // Command sqsfake serves an in-memory, deterministic Amazon SQS over HTTP, for tests written in
-// any language and for trying SQS code locally. It speaks SQS's wire protocol (awsJson1_0), so
-// the AWS CLI, boto3 and every current AWS SDK work against it with an endpoint URL:
+// any language and for trying SQS code locally. It speaks both of SQS's wire protocols —
+// awsJson1_0, which every current AWS SDK uses, and the older query protocol (Action=…,
+// answered in XML) of older SDKs and hand-written scripts — so the AWS CLI, boto3 and any
+// SDK work against it with an endpoint URL:
 //
 //	go run ./cmd/sqsfake -queues jobs,jobs-dlq
 //	aws sqs send-message --endpoint-url http://127.0.0.1:9324 --region us-east-1 \
@@ -124,7 +126,7 @@ func parseFlags(args []string, stderr io.Writer) (config, error) {
 	fs.Uint64Var(&c.seed, "seed", 0, "the `seed` of message ids, receipt handles and request ids (0: the fake's default)")
 	fs.BoolVar(&c.log, "v", false, "log every request to stderr")
 	fs.Usage = func() {
-		fmt.Fprintln(fs.Output(), "usage: sqsfake [flags]\n\nServes an in-memory Amazon SQS (awsJson1_0) for tests. Flags:")
+		fmt.Fprintln(fs.Output(), "usage: sqsfake [flags]\n\nServes an in-memory Amazon SQS (awsJson1_0 and query protocols) for tests. Flags:")
 		fs.PrintDefaults()
 	}
 	if err := fs.Parse(args); err != nil {

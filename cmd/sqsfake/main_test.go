@@ -427,7 +427,7 @@ func TestRequestLogQuotesUntrustedStrings(t *testing.T) {
 	serve(s, http.MethodGet, "/_sqsfake/%0D%0Anothing", "127.0.0.1")
 	lines := strings.Split(strings.TrimSuffix(log.String(), "\n"), "\n")
 	require.Len(t, lines, 3, log.String())
-	assert.Contains(t, lines[0], `GET "/123456789012/q\n127.0.0.1:1 POST AmazonSQS.DeleteQueue → 200" → 405`)
+	assert.Contains(t, lines[0], `GET "/123456789012/q\n127.0.0.1:1 POST AmazonSQS.DeleteQueue → 200" → 404`) // a query request without Action on a queue URL
 	assert.Contains(t, lines[1], `POST "AmazonSQS.List\x1b[2JQueues\u2028" → 400`)
 	assert.Contains(t, lines[2], `GET "/_sqsfake/\r\nnothing" → 403`)
 }

@@ -1,0 +1,490 @@
+package sqsfake
+
+import (
+	"encoding/base64"
+	"net/http"
+	"net/url"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+
+	"github.com/aws/smithy-go"
+)
+
+// Door 3's second protocol: SQS's query protocol (awsQuery), the protocol of aws-sdk-go v1
+// before v1.47.6, aws-sdk-go-v2 service/sqs before v1.27.0, the JavaScript SDK v2 before
+// 2.1491.0 and of hand-written ?Action= requests. A request names its operation in an Action
+// parameter, form-encoded in a POST body or in the query string of a GET or POST, and gives
+// the operation's input as flattened parameters (QueueUrl=…, AttributeName.1=All,
+// MessageAttribute.1.Name=…, SendMessageBatchRequestEntry.2.Id=…); the answer is XML
+// (queryxml.go). The handler decodes the parameters into the JSON of the same input and runs
+// it through the awsJson1_0 path — the same decoding, explicit zeros, trace header, engine
+// call, request id and faults — so that both protocols share one engine and one state.
+//
+// The parameter names come from the SDK's own model (the xmlName and xmlFlattened traits of
+// its schemas, which aws-sdk-go v1.47.5's api-2.json gives as locationName and flattened, and
+// which aws-sdk-go-v2 service/sqs v1.26.0's awsquery serializers write): a member's name or
+// xmlName; a flattened list's items as Name.1, Name.2, …, an empty list as "Name=" (both SDKs
+// send that); a flattened map's entries as Name.N.<key name> and Name.N.<value name>, a
+// structure's members after its name and a dot.
+//
+// Requests the protocol refuses, with their sources:
+//   - no Action on a queue's URL (GET https://sqs…/123456789012/jobs): HTTP 404 and the body
+//     <UnknownOperationException/>, as AWS answers (LocalStack's AWS-validated
+//     test_get_queue_without_action_returns_unknown_operation);
+//   - no Action elsewhere: MissingAction, HTTP 400 (AWS's common errors);
+//   - an Action that is no SQS operation, or CreateQueue or ListQueues sent to a queue's URL:
+//     InvalidAction, "The action X is not valid for this endpoint.", HTTP 400 (real SQS quoted
+//     in mirkokiefer/aws-lib#8; LocalStack's query API, checked against AWS);
+//   - a query string with a broken %-escape: MalformedQueryString, HTTP 404 (AWS's common
+//     errors);
+//   - an integer parameter that is not one, or a binary value that is not base64:
+//     InvalidParameterValue in SQS's "Value … for parameter … is invalid. Reason: …" words
+//     (UNVERIFIED: no capture of AWS's answer was found);
+//   - a map entry without its key (MessageAttribute.1.Value.… without MessageAttribute.1.Name)
+//     or without its value: MissingParameter naming the parameter (UNVERIFIED).
+//
+// Version is not checked: SDKs send 2012-11-05, and SQS has served older WSDL versions
+// (UNVERIFIED for a request without one; LocalStack, moto and ElasticMQ ignore it). Unknown
+// parameters are ignored. A QueueUrl parameter wins over the queue the path names, as on AWS
+// (LocalStack's query API, checked against AWS). A queue that does not exist is "The
+// specified queue does not exist for this wsdl version." on this protocol, as SQS words it
+// there (aws-sdk-go v1's smoke test; every query-era report), and "… does not exist." on
+// awsJson1_0 (ElasticMQ#905).
+
+const queryContentType = "text/xml"
+
+// isQueryRequest reports whether a request speaks the query protocol: it has no X-Amz-Target,
+// and it is a GET, a form-encoded POST, or a POST with an Action in its query string.
+func isQueryRequest(r *http.Request) bool {
+	if r.Header.Get("X-Amz-Target") != "" {
+		return false
+	}
+	if r.Method == http.MethodGet {
+		return true
+	}
+	ct := r.Header.Get("Content-Type")
+	if ct == "" {
+		return strings.Contains(r.URL.RawQuery, "Action=")
+	}
+	return len(ct) >= len(formContentType) && strings.EqualFold(ct[:len(formContentType)], formContentType)
+}
+
+const formContentType = "application/x-www-form-urlencoded"
+
+// queueInPath returns the queue URL a request's path names, /<account>/<queue name> with an
+// optional slash after it, or "".
+func queueInPath(r *http.Request) string {
+	p := strings.TrimSuffix(r.URL.Path, "/")
+	account, name, ok := strings.Cut(strings.TrimPrefix(p, "/"), "/")
+	if !ok || len(account) != 12 || name == "" || strings.Contains(name, "/") {
+		return ""
+	}
+	for _, c := range []byte(account) {
+		if c < '0' || c > '9' {
+			return ""
+		}
+	}
+	scheme := "http"
+	if r.TLS != nil {
+		scheme = "https"
+	}
+	return scheme + "://" + r.Host + p
+}
+
+// serveQuery answers a query-protocol request whose body has been read.
+func (h *wireHandler) serveQuery(w http.ResponseWriter, r *http.Request, body []byte, readErr *wireError) {
+	if readErr != nil {
+		writeQueryError(w, h.f.newRequestID(), readErr)
+		return
+	}
+	d := formDecoders.Get().(*formDecoder)
+	defer d.release()
+	if perr := d.parse(r, body); perr != nil {
+		writeQueryError(w, h.f.newRequestID(), perr)
+		return
+	}
+	queueURL := queueInPath(r)
+	action, _ := d.get("Action")
+	if action == "" && queueURL != "" {
+		writeAnswer(w, http.StatusNotFound, queryContentTypeHeader, h.f.newRequestID(), []byte("<UnknownOperationException/>"))
+		return
+	}
+	op, werr := lookupAction(action, queueURL != "")
+	if werr != nil {
+		writeQueryError(w, h.f.newRequestID(), werr)
+		return
+	}
+	if _, ok := d.get("QueueUrl"); !ok && queueURL != "" && op.input.Member("QueueUrl") != nil {
+		d.params = append(d.params, formParam{"QueueUrl", queueURL})
+	}
+	if werr := d.structure(op.input, ""); werr != nil {
+		writeQueryError(w, h.f.newRequestID(), werr)
+		return
+	}
+	out, requestID, err := h.call(op, r, d.buf)
+	if err != nil {
+		writeQueryError(w, requestID, wireErrorOf(err))
+		return
+	}
+	payload := newXMLWriter(action)
+	defer payload.release()
+	out.Serialize(payload)
+	payload.finish(action, requestID)
+	writeAnswer(w, http.StatusOK, queryContentTypeHeader, requestID, payload.Bytes())
+}
+
+// queryContentTypeHeader is the Content-Type of every query answer; its capacity is its
+// length, so a handler that appends to it gets a copy.
+var queryContentTypeHeader = []string{queryContentType}
+
+// parse reads the parameters of a request: those of a form-encoded body, then those of the
+// query string that the body does not give. A parameter given twice counts once, as its
+// first value.
+func (d *formDecoder) parse(r *http.Request, body []byte) *wireError {
+	if r.Method != http.MethodGet && len(body) > 0 {
+		if !d.add(string(body), false) {
+			return malformedQuery()
+		}
+	}
+	if r.URL.RawQuery != "" && !d.add(r.URL.RawQuery, true) {
+		return malformedQuery()
+	}
+	return nil
+}
+
+// add adds the parameters of a form-encoded string; with onlyNew, only those not given yet.
+// It reports false for a broken %-escape. Unlike url.ParseQuery it takes a semicolon for
+// part of a value, so that a hand-written MessageBody=a;b keeps it (UNVERIFIED on AWS), and
+// it allocates nothing for parameters without escapes.
+func (d *formDecoder) add(form string, onlyNew bool) bool {
+	for form != "" {
+		var pair string
+		pair, form, _ = strings.Cut(form, "&")
+		if pair == "" {
+			continue
+		}
+		key, value, _ := strings.Cut(pair, "=")
+		key, ok1 := formUnescape(key)
+		value, ok2 := formUnescape(value)
+		if !ok1 || !ok2 {
+			return false
+		}
+		if _, given := d.get(key); onlyNew && given {
+			continue
+		}
+		d.params = append(d.params, formParam{key, value})
+	}
+	return true
+}
+
+// formUnescape decodes a form-encoded key or value.
+func formUnescape(s string) (string, bool) {
+	if !strings.ContainsAny(s, "%+") {
+		return s, true
+	}
+	u, err := url.QueryUnescape(s)
+	return u, err == nil
+}
+
+// get returns the first value of a parameter, and whether it is given.
+func (d *formDecoder) get(key string) (string, bool) {
+	for _, p := range d.params {
+		if p.key == key {
+			return p.value, true
+		}
+	}
+	return "", false
+}
+
+func malformedQuery() *wireError {
+	return &wireError{status: http.StatusNotFound, query: "MalformedQueryString;Sender", message: "The query string contains a syntax error."}
+}
+
+// lookupAction returns the operation an Action names; onQueue says the request went to a
+// queue's URL, where CreateQueue and ListQueues are not valid.
+func lookupAction(action string, onQueue bool) (doorOp, *wireError) {
+	if action == "" {
+		return doorOp{}, &wireError{status: http.StatusBadRequest, query: "MissingAction;Sender",
+			message: "The request is missing an action or a required parameter."}
+	}
+	op, ok := doorOps[action]
+	if !ok || onQueue && (action == "CreateQueue" || action == "ListQueues") {
+		return doorOp{}, &wireError{status: http.StatusBadRequest, query: "InvalidAction;Sender",
+			message: "The action " + action + " is not valid for this endpoint."}
+	}
+	return op, nil
+}
+
+// writeQueryError writes e as the query protocol's ErrorResponse, with the legacy code and
+// the fault of its x-amzn-query-error, or for the protocol's own errors the short name of
+// their shape.
+func writeQueryError(w http.ResponseWriter, requestID string, e *wireError) {
+	code, fault, ok := strings.Cut(e.query, ";")
+	if !ok {
+		code = e.typ[strings.LastIndexByte(e.typ, '#')+1:]
+		fault = "Sender"
+		if e.status >= 500 {
+			fault = "Receiver"
+		}
+	}
+	message := e.message
+	if code == errorKinds["QueueDoesNotExist"].code && message == errQueueDoesNotExist().message {
+		message = "The specified queue does not exist for this wsdl version."
+	}
+	b := make([]byte, 0, 256+len(message))
+	b = append(b, `<?xml version="1.0"?><ErrorResponse xmlns="`+queryNamespace+`"><Error><Type>`...)
+	b = appendXMLText(b, fault)
+	b = append(b, "</Type><Code>"...)
+	b = appendXMLText(b, code)
+	b = append(b, "</Code><Message>"...)
+	b = appendXMLText(b, message)
+	b = append(b, "</Message><Detail/></Error><RequestId>"...)
+	b = appendXMLText(b, requestID)
+	b = append(b, "</RequestId></ErrorResponse>"...)
+	writeAnswer(w, e.status, queryContentTypeHeader, requestID, b)
+}
+
+// A queryMember is a member of an input structure and the parameter name it has.
+type queryMember struct {
+	param  string
+	schema *smithy.Schema
+}
+
+// queryMembersCache holds the members of each input structure, by schema.
+var queryMembersCache sync.Map // *smithy.Schema → []queryMember
+
+// queryMembers returns the members of structure s in name order, each with its parameter
+// name. When two members share a name, the first keeps it: ReceiveMessage's
+// MessageSystemAttributeNames has the wire name of AttributeNames (AttributeName) in the
+// model, so both arrive as AttributeNames, which SQS reads as the same list.
+func queryMembers(s *smithy.Schema) []queryMember {
+	if m, ok := queryMembersCache.Load(s); ok {
+		return m.([]queryMember)
+	}
+	var members []queryMember
+	for _, name := range slices.Sorted(mapKeys(s.Members())) {
+		m := s.Member(name)
+		param := memberElement(m)
+		if !slices.ContainsFunc(members, func(q queryMember) bool { return q.param == param }) {
+			members = append(members, queryMember{param: param, schema: m})
+		}
+	}
+	queryMembersCache.Store(s, members)
+	return members
+}
+
+func mapKeys[K comparable, V any](m map[K]V) func(func(K) bool) {
+	return func(yield func(K) bool) {
+		for k := range m {
+			if !yield(k) {
+				return
+			}
+		}
+	}
+}
+
+// formDecoder writes the JSON of an input from the query parameters that give it.
+type formDecoder struct {
+	params []formParam
+	buf    []byte
+}
+
+// A formParam is one parameter of a query request.
+type formParam struct{ key, value string }
+
+var formDecoders = sync.Pool{New: func() any { return &formDecoder{buf: make([]byte, 0, 512)} }}
+
+func (d *formDecoder) release() {
+	clear(d.params)
+	d.params, d.buf = d.params[:0], d.buf[:0]
+	if cap(d.buf) <= 64<<10 && cap(d.params) <= 1024 {
+		formDecoders.Put(d)
+	}
+}
+
+// structure writes the JSON object of structure s from the parameters under prefix.
+func (d *formDecoder) structure(s *smithy.Schema, prefix string) *wireError {
+	d.buf = append(d.buf, '{')
+	first := true
+	for _, m := range queryMembers(s) {
+		param := prefix + m.param
+		if !d.present(m.schema, param) {
+			continue
+		}
+		if !first {
+			d.buf = append(d.buf, ',')
+		}
+		first = false
+		d.buf = appendJSONString(d.buf, m.schema.MemberName())
+		d.buf = append(d.buf, ':')
+		if err := d.value(m.schema, param); err != nil {
+			return err
+		}
+	}
+	d.buf = append(d.buf, '}')
+	return nil
+}
+
+// present reports whether the parameters give a member whose parameter name is param.
+func (d *formDecoder) present(s *smithy.Schema, param string) bool {
+	if _, ok := d.get(param); ok {
+		return true
+	}
+	switch s.Type() {
+	case smithy.ShapeTypeList, smithy.ShapeTypeSet, smithy.ShapeTypeMap, smithy.ShapeTypeStructure:
+		for _, p := range d.params {
+			if len(p.key) > len(param) && p.key[len(param)] == '.' && strings.HasPrefix(p.key, param) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// value writes the JSON of the value of schema s that parameter param gives.
+func (d *formDecoder) value(s *smithy.Schema, param string) *wireError {
+	switch s.Type() {
+	case smithy.ShapeTypeString, smithy.ShapeTypeEnum:
+		v, _ := d.get(param)
+		d.buf = appendJSONString(d.buf, v)
+	case smithy.ShapeTypeInteger, smithy.ShapeTypeIntEnum, smithy.ShapeTypeLong, smithy.ShapeTypeShort, smithy.ShapeTypeByte:
+		v, _ := d.get(param)
+		bits := 32
+		if s.Type() == smithy.ShapeTypeLong {
+			bits = 64
+		}
+		n, err := strconv.ParseInt(strings.TrimSpace(v), 10, bits)
+		if err != nil {
+			return invalidParameter(v, param, "Must be an integer.")
+		}
+		d.buf = strconv.AppendInt(d.buf, n, 10)
+	case smithy.ShapeTypeBlob:
+		v, _ := d.get(param)
+		if _, err := base64.StdEncoding.DecodeString(v); err != nil {
+			return invalidParameter(v, param, "Must be base64-encoded.")
+		}
+		d.buf = appendJSONString(d.buf, v)
+	case smithy.ShapeTypeStructure:
+		return d.structure(s, param+".")
+	case smithy.ShapeTypeList, smithy.ShapeTypeSet:
+		return d.list(s, param)
+	case smithy.ShapeTypeMap:
+		return d.mapValue(s, param)
+	default:
+		// SQS's inputs hold no other shapes (TestQueryDecodesEveryInputShape).
+		return &wireError{status: http.StatusInternalServerError, query: "InternalError;Receiver",
+			message: "sqsfake cannot read parameter " + param + " of shape type " + strconv.Itoa(int(s.Type())) + "."}
+	}
+	return nil
+}
+
+// list writes the JSON array of a list member: a flattened list's items are param.1, param.2,
+// …; another's param.member.1, … (or the list member's xmlName in place of member). Items
+// come in the order of their numbers; "param=" alone is an empty list.
+func (d *formDecoder) list(s *smithy.Schema, param string) *wireError {
+	base := param
+	if !flattened(s) {
+		base += "." + elementOr(s.ListMember(), "member")
+	}
+	d.buf = append(d.buf, '[')
+	for i, n := range d.numbers(base) {
+		if i > 0 {
+			d.buf = append(d.buf, ',')
+		}
+		if err := d.value(s.ListMember(), base+"."+strconv.Itoa(n)); err != nil {
+			return err
+		}
+	}
+	d.buf = append(d.buf, ']')
+	return nil
+}
+
+// mapValue writes the JSON object of a map member: a flattened map's entries are
+// param.N.<key> and param.N.<value>, another's param.entry.N.<key> and ….
+func (d *formDecoder) mapValue(s *smithy.Schema, param string) *wireError {
+	base := param
+	if !flattened(s) {
+		base += ".entry"
+	}
+	keyName, valueName := elementOr(s.MapKey(), "key"), elementOr(s.MapValue(), "value")
+	d.buf = append(d.buf, '{')
+	for i, n := range d.numbers(base) {
+		entry := base + "." + strconv.Itoa(n) + "."
+		key, ok := d.get(entry + keyName)
+		if !ok {
+			return errMissingQueryParameter(entry + keyName)
+		}
+		if !d.present(s.MapValue(), entry+valueName) {
+			return errMissingQueryParameter(entry + valueName)
+		}
+		if i > 0 {
+			d.buf = append(d.buf, ',')
+		}
+		d.buf = appendJSONString(d.buf, key)
+		d.buf = append(d.buf, ':')
+		if err := d.value(s.MapValue(), entry+valueName); err != nil {
+			return err
+		}
+	}
+	d.buf = append(d.buf, '}')
+	return nil
+}
+
+// numbers returns, in order, the item numbers N of the parameters base.N and base.N.….
+// Parameters whose next part is no positive number are ignored, as unknown parameters are.
+func (d *formDecoder) numbers(base string) []int {
+	var numbers []int
+	for _, p := range d.params {
+		k := p.key
+		if len(k) <= len(base)+1 || k[len(base)] != '.' || !strings.HasPrefix(k, base) {
+			continue
+		}
+		rest := k[len(base)+1:]
+		if dot := strings.IndexByte(rest, '.'); dot >= 0 {
+			rest = rest[:dot]
+		}
+		n, err := strconv.Atoi(rest)
+		if err != nil || n < 1 || rest[0] == '+' {
+			continue
+		}
+		if !slices.Contains(numbers, n) {
+			numbers = append(numbers, n)
+		}
+	}
+	slices.Sort(numbers)
+	return numbers
+}
+
+func invalidParameter(value, param, reason string) *wireError {
+	e := errInvalidValue(value, param, reason)
+	return &wireError{status: e.status, query: e.code + ";Sender", message: e.message}
+}
+
+func errMissingQueryParameter(param string) *wireError {
+	e := errMissingParameter(param)
+	return &wireError{status: e.status, query: e.code + ";Sender", message: e.message}
+}
+
+// schemaOf returns the schema of the structure v serializes itself as, nil if none: the
+// input and output types of the SDK open their Serialize with it.
+func schemaOf(v smithy.Serializable) *smithy.Schema {
+	p := schemaProbe{xmlWriter: &xmlWriter{}}
+	v.Serialize(&p)
+	return p.schema
+}
+
+// schemaProbe notes the schema of the first structure written to it.
+type schemaProbe struct {
+	*xmlWriter
+	schema *smithy.Schema
+	seen   bool
+}
+
+func (p *schemaProbe) WriteStruct(s *smithy.Schema) {
+	if !p.seen {
+		p.schema, p.seen = s, true
+	}
+	p.xmlWriter.WriteStruct(s)
+}
