@@ -348,7 +348,7 @@ func (d *formDecoder) value(s *smithy.Schema, param string) *wireError {
 	switch s.Type() {
 	case smithy.ShapeTypeString, smithy.ShapeTypeEnum:
 		v, _ := d.get(param)
-		d.buf = appendJSONString(d.buf, v)
+		d.buf = appendJSONRaw(d.buf, v) // bytes that are not UTF-8 are judged as in JSON
 	case smithy.ShapeTypeInteger, smithy.ShapeTypeIntEnum, smithy.ShapeTypeLong, smithy.ShapeTypeShort, smithy.ShapeTypeByte:
 		v, _ := d.get(param)
 		bits := 32

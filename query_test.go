@@ -512,3 +512,42 @@ func FuzzQueryRequest(f *testing.F) {
 		}
 	})
 }
+
+// TestQueryRefusesTextThatIsNotUnicode pins that a parameter whose %-escapes decode to bytes
+// that are not UTF-8 (an encoded surrogate among them) is refused as the awsJson1_0 door
+// refuses the same bytes, with the same code and message, and nothing is sent: the query
+// door never stores U+FFFD in their place.
+func TestQueryRefusesTextThatIsNotUnicode(t *testing.T) {
+	for _, tc := range []struct {
+		name, form, code, message string
+	}{
+		{"body", "Action=SendMessage&QueueUrl=q&MessageBody=a%FFb", "InvalidMessageContents",
+			"Invalid UTF-8 byte '#xFF' was found in the message body, " + allowedCharsTail},
+		{"encoded surrogate", "Action=SendMessage&QueueUrl=q&MessageBody=%ED%A0%80", "InvalidMessageContents",
+			"Invalid UTF-8 byte '#xED' was found in the message body, " + allowedCharsTail},
+		{"attribute value", "Action=SendMessage&QueueUrl=q&MessageBody=x&MessageAttribute.1.Name=a" +
+			"&MessageAttribute.1.Value.DataType=String&MessageAttribute.1.Value.StringValue=1%C0", "InvalidParameterValue",
+			"Invalid UTF-8 byte '#xC0' was found in the message attribute 'a' value, " + allowedCharsTail},
+		{"batch entry", "Action=SendMessageBatch&QueueUrl=q&SendMessageBatchRequestEntry.1.Id=a" +
+			"&SendMessageBatchRequestEntry.1.MessageBody=%FF", "", ""},
+		{"queue attribute", "Action=SetQueueAttributes&QueueUrl=q&Attribute.1.Name=Policy&Attribute.1.Value=%FF",
+			"InvalidAttributeValue", "Invalid value for the parameter Policy."},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			f := New()
+			h := f.Handler()
+			require.Equal(t, http.StatusOK, queryRequest(h, http.MethodPost, "/", "Action=CreateQueue&QueueName=q").Code)
+			w := queryRequest(h, http.MethodPost, "/", tc.form)
+			if tc.code == "" { // a batch: the entry fails, the call succeeds
+				require.Equal(t, http.StatusOK, w.Code, w.Body.String())
+				assert.Contains(t, w.Body.String(), "<BatchResultErrorEntry><Code>InvalidMessageContents</Code>")
+			} else {
+				assert.Equal(t, http.StatusBadRequest, w.Code)
+				assert.Equal(t, queryErrorAnswer("Sender", tc.code, tc.message), maskRequestID(t, w))
+			}
+			info, _ := f.Queue("q")
+			assert.Empty(t, info.Messages, "nothing is sent")
+			assert.Empty(t, info.Attributes["Policy"], "nothing is set")
+		})
+	}
+}

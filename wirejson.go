@@ -391,7 +391,15 @@ func (w *jsonWriter) writeOpaque(schema *smithy.Schema, v any) {
 // appendJSONString appends s as a JSON string, escaped as the SDK's serializer escapes:
 // quote, backslash, control characters and DEL (as \n, \r, \t or \u00XX), U+2028 and
 // U+2029; a byte that is not UTF-8 becomes U+FFFD. Everything else is written as it is.
-func appendJSONString(b []byte, s string) []byte {
+func appendJSONString(b []byte, s string) []byte { return appendJSONText(b, s, false) }
+
+// appendJSONRaw appends s as appendJSONString does, except that bytes which are not UTF-8
+// are kept as they are: the query door hands its parameters to the awsJson1_0 path this way,
+// so that what the JSON path refuses in a JSON body it refuses in a form too.
+func appendJSONRaw(b []byte, s string) []byte { return appendJSONText(b, s, true) }
+
+// appendJSONText is appendJSONString, or with keepBytes appendJSONRaw.
+func appendJSONText(b []byte, s string, keepBytes bool) []byte {
 	b = append(b, '"')
 	start := 0
 	for i := 0; i < len(s); {
@@ -421,6 +429,10 @@ func appendJSONString(b []byte, s string) []byte {
 		r, size := utf8.DecodeRuneInString(s[i:])
 		switch {
 		case r == utf8.RuneError && size == 1:
+			if keepBytes {
+				i++
+				continue
+			}
 			b = append(b, s[start:i]...)
 			b = append(b, "\ufffd"...)
 		case r == '\u2028' || r == '\u2029':
