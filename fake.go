@@ -62,6 +62,12 @@ type Fake struct {
 	pollWaiters []*pollWaiter
 
 	hist       history
+	codes      []string          // the error codes of failed calls on timelines, by number
+	codeIndex  map[string]uint16 // their numbers
+	calls      chunkLog[callRec] // the call record
+	callGen    uint32            // counts Resets, so that a call that began before one leaves the new record alone
+	active     int               // calls begun and not yet returned, parked ones included
+	idleWaits  []*idleWaiter     // WaitIdle and WaitForCalls calls waiting
 	queueNames map[uint32]string // every queue's name by id, deleted ones too, for timelines
 	idIndex    map[string]uint64 // MessageId → counter value, built on demand
 	idIndexed  uint64
@@ -153,19 +159,30 @@ func (f *Fake) Options() sqs.Options { return f.opts.Copy() }
 
 // call is one operation call as a door sees it.
 type call struct {
-	f     *Fake
-	op    string
-	req   uint64
-	opts  *sqs.Options // set only when the caller passed optFns
-	fault *takenFault  // an injected fault that applies to this call
+	f       *Fake
+	op      string
+	req     uint64
+	id      callID       // its entry in the call record
+	door    Door         // the door it came through
+	reached bool         // it passed the SDK's client-side checks: SQS would have seen it
+	opts    *sqs.Options // set only when the caller passed optFns
+	fault   *takenFault  // an injected fault that applies to this call
 }
 
-// begin starts a call: it runs the SDK's client-side validation of params, checks the
-// context, and numbers the call for its request id.
+// begin starts a call: it numbers the call and enters it in the call record, runs the SDK's
+// client-side validation of params, checks the context, and takes an injected fault.
 func (f *Fake) begin(ctx context.Context, op string, params any, optFns []func(*sqs.Options)) (call, error) {
-	c := call{f: f, op: op, req: f.requests.Add(1)}
-	if n, ok := ctx.Value(callNumberKey{}).(*uint64); ok {
-		*n = c.req
+	c := call{f: f, op: op, door: DoorMethods}
+	cn, _ := ctx.Value(callNumberKey{}).(*callNumber)
+	if cn != nil {
+		c.door = cn.door
+	}
+	f.mu.Lock()
+	c.id = f.startCall(op, c.door, params)
+	f.mu.Unlock()
+	c.req = c.id.seq
+	if cn != nil {
+		cn.n = c.req
 	}
 	if len(optFns) > 0 {
 		o := f.opts.Copy()
@@ -180,6 +197,7 @@ func (f *Fake) begin(ctx context.Context, op string, params any, optFns []func(*
 	if err := ctx.Err(); err != nil {
 		return c, operationError(op, "", err)
 	}
+	c.reached = true
 	if c.fault = f.takeFault(op, params); c.fault != nil && c.fault.Err != nil && !c.fault.LoseResponse && c.fault.FailEntries == nil {
 		return c, c.disturbed(ctx) // the call fails without reaching the engine
 	}
@@ -210,9 +228,15 @@ func (c *call) end(ctx context.Context) error {
 }
 
 // callNumberKey is the context key under which door 2 (Client) and door 3 (Handler) pass a
-// *uint64 that begin fills with the call's number, so that a success they answer carries the
-// request id an error of the same call would have carried.
+// *callNumber: it names the door, and begin fills in the call's number, so that a success
+// they answer carries the request id an error of the same call would have carried.
 type callNumberKey struct{}
+
+// callNumber is what a door passes under callNumberKey.
+type callNumber struct {
+	n    uint64
+	door Door
+}
 
 // requestID formats the call's request id, a UUID derived from the call's number.
 func (c call) requestID() string { return uuidFor(c.f.seed, streamRequestID, c.req) }

@@ -160,23 +160,26 @@ func (h *wireHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if werr == nil {
 		werr = checkRequest(r)
 	}
+	target := r.Header.Get("X-Amz-Target")
+	name := strings.TrimPrefix(target, targetPrefix)
 	var op doorOp
 	if werr == nil {
-		op, werr = lookupTarget(r.Header.Get("X-Amz-Target"))
+		op, werr = lookupTarget(target)
 	}
 	if werr != nil {
-		writeError(w, h.f.newRequestID(), werr)
+		writeError(w, h.f.refuse(name, werr), werr)
 		return
 	}
 
-	var n uint64
-	out, err := op.wire(h.f, context.WithValue(r.Context(), callNumberKey{}, &n), body.Bytes(), r)
-	requestID := ""
-	if n != 0 {
-		requestID = uuidFor(h.f.seed, streamRequestID, n)
-	} else {
-		requestID = h.f.newRequestID()
+	cn := &callNumber{door: DoorHTTP}
+	out, err := op.wire(h.f, context.WithValue(r.Context(), callNumberKey{}, cn), body.Bytes(), r)
+	if err != nil && cn.n == 0 {
+		// The body did not decode into the operation's input: no operation was called.
+		werr := wireErrorOf(err)
+		writeError(w, h.f.refuse(name, werr), werr)
+		return
 	}
+	requestID := uuidFor(h.f.seed, streamRequestID, cn.n)
 	if err != nil {
 		if isLostResponse(err) {
 			// An injected lost response: the operation happened; the answer never comes.
@@ -199,12 +202,6 @@ func (h *wireHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 // jsonContentTypeHeader is the Content-Type of every answer. Its capacity is its length, so
 // a handler that appends to it gets a copy.
 var jsonContentTypeHeader = []string{jsonContentType}
-
-// newRequestID numbers a request that never reached a door-1 method, so that it too has a
-// request id from the fake's sequence.
-func (f *Fake) newRequestID() string {
-	return uuidFor(f.seed, streamRequestID, f.requests.Add(1))
-}
 
 // bodyBuffers recycles the buffers requests are read into: a decoded input shares no memory
 // with its body, so the buffer is free again once the body is decoded.
