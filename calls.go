@@ -180,6 +180,21 @@ func (cf CallFilter) String() string {
 	return s
 }
 
+// count says "n calls" of the kind the filter selects, e.g. "1 DeleteMessage call on queue jobs".
+func (cf CallFilter) count(n int) string {
+	s := strconv.Itoa(n) + " "
+	if cf.Operation != "" {
+		s += cf.Operation + " "
+	}
+	if s += "call"; n != 1 {
+		s += "s"
+	}
+	if cf.Queue != "" {
+		s += " on queue " + lastSegment(cf.Queue)
+	}
+	return s
+}
+
 // check reports a filter that names no SQS operation.
 func (cf CallFilter) check() error {
 	if cf.Operation == "" {

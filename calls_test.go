@@ -321,20 +321,22 @@ func TestCallsAreDeterministic(t *testing.T) {
 func TestResetClearsTheCallRecord(t *testing.T) {
 	f := New()
 	q := mustCreateQueue(t, f, "jobs", nil)
-	send(t, f, q, "x")
 	// A long poll that began before the Reset returns after it, and leaves the new record alone.
 	next := f.CallCount() + 1
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
-		f.ReceiveMessage(context.Background(), &sqs.ReceiveMessageInput{QueueUrl: aws.String("https://sqs.us-east-1.amazonaws.com/123456789012/other"), WaitTimeSeconds: 20})
+		out, err := f.ReceiveMessage(context.Background(), &sqs.ReceiveMessageInput{QueueUrl: q, WaitTimeSeconds: 20})
+		assert.NoError(t, err)
+		assert.Empty(t, out.Messages)
 	}()
 	require.NoError(t, f.WaitForCalls(context.Background(), next))
+	require.Equal(t, 1, f.Pollers(), "the receive parked")
 	f.Reset()
 	<-done
 	assert.Empty(t, f.Calls())
 	assert.Equal(t, 0, f.CallCount())
-	q = mustCreateQueue(t, f, "jobs", nil)
+	mustCreateQueue(t, f, "jobs", nil)
 	assert.Equal(t, []string{"#1 2025-01-01T00:00:00Z CreateQueue jobs → ok"}, callLines(f.Calls()))
 	require.NoError(t, f.WaitIdle(context.Background()), "the poll that returned is no longer counted as running")
 }
