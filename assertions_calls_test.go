@@ -48,7 +48,9 @@ func TestCallAssertionsPassAndFail(t *testing.T) {
 		{"count of none", func(t TestingT, f *Fake) bool { return AssertCallCount(t, f, CallFilter{Operation: "PurgeQueue"}, 0) }, ""},
 		{"count fails", func(t TestingT, f *Fake) bool { return AssertCallCount(t, f, sends, 2, "after %d sends", 2) },
 			"sqsfake: expected 2 SendMessage calls, but there is 1\nSendMessage calls:\n" + sceneSend + "\nMessages: after 2 sends"},
-		{"count fails with none", func(t TestingT, f *Fake) bool { return AssertCallCount(t, f, CallFilter{Operation: "PurgeQueue", Queue: "jobs"}, 1) },
+		{"count fails with none", func(t TestingT, f *Fake) bool {
+			return AssertCallCount(t, f, CallFilter{Operation: "PurgeQueue", Queue: "jobs"}, 1)
+		},
 			"sqsfake: expected 1 PurgeQueue call on queue jobs, but there are 0"},
 		{"count with a misspelt operation", func(t TestingT, f *Fake) bool { return AssertCallCount(t, f, CallFilter{Operation: "SendMessages"}, 0) },
 			`sqsfake: AssertCallCount: CallFilter.Operation "SendMessages" is not an SQS operation; name one as the SDK does, e.g. "DeleteMessage"`},
@@ -67,7 +69,9 @@ func TestCallAssertionsPassAndFail(t *testing.T) {
 			"sqsfake: expected the last of the DeleteMessage calls on queue jobs to fail with ErrorCode ReceiptHandleIsInvalid, but #4 failed with ErrorCode RequestThrottled\nDeleteMessage calls on queue jobs:\n" + sceneDelete},
 		{"last call succeeded", func(t TestingT, f *Fake) bool { return AssertLastCallError(t, f, sends, ErrThrottled) },
 			"sqsfake: expected the last of the SendMessage calls to fail with an SQS error with ErrorCode RequestThrottled, but #2 succeeded\nSendMessage calls:\n" + sceneSend},
-		{"no such call", func(t TestingT, f *Fake) bool { return AssertLastCallError(t, f, CallFilter{Queue: "mail"}, "RequestThrottled") },
+		{"no such call", func(t TestingT, f *Fake) bool {
+			return AssertLastCallError(t, f, CallFilter{Queue: "mail"}, "RequestThrottled")
+		},
 			"sqsfake: expected the last of the calls on queue mail to fail with ErrorCode RequestThrottled, but there is none\ncalls:\n" +
 				"  #1 2025-01-01T00:00:00Z CreateQueue jobs → ok\n" + sceneSend + "\n" +
 				"  #3 2025-01-01T00:00:00Z ReceiveMessage jobs: max 1 → 1 message: e971d095-7520-4d94-b0f9-05ed8b12ebc5\n" + sceneDelete + "\n" + sceneGetURL},
