@@ -113,8 +113,13 @@ func (c Call) String() string {
 	}
 	b.WriteString(" → ")
 	switch {
-	case c.End.IsZero():
+	case c.End.IsZero() && c.Waited:
 		b.WriteString("still waiting")
+		if c.Output != "" {
+			b.WriteString(" (" + c.Output + ")")
+		}
+	case c.End.IsZero():
+		b.WriteString("still running")
 		if c.Output != "" {
 			b.WriteString(" (" + c.Output + ")")
 		}

@@ -3,6 +3,7 @@ package sqsfake_test
 import (
 	"context"
 	"fmt"
+	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/sqs"
@@ -35,4 +36,30 @@ func ExampleFake_Calls() {
 	// #4 2025-01-01T00:00:00Z DeleteMessage jobs: handle AQEBZYxuMlwD… (message e971d095-7520-4d94-b0f9-05ed8b12ebc5, receive 1) → error RequestThrottled: Rate exceeded [fault]
 	// 1 delete, failed with RequestThrottled
 	// 2025-01-01T00:00:00Z  DeleteMessage with the handle of receive 1 in jobs failed: RequestThrottled (injected fault)
+}
+
+// A consumer polls on its own goroutine. WaitForCalls, given the number its call will have,
+// returns once the poll has parked — or returned, had a message been there — so the clock
+// moves only after the poll has read its start time. Count before the goroutine starts: a
+// goroutine that has not reached the fake yet is waited for because its call is counted.
+func ExampleFake_WaitForCalls() {
+	ctx := context.Background()
+	f := sqsfake.New()
+	q, _ := f.CreateQueue(ctx, &sqs.CreateQueueInput{QueueName: aws.String("jobs")})
+
+	next := f.CallCount() + 1
+	done := make(chan *sqs.ReceiveMessageOutput)
+	go func() {
+		out, _ := f.ReceiveMessage(ctx, &sqs.ReceiveMessageInput{QueueUrl: q.QueueUrl, WaitTimeSeconds: 20})
+		done <- out
+	}()
+	if err := f.WaitForCalls(ctx, next); err != nil {
+		panic(err)
+	}
+	f.Advance(20 * time.Second)
+	fmt.Println(len((<-done).Messages), "messages")
+	fmt.Println(f.Calls()[1])
+	// Output:
+	// 0 messages
+	// #2 2025-01-01T00:00:00Z ReceiveMessage jobs: wait 20s → no messages at 2025-01-01T00:00:20Z
 }

@@ -260,10 +260,16 @@ func callerEnded(err error) bool {
 	return errors.As(err, new(*canceledWait)) || errors.Is(err, errReleased)
 }
 
-// LastError returns the last error an operation call on the fake returned for a reason on
-// the service's side (an SQS error, an injected fault, a lost response), or nil. Errors of
-// the SDK's client-side validation never reach SQS and are not recorded, nor are the errors
-// of calls their callers ended (a cancelled or expired context).
+// LastError returns the error of the call that last failed on the service's side — with an
+// SQS error, an injected fault or a lost response — or nil. It is the Err of one of the calls
+// in the call record (Calls): of those whose error counts, the one that returned last. Not
+// counted are the errors of the SDK's client-side validation, which never reach SQS (and
+// the MissingParameter answers that stand for them through Handler); of
+// calls their callers ended (a cancelled or expired context); of wire requests refused
+// before any operation ran (UnknownOperationException, SerializationException); and failed
+// entries of a batch call that succeeded. A later call that succeeds does not clear it;
+// Reset does. To look at one call's outcome, whichever it is, use Calls or
+// AssertLastCallError.
 func (f *Fake) LastError() error {
 	if p := f.lastErr.Load(); p != nil {
 		return *p

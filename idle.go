@@ -109,17 +109,24 @@ func (f *Fake) waitIdle(ctx context.Context, n uint64, name string) error {
 		return nil
 	default:
 	}
-	var b strings.Builder
+	var head string
 	if begun < n {
-		fmt.Fprintf(&b, "sqsfake: %s: %d of the %d calls awaited have begun", name, begun, n)
+		head = fmt.Sprintf("sqsfake: %s: %d of the %d calls awaited %s begun", name, begun, n, hasHave(begun))
 	} else {
-		fmt.Fprintf(&b, "sqsfake: %s: %s still running", name, plural(running, "call"))
+		head = fmt.Sprintf("sqsfake: %s: %s still running", name, plural(running, "call"))
 	}
-	if listed := f.describeCalls(f.Calls(), 10); listed != "" {
-		b.WriteString("; the latest calls:")
-		b.WriteString(listed)
+	listed := f.describeCalls(f.Calls(), 10)
+	if listed != "" {
+		listed = "; the latest calls:" + listed
 	}
-	return fmt.Errorf("%s: %w", b.String(), ctx.Err())
+	return fmt.Errorf("%s: %w%s", head, ctx.Err(), listed)
+}
+
+func hasHave(n uint64) string {
+	if n == 1 {
+		return "has"
+	}
+	return "have"
 }
 
 // describeCalls lists the newest max calls, one a line, each line starting "\n  ".
