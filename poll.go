@@ -196,6 +196,9 @@ func (f *Fake) dropPoll(pl *poller) {
 // ctx ends. A test calls it before moving the clock, so that a call started in another
 // goroutine has read the time it waits from before the clock moves. When ctx ends first, the
 // error wraps ctx's and says how many calls were waiting.
+//
+// A receive that finds a message returns at once and never parks, so WaitForPollers waits
+// for it until ctx ends; WaitForCalls waits for the call either way.
 func (f *Fake) WaitForPollers(ctx context.Context, n int) error {
 	f.mu.Lock()
 	if f.parked() >= n {
