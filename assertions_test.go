@@ -153,7 +153,7 @@ func TestAssertionsPassAndFail(t *testing.T) {
 				return []string{
 					"expected message " + s.e + " to have been received 1 time from queue jobs, but it was never in that queue",
 					"it is in queue mail-dlq, visible, received 1 time",
-					"  2025-01-01T00:00:30Z  moved to DLQ from mail to mail-dlq",
+					"  2025-01-01T00:00:30Z  moved from mail to mail-dlq",
 				}
 			}},
 		{"receive count in a missing queue", func(t TestingT, s *assertScene) bool { return AssertReceiveCount(t, s.f, "missing", s.a, 1) },

@@ -11,7 +11,10 @@ import (
 // The fake records compact events in one append-only log, in fixed-size chunks so that it
 // never copies what it holds; Timeline turns them into readable data and text.
 
-// EventKind names something that happened to a message.
+// EventKind names something that happened to a message: EventSent, EventReceived,
+// EventVisibilityChanged, EventVisibleAgain, EventDeleted, EventMovedToDLQ, EventRedriven,
+// EventPurged, EventExpired, EventQueueDeleted, EventDeleteMissed, EventCallFailed or
+// EventCallIgnored, each described with its constant.
 type EventKind uint8
 
 // The kinds of events of a message's timeline.
@@ -204,6 +207,27 @@ func (e Event) String() string {
 	var b strings.Builder
 	b.WriteString(e.At.UTC().Format(time.RFC3339Nano))
 	b.WriteString("  ")
+	switch e.Kind {
+	case EventMovedToDLQ:
+		fmt.Fprintf(&b, "moved from %s to %s", e.Queue, e.ToQueue)
+		return b.String()
+	case EventCallFailed, EventCallIgnored:
+		fmt.Fprintf(&b, "%s with the handle of receive %d in %s ", e.Operation, e.ReceiveCount, e.Queue)
+		if e.Kind == EventCallFailed {
+			b.WriteString("failed: " + e.ErrorCode)
+			if e.Fault {
+				b.WriteString(" (injected fault)")
+			}
+			return b.String()
+		}
+		b.WriteString("changed nothing")
+		if e.Operation == "DeleteMessage" || e.Operation == "DeleteMessageBatch" {
+			b.WriteString(" (the message had already left the queue)")
+		} else {
+			b.WriteString(" (the message was not in flight)")
+		}
+		return b.String()
+	}
 	b.WriteString(e.Kind.String())
 	switch e.Kind {
 	case EventSent:
@@ -216,28 +240,8 @@ func (e Event) String() string {
 			e.ReceiptHandle, e.VisibleAt.UTC().Format(time.RFC3339Nano))
 	case EventVisibilityChanged:
 		fmt.Fprintf(&b, " in %s (visible again at %s)", e.Queue, e.VisibleAt.UTC().Format(time.RFC3339Nano))
-	case EventMovedToDLQ:
-		fmt.Fprintf(&b, " from %s to %s", e.Queue, e.ToQueue)
 	case EventRedriven:
 		fmt.Fprintf(&b, " from %s to %s as message %s", e.Queue, e.ToQueue, e.NewMessageID)
-	case EventCallFailed, EventCallIgnored:
-		b.Reset()
-		b.WriteString(e.At.UTC().Format(time.RFC3339Nano))
-		fmt.Fprintf(&b, "  %s with the handle of receive %d in %s ", e.Operation, e.ReceiveCount, e.Queue)
-		if e.Kind == EventCallIgnored {
-			b.WriteString("changed nothing")
-			switch e.Operation {
-			case "DeleteMessage", "DeleteMessageBatch":
-				b.WriteString(" (the message had already left the queue)")
-			default:
-				b.WriteString(" (the message was not in flight)")
-			}
-			break
-		}
-		b.WriteString("failed: " + e.ErrorCode)
-		if e.Fault {
-			b.WriteString(" (injected fault)")
-		}
 	default:
 		fmt.Fprintf(&b, " in %s", e.Queue)
 	}
