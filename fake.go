@@ -101,13 +101,24 @@ func WithAccountID(account string) Option { return func(f *Fake) { f.account = a
 // WithSenderID sets the SenderId system attribute of sent messages.
 func WithSenderID(id string) Option { return func(f *Fake) { f.senderID = id } }
 
-// WithSeed changes the seed that MessageIds, receipt handles and request ids derive from.
-// Two fakes with the same seed given the same calls produce the same identifiers.
+// WithSeed changes the seed that MessageIds, receipt handles, request ids and move-task
+// handles derive from. Identifiers depend on the seed and on the sequence of calls, not on
+// the time the clock reads: a MessageId on how many messages the fake had stored before, a
+// request id on how many calls it had had (CallCount), a receipt handle on its queue,
+// message and receive. The same calls give the same identifiers however the clock moves
+// between them; a call added or left out shifts those that follow. (A running message move
+// task stores messages as the clock advances; they take MessageIds like any other.) Two
+// fakes with the same seed given the same calls produce the same identifiers.
 func WithSeed(seed uint64) Option { return func(f *Fake) { f.seed = seed } }
 
-// WithInFlightLimit sets how many messages a standard queue may have in flight before a
-// short-poll receive fails with OverLimit, so a test can reach the limit with a handful of
-// messages (AWS: about 120,000).
+// WithInFlightLimit sets how many messages a queue may have in flight — received, and
+// neither deleted nor visible again — so a test can reach the limit with a handful of
+// messages (AWS: about 120,000, standard and FIFO). A receive never takes a message past the
+// limit: one that asks for several when fewer slots remain gets as many as fit, without an
+// error (AWS documents only the case of no slot left; this partial answer is the fake's
+// choice). With no slot left, a short poll on a standard queue fails with OverLimit, one on a
+// FIFO queue gets nothing, and a long poll waits: a delete or a visibility timeout that runs
+// out frees a slot and answers it, else it ends empty when its wait does (SPEC.md §10).
 func WithInFlightLimit(n int) Option { return func(f *Fake) { f.inFlightLimit = n } }
 
 // New returns an empty Fake. Without WithClock it runs on a benbjohnson mock clock set to
