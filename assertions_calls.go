@@ -153,7 +153,7 @@ func (f *Fake) listCalls(calls []Call, filter CallFilter) string {
 func (f *Fake) callsForgotten() bool {
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	return f.calls.dropped()
+	return f.calls.recs.dropped()
 }
 
 // RequireCallCount is AssertCallCount, stopping the test when it fails.

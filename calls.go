@@ -211,11 +211,11 @@ func (cf CallFilter) check() error {
 	return nil
 }
 
-func (cf CallFilter) match(r *callRec) bool {
-	if cf.Operation != "" && operationNames[r.op] != cf.Operation {
+func (cf CallFilter) match(op uint8, queue string) bool {
+	if cf.Operation != "" && operationNames[op] != cf.Operation {
 		return false
 	}
-	if cf.Queue != "" && (r.queue == "" || lastSegment(r.queue) != lastSegment(cf.Queue)) {
+	if cf.Queue != "" && (queue == "" || lastSegment(queue) != lastSegment(cf.Queue)) {
 		return false
 	}
 	return true
@@ -236,10 +236,10 @@ func (f *Fake) Calls(filters ...CallFilter) []Call {
 			panic("sqsfake: Calls: " + err.Error())
 		}
 	}
-	recs, first := f.callRecords(filters)
-	calls := make([]Call, len(recs))
-	for i := range recs {
-		calls[i] = f.renderCall(first[i], &recs[i])
+	views, seqs := f.callRecords(filters)
+	calls := make([]Call, len(views))
+	for i := range views {
+		calls[i] = f.renderCall(seqs[i], &views[i])
 	}
 	return calls
 }
@@ -253,27 +253,30 @@ func (f *Fake) CallCount() int { return int(f.requests.Load()) }
 // WithCallLimit bounds the call record (Calls), forgetting the oldest calls first, as
 // WithHistoryLimit bounds timelines: it keeps the newest n calls at least, and fewer than
 // n+8,192. CallCount, WaitForCalls and LastError never depend on it. The default keeps
-// every call until Reset. A call's entry costs about 72 bytes and keeps the strings its
-// input named — its queue URL, a receipt handle, a body of up to 256 bytes (a longer body
-// keeps a copy of its first 64 bytes).
+// every call until Reset. A call's entry costs 40 bytes, 16 more for a call with a body or
+// a label, and it keeps the strings its input named: a body of up to 256 bytes (of a longer
+// one, a copy of its first 64 bytes), a label; queue URLs and names are kept once each.
 func WithCallLimit(n int) Option {
-	return func(f *Fake) { f.calls.limit = max(n, logChunk) }
+	return func(f *Fake) { f.calls.setLimit(max(n, logChunk)) }
 }
 
-// callRec is one entry of the call record.
+// callRec is one entry of the call record. It holds no pointers, so that the record costs
+// the garbage collector nothing to scan, and is small: the strings an entry keeps (its queue,
+// a body, a label) and what only some calls have (callExtra) live in side logs that entries
+// index.
 type callRec struct {
 	start int64
-	queue string // the queue the input names, as given: a URL, name or ARN
-	// key is the input's main text, by operation: a message body (the first 64 bytes of one
-	// longer than keptBody), a receipt handle, a label, a task handle, a name prefix.
-	key string
-	ref uint64 // the message a send stored, or the first a receive returned; 0 for none
-	x   *callExtra
-	// n1, n2 and n3 are numbers of the input and the output, by operation (summariseInput).
-	n1, n2, n3 int32
-	op         uint8 // index in operationNames
-	door       Door
-	flags      callFlags
+	ref   uint64 // the message a send stored, the first a receive returned, or the one a receipt handle names; 0 for none
+	// key is, with callKey, the index of the entry's key text in Fake.callKeys (its low 32
+	// bits): a message body (the first 64 bytes of one longer than keptBody), a label, a task
+	// handle, a name prefix. Without it, a number by operation (summariseInput).
+	key    uint32
+	x      uint32 // with callHasExtra, the index of the entry's callExtra in Fake.callExtras (its low 32 bits)
+	queue  uint32 // 1 + the index in Fake.callQueues of the queue the input names, as given; 0 for none
+	n1, n2 int32  // numbers of the input and the output, by operation (summariseInput)
+	op     uint8  // index in operationNames
+	door   Door
+	flags  callFlags
 }
 
 // callExtra holds what only some calls have.
@@ -282,6 +285,7 @@ type callExtra struct {
 	err    error
 	ids    []uint64 // further messages sent or received, after ref
 	failed []entryFailure
+	count  int32  // a batch's successful entries
 	group  string // a send's MessageGroupId
 	opName string // what a refused wire request named, when it is no operation
 }
@@ -289,7 +293,7 @@ type callExtra struct {
 // entryFailure is a failed batch entry: its Id and code.
 type entryFailure struct{ id, code string }
 
-type callFlags uint8
+type callFlags uint16
 
 const (
 	callReturned callFlags = 1 << iota
@@ -297,14 +301,114 @@ const (
 	callFault
 	callChaos
 	callWaited
-	callUnread // a wire request refused before its input was read
+	callUnread   // a wire request refused before its input was read
+	callReceipt  // ref, n2 and key are the message, receive and queue of the receipt handle the input named
+	callKey      // key indexes Fake.callKeys
+	callHasExtra // x indexes Fake.callExtras
 )
 
-func (r *callRec) extra() *callExtra {
-	if r.x == nil {
-		r.x = &callExtra{}
+// callView is an entry with what it indexes looked up, copied for rendering outside the lock.
+type callView struct {
+	callRec
+	queue, key string
+	x          callExtra
+}
+
+// callLogs holds the call record and the side logs its entries index.
+type callLogs struct {
+	recs   chunkLog[callRec]
+	keys   chunkLog[string]
+	extras chunkLog[callExtra]
+	// queues interns the queue texts inputs named; lastQueue caches the latest, so that a
+	// caller that names its queue with the same string each time costs no hashing.
+	queues     []string
+	queueIndex map[string]uint32
+	lastQueue  string
+	lastIndex  uint32
+}
+
+// setLimit bounds the record to at least n entries; the side logs keep two chunks more, so
+// that they hold what every kept entry indexes (an entry adds at most one to each).
+func (l *callLogs) setLimit(n int) {
+	l.recs.limit = n
+	l.keys.limit, l.extras.limit = n+2*logChunk, n+2*logChunk
+}
+
+// reset empties the logs and keeps their limits.
+func (l *callLogs) reset() {
+	l.recs.reset()
+	l.keys.reset()
+	l.extras.reset()
+	l.queues, l.queueIndex, l.lastQueue, l.lastIndex = nil, nil, "", 0
+}
+
+// fromLow32 finds the index in a log of size entries whose low 32 bits are low: the newest
+// such, which is the one an entry still kept indexes.
+func fromLow32(size uint64, low uint32) uint64 {
+	last := size - 1
+	return last - uint64(uint32(last)-low)
+}
+
+// setKey gives an entry its key text.
+func (l *callLogs) setKey(r *callRec, s string) {
+	if s == "" {
+		return
 	}
-	return r.x
+	l.keys.add(s)
+	r.key, r.flags = uint32(l.keys.size()-1), r.flags|callKey
+}
+
+// keyOf returns an entry's key text.
+func (l *callLogs) keyOf(r *callRec) string {
+	if r.flags&callKey == 0 {
+		return ""
+	}
+	if p := l.keys.at(fromLow32(l.keys.size(), r.key)); p != nil {
+		return *p
+	}
+	return ""
+}
+
+// extra returns an entry's callExtra, adding one if it has none.
+func (l *callLogs) extra(r *callRec) *callExtra {
+	if r.flags&callHasExtra != 0 {
+		if p := l.extras.at(fromLow32(l.extras.size(), r.x)); p != nil {
+			return p
+		}
+		return &callExtra{} // forgotten with the oldest entries: what is noted is lost
+	}
+	p := l.extras.add(callExtra{})
+	r.x, r.flags = uint32(l.extras.size()-1), r.flags|callHasExtra
+	return p
+}
+
+// setQueue records the queue text an entry's input named.
+func (l *callLogs) setQueue(r *callRec, s string) {
+	if s == "" {
+		return
+	}
+	if s == l.lastQueue {
+		r.queue = l.lastIndex
+		return
+	}
+	i, ok := l.queueIndex[s]
+	if !ok {
+		if l.queueIndex == nil {
+			l.queueIndex = make(map[string]uint32)
+		}
+		l.queues = append(l.queues, s)
+		i = uint32(len(l.queues))
+		l.queueIndex[s] = i
+	}
+	l.lastQueue, l.lastIndex, r.queue = s, i, i
+}
+
+// queueOf returns the queue text an entry's input named.
+func (l *callLogs) queueOf(r *callRec) string {
+	if r.queue == 0 {
+		return ""
+	}
+	return l.queues[r.queue-1]
 }
 
 // callID names a call to the engine, which notes what it did in the call's entry.
@@ -344,8 +448,8 @@ func (f *Fake) startCall(op string, door Door, params any) callID {
 	f.active++
 	seq := f.requests.Add(1)
 	id := callID{seq: seq, gen: f.callGen, op: operationIndex[op]}
-	r := f.calls.add(callRec{start: f.now(), op: id.op, door: door})
-	summariseInput(r, params)
+	r := f.calls.recs.add(callRec{start: f.now(), op: id.op, door: door})
+	f.summariseInput(r, params)
 	return id
 }
 
@@ -355,7 +459,7 @@ func (f *Fake) callRecord(id callID) *callRec {
 	if id.gen != f.callGen || id.seq == 0 {
 		return nil
 	}
-	return f.calls.at(id.seq - 1)
+	return f.calls.recs.at(id.seq - 1)
 }
 
 // returned completes a call's entry with its outcome, notes on the timelines of the
@@ -367,7 +471,7 @@ func (f *Fake) returned(c *call, params, out any, err error) {
 	if r := f.callRecord(c.id); r != nil {
 		r.flags |= callReturned
 		if now := f.now(); now != r.start {
-			r.extra().end = now
+			f.calls.extra(r).end = now
 		}
 		if c.fault != nil {
 			r.flags |= callFault
@@ -376,11 +480,11 @@ func (f *Fake) returned(c *call, params, out any, err error) {
 			r.flags |= callWaited
 		}
 		if err != nil {
-			r.extra().err = err
+			f.calls.extra(r).err = err
 		}
 		if out != nil {
 			r.flags |= callAnswered
-			summariseOutput(r, out)
+			f.summariseOutput(r, out)
 		}
 	}
 	if c.reached && (err == nil || !callerEnded(err)) {
@@ -396,8 +500,8 @@ func (f *Fake) refuse(op string, e *wireError) string {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	seq := f.requests.Add(1)
-	r := f.calls.add(callRec{start: f.now(), op: operationIndex[op], door: DoorHTTP, flags: callReturned | callUnread})
-	x := r.extra()
+	r := f.calls.recs.add(callRec{start: f.now(), op: operationIndex[op], door: DoorHTTP, flags: callReturned | callUnread})
+	x := f.calls.extra(r)
 	if r.op == 0 {
 		x.opName = op
 	}
@@ -410,7 +514,7 @@ func (f *Fake) refuse(op string, e *wireError) string {
 // noteSent notes a message a send stored (or, for a FIFO duplicate, answered with).
 func (f *Fake) noteSent(id callID, idNum uint64) {
 	if r := f.callRecord(id); r != nil {
-		r.addMessage(idNum)
+		f.addMessage(r, idNum)
 	}
 }
 
@@ -418,17 +522,18 @@ func (f *Fake) noteSent(id callID, idNum uint64) {
 func (f *Fake) noteReceived(id callID, msgs []*message) {
 	if r := f.callRecord(id); r != nil {
 		for _, m := range msgs {
-			r.addMessage(m.idNum)
+			f.addMessage(r, m.idNum)
 		}
 	}
 }
 
-func (r *callRec) addMessage(idNum uint64) {
+func (f *Fake) addMessage(r *callRec, idNum uint64) {
 	if r.ref == 0 {
 		r.ref = idNum
 		return
 	}
-	r.extra().ids = append(r.x.ids, idNum)
+	x := f.calls.extra(r)
+	x.ids = append(x.ids, idNum)
 }
 
 // noteChaos notes that chaos changed what a call did.
@@ -462,13 +567,13 @@ func keepBody(body string) string {
 func clampLen(n int) int32 { return int32(min(n, 1<<31-1)) }
 
 // summariseInput notes the input's facts in its entry: the queue, the key text, and the
-// numbers n1 and n2, by operation:
+// numbers n1, n2 and key, by operation:
 //
 //	SendMessage                   body, n1 DelaySeconds, n2 body length, MessageGroupId
 //	SendMessageBatch              first body, n1 entries, n2 first body length
-//	ReceiveMessage                n1 MaxNumberOfMessages, n2 WaitTimeSeconds, n3 VisibilityTimeout
-//	DeleteMessage                 receipt handle
-//	ChangeMessageVisibility       receipt handle, n1 VisibilityTimeout
+//	ReceiveMessage                n1 MaxNumberOfMessages, n2 WaitTimeSeconds, key VisibilityTimeout
+//	DeleteMessage                 the receipt handle (callReceipt: ref, n2, key), else its text
+//	ChangeMessageVisibility       the same, and n1 VisibilityTimeout
 //	the other batches             n1 entries
 //	CreateQueue                   the name as queue, n1 attributes, n2 tags
 //	GetQueueAttributes            n1 attribute names
@@ -479,118 +584,155 @@ func clampLen(n int) int32 { return int32(min(n, 1<<31-1)) }
 //	StartMessageMoveTask          the source as queue, the destination, n1 the rate
 //	CancelMessageMoveTask         the task handle
 //
-// Outputs use n3 for the count of successful batch entries, or of listed queues.
-func summariseInput(r *callRec, params any) {
+// Outputs: the count of listed queues in n2, of a batch's successful entries in its extra.
+func (f *Fake) summariseInput(r *callRec, params any) {
+	l := &f.calls
 	switch in := params.(type) {
 	case *sqs.SendMessageInput:
 		body := aws.ToString(in.MessageBody)
-		r.queue, r.key, r.n1, r.n2 = aws.ToString(in.QueueUrl), keepBody(body), in.DelaySeconds, clampLen(len(body))
+		l.setQueue(r, aws.ToString(in.QueueUrl))
+		l.setKey(r, keepBody(body))
+		r.n1, r.n2 = in.DelaySeconds, clampLen(len(body))
 		if in.MessageGroupId != nil {
-			r.extra().group = *in.MessageGroupId
+			l.extra(r).group = *in.MessageGroupId
 		}
 	case *sqs.SendMessageBatchInput:
-		r.queue, r.n1 = aws.ToString(in.QueueUrl), clampLen(len(in.Entries))
+		l.setQueue(r, aws.ToString(in.QueueUrl))
+		r.n1 = clampLen(len(in.Entries))
 		if len(in.Entries) > 0 {
 			body := aws.ToString(in.Entries[0].MessageBody)
-			r.key, r.n2 = keepBody(body), clampLen(len(body))
+			l.setKey(r, keepBody(body))
+			r.n2 = clampLen(len(body))
 		}
 	case *sqs.ReceiveMessageInput:
-		r.queue, r.n1, r.n2, r.n3 = aws.ToString(in.QueueUrl), in.MaxNumberOfMessages, in.WaitTimeSeconds, in.VisibilityTimeout
+		l.setQueue(r, aws.ToString(in.QueueUrl))
+		r.n1, r.n2, r.key = in.MaxNumberOfMessages, in.WaitTimeSeconds, uint32(in.VisibilityTimeout)
 	case *sqs.DeleteMessageInput:
-		r.queue, r.key = aws.ToString(in.QueueUrl), aws.ToString(in.ReceiptHandle)
+		l.setQueue(r, aws.ToString(in.QueueUrl))
+		f.setReceipt(r, in.ReceiptHandle)
 	case *sqs.ChangeMessageVisibilityInput:
-		r.queue, r.key, r.n1 = aws.ToString(in.QueueUrl), aws.ToString(in.ReceiptHandle), in.VisibilityTimeout
+		l.setQueue(r, aws.ToString(in.QueueUrl))
+		f.setReceipt(r, in.ReceiptHandle)
+		r.n1 = in.VisibilityTimeout
 	case *sqs.DeleteMessageBatchInput:
-		r.queue, r.n1 = aws.ToString(in.QueueUrl), clampLen(len(in.Entries))
+		l.setQueue(r, aws.ToString(in.QueueUrl))
+		r.n1 = clampLen(len(in.Entries))
 	case *sqs.ChangeMessageVisibilityBatchInput:
-		r.queue, r.n1 = aws.ToString(in.QueueUrl), clampLen(len(in.Entries))
+		l.setQueue(r, aws.ToString(in.QueueUrl))
+		r.n1 = clampLen(len(in.Entries))
 	case *sqs.CreateQueueInput:
-		r.queue, r.n1, r.n2 = aws.ToString(in.QueueName), clampLen(len(in.Attributes)), clampLen(len(in.Tags))
+		l.setQueue(r, aws.ToString(in.QueueName))
+		r.n1, r.n2 = clampLen(len(in.Attributes)), clampLen(len(in.Tags))
 	case *sqs.GetQueueUrlInput:
-		r.queue = aws.ToString(in.QueueName)
+		l.setQueue(r, aws.ToString(in.QueueName))
 	case *sqs.GetQueueAttributesInput:
-		r.queue, r.n1 = aws.ToString(in.QueueUrl), clampLen(len(in.AttributeNames))
+		l.setQueue(r, aws.ToString(in.QueueUrl))
+		r.n1 = clampLen(len(in.AttributeNames))
 	case *sqs.SetQueueAttributesInput:
-		r.queue, r.n1 = aws.ToString(in.QueueUrl), clampLen(len(in.Attributes))
+		l.setQueue(r, aws.ToString(in.QueueUrl))
+		r.n1 = clampLen(len(in.Attributes))
 	case *sqs.TagQueueInput:
-		r.queue, r.n1 = aws.ToString(in.QueueUrl), clampLen(len(in.Tags))
+		l.setQueue(r, aws.ToString(in.QueueUrl))
+		r.n1 = clampLen(len(in.Tags))
 	case *sqs.UntagQueueInput:
-		r.queue, r.n1 = aws.ToString(in.QueueUrl), clampLen(len(in.TagKeys))
+		l.setQueue(r, aws.ToString(in.QueueUrl))
+		r.n1 = clampLen(len(in.TagKeys))
 	case *sqs.ListQueuesInput:
-		r.key = aws.ToString(in.QueueNamePrefix)
+		l.setKey(r, aws.ToString(in.QueueNamePrefix))
 	case *sqs.AddPermissionInput:
-		r.queue, r.key = aws.ToString(in.QueueUrl), aws.ToString(in.Label)
+		l.setQueue(r, aws.ToString(in.QueueUrl))
+		l.setKey(r, aws.ToString(in.Label))
 	case *sqs.RemovePermissionInput:
-		r.queue, r.key = aws.ToString(in.QueueUrl), aws.ToString(in.Label)
+		l.setQueue(r, aws.ToString(in.QueueUrl))
+		l.setKey(r, aws.ToString(in.Label))
 	case *sqs.StartMessageMoveTaskInput:
-		r.queue, r.key = aws.ToString(in.SourceArn), aws.ToString(in.DestinationArn)
+		l.setQueue(r, aws.ToString(in.SourceArn))
+		l.setKey(r, aws.ToString(in.DestinationArn))
 		r.n1 = aws.ToInt32(in.MaxNumberOfMessagesPerSecond)
 	case *sqs.CancelMessageMoveTaskInput:
-		r.key = aws.ToString(in.TaskHandle)
+		l.setKey(r, aws.ToString(in.TaskHandle))
 	case *sqs.ListMessageMoveTasksInput:
-		r.queue = aws.ToString(in.SourceArn)
+		l.setQueue(r, aws.ToString(in.SourceArn))
 	case *sqs.DeleteQueueInput:
-		r.queue = aws.ToString(in.QueueUrl)
+		l.setQueue(r, aws.ToString(in.QueueUrl))
 	case *sqs.PurgeQueueInput:
-		r.queue = aws.ToString(in.QueueUrl)
+		l.setQueue(r, aws.ToString(in.QueueUrl))
 	case *sqs.ListQueueTagsInput:
-		r.queue = aws.ToString(in.QueueUrl)
+		l.setQueue(r, aws.ToString(in.QueueUrl))
 	case *sqs.ListDeadLetterSourceQueuesInput:
-		r.queue = aws.ToString(in.QueueUrl)
+		l.setQueue(r, aws.ToString(in.QueueUrl))
 	}
+}
+
+// setReceipt notes the receipt handle an input named: as the message, receive and queue it
+// names when the fake issued it, else as its text (abbreviated: a handle may be long).
+func (f *Fake) setReceipt(r *callRec, handle *string) {
+	if handle == nil {
+		return
+	}
+	rc, err := decodeReceipt(f.seed, *handle)
+	if err != nil {
+		f.calls.setKey(r, keepBody(*handle))
+		return
+	}
+	r.ref, r.n2, r.key = rc.msg, int32(rc.receive), rc.queue
+	r.flags |= callReceipt
 }
 
 // summariseOutput notes what the engine's answer says beyond what the engine noted itself:
 // batch results and the count of listed queues.
-func summariseOutput(r *callRec, out any) {
+func (f *Fake) summariseOutput(r *callRec, out any) {
+	var ok int
+	var failed []types.BatchResultErrorEntry
 	switch o := out.(type) {
 	case *sqs.SendMessageBatchOutput:
-		r.n3 = clampLen(len(o.Successful))
-		for _, e := range o.Failed {
-			r.extra().failed = append(r.x.failed, entryFailure{aws.ToString(e.Id), aws.ToString(e.Code)})
-		}
+		ok, failed = len(o.Successful), o.Failed
 	case *sqs.DeleteMessageBatchOutput:
-		r.n3 = clampLen(len(o.Successful))
-		for _, e := range o.Failed {
-			r.extra().failed = append(r.x.failed, entryFailure{aws.ToString(e.Id), aws.ToString(e.Code)})
-		}
+		ok, failed = len(o.Successful), o.Failed
 	case *sqs.ChangeMessageVisibilityBatchOutput:
-		r.n3 = clampLen(len(o.Successful))
-		for _, e := range o.Failed {
-			r.extra().failed = append(r.x.failed, entryFailure{aws.ToString(e.Id), aws.ToString(e.Code)})
-		}
+		ok, failed = len(o.Successful), o.Failed
 	case *sqs.ListQueuesOutput:
-		r.n3 = clampLen(len(o.QueueUrls))
+		r.n2 = clampLen(len(o.QueueUrls))
+		return
 	case *sqs.ListDeadLetterSourceQueuesOutput:
-		r.n3 = clampLen(len(o.QueueUrls))
+		r.n2 = clampLen(len(o.QueueUrls))
+		return
+	default:
+		return
+	}
+	x := f.calls.extra(r)
+	x.count = clampLen(ok)
+	for _, e := range failed {
+		x.failed = append(x.failed, entryFailure{aws.ToString(e.Id), aws.ToString(e.Code)})
 	}
 }
 
-// callRecords copies the entries the filters select, and their sequence numbers, under the
-// lock; rendering them needs no lock.
-func (f *Fake) callRecords(filters []CallFilter) (recs []callRec, seqs []uint64) {
+// callRecords copies the entries the filters select, with what they index, and their
+// sequence numbers, under the lock; rendering them needs no lock.
+func (f *Fake) callRecords(filters []CallFilter) (views []callView, seqs []uint64) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	seq := f.calls.forgot
-	f.calls.each(func(r *callRec) {
+	l := &f.calls
+	seq := l.recs.forgot
+	l.recs.each(func(r *callRec) {
 		seq++
-		if len(filters) > 0 && !matchAny(filters, r) {
+		queue := l.queueOf(r)
+		if len(filters) > 0 && !matchAny(filters, r.op, queue) {
 			return
 		}
-		cp := *r
-		if r.x != nil {
-			x := *r.x
-			cp.x = &x
+		v := callView{callRec: *r, queue: queue, key: l.keyOf(r)}
+		if r.flags&callHasExtra != 0 {
+			v.x = *l.extra(r)
 		}
-		recs = append(recs, cp)
+		views = append(views, v)
 		seqs = append(seqs, seq)
 	})
-	return recs, seqs
+	return views, seqs
 }
 
-func matchAny(filters []CallFilter, r *callRec) bool {
+func matchAny(filters []CallFilter, op uint8, queue string) bool {
 	for _, cf := range filters {
-		if cf.match(r) {
+		if cf.match(op, queue) {
 			return true
 		}
 	}
@@ -598,48 +740,44 @@ func matchAny(filters []CallFilter, r *callRec) bool {
 }
 
 // renderCall turns an entry into a Call.
-func (f *Fake) renderCall(seq uint64, r *callRec) Call {
+func (f *Fake) renderCall(seq uint64, v *callView) Call {
 	c := Call{
 		Seq:       seq,
 		RequestID: uuidFor(f.seed, streamRequestID, seq),
-		Operation: operationNames[r.op],
-		Caller:    Caller{Door: r.door, AccountID: f.account},
-		Start:     time.Unix(0, r.start).UTC(),
-		Fault:     r.flags&callFault != 0,
-		Chaos:     r.flags&callChaos != 0,
-		Waited:    r.flags&callWaited != 0,
+		Operation: operationNames[v.op],
+		Caller:    Caller{Door: v.door, AccountID: f.account},
+		Start:     time.Unix(0, v.start).UTC(),
+		Fault:     v.flags&callFault != 0,
+		Chaos:     v.flags&callChaos != 0,
+		Waited:    v.flags&callWaited != 0,
 	}
-	if r.queue != "" {
-		c.Queue = lastSegment(r.queue)
+	if v.queue != "" {
+		c.Queue = lastSegment(v.queue)
 	}
-	x := r.x
-	if x == nil {
-		x = &callExtra{}
+	if v.op == 0 {
+		c.Operation = v.x.opName
 	}
-	if r.op == 0 {
-		c.Operation = x.opName
-	}
-	if r.flags&callReturned != 0 {
+	if v.flags&callReturned != 0 {
 		c.End = c.Start
-		if x.end != 0 {
-			c.End = time.Unix(0, x.end).UTC()
+		if v.x.end != 0 {
+			c.End = time.Unix(0, v.x.end).UTC()
 		}
 	}
-	if r.ref != 0 {
-		c.MessageIDs = append(c.MessageIDs, uuidFor(f.seed, streamMessageID, r.ref))
-		for _, n := range x.ids {
+	if v.ref != 0 && v.flags&callReceipt == 0 {
+		c.MessageIDs = append(c.MessageIDs, uuidFor(f.seed, streamMessageID, v.ref))
+		for _, n := range v.x.ids {
 			c.MessageIDs = append(c.MessageIDs, uuidFor(f.seed, streamMessageID, n))
 		}
 	}
-	c.Err = x.err
-	if x.err != nil {
-		c.ErrorCode = callErrorCode(x.err, r.door)
+	c.Err = v.x.err
+	if v.x.err != nil {
+		c.ErrorCode = callErrorCode(v.x.err, v.door)
 	}
-	if r.flags&callUnread == 0 {
-		c.Input = f.renderInput(r, x)
+	if v.flags&callUnread == 0 {
+		c.Input = f.renderInput(v)
 	}
-	if r.flags&callAnswered != 0 || c.End.IsZero() && len(c.MessageIDs) > 0 {
-		c.Output = renderOutput(c.Operation, r, x, c.MessageIDs)
+	if v.flags&callAnswered != 0 || c.End.IsZero() && len(c.MessageIDs) > 0 {
+		c.Output = renderOutput(c.Operation, v, c.MessageIDs)
 	}
 	return c
 }
@@ -662,7 +800,7 @@ func callErrorCode(err error, door Door) string {
 	return ""
 }
 
-func (f *Fake) renderInput(r *callRec, x *callExtra) string {
+func (f *Fake) renderInput(r *callView) string {
 	var parts []string
 	add := func(format string, args ...any) { parts = append(parts, fmt.Sprintf(format, args...)) }
 	switch operationNames[r.op] {
@@ -671,8 +809,8 @@ func (f *Fake) renderInput(r *callRec, x *callExtra) string {
 		if r.n1 != 0 {
 			add("delay %ds", r.n1)
 		}
-		if x.group != "" {
-			add("group %q", x.group)
+		if r.x.group != "" {
+			add("group %q", r.x.group)
 		}
 	case "SendMessageBatch":
 		add("%s", entryCount(r.n1))
@@ -686,13 +824,13 @@ func (f *Fake) renderInput(r *callRec, x *callExtra) string {
 		if r.n2 != 0 {
 			add("wait %ds", r.n2)
 		}
-		if r.n3 != 0 {
-			add("visibility %ds", r.n3)
+		if r.callRec.key != 0 {
+			add("visibility %ds", int32(r.callRec.key))
 		}
 	case "DeleteMessage":
-		add("%s", f.describeHandle(r.key))
+		add("%s", f.describeHandle(r))
 	case "ChangeMessageVisibility":
-		add("%s", f.describeHandle(r.key))
+		add("%s", f.describeHandle(r))
 		add("visibility %ds", r.n1)
 	case "DeleteMessageBatch", "ChangeMessageVisibilityBatch":
 		add("%s", entryCount(r.n1))
@@ -730,7 +868,7 @@ func (f *Fake) renderInput(r *callRec, x *callExtra) string {
 	return strings.Join(parts, ", ")
 }
 
-func renderOutput(op string, r *callRec, x *callExtra, ids []string) string {
+func renderOutput(op string, r *callView, ids []string) string {
 	var b strings.Builder
 	switch op {
 	case "SendMessage":
@@ -745,22 +883,22 @@ func renderOutput(op string, r *callRec, x *callExtra, ids []string) string {
 			fmt.Fprintf(&b, "%s: %s", plural(len(ids), "message"), strings.Join(ids, ", "))
 		}
 	case "SendMessageBatch":
-		fmt.Fprintf(&b, "%d sent", r.n3)
+		fmt.Fprintf(&b, "%d sent", r.x.count)
 		if len(ids) > 0 {
 			b.WriteString(": " + strings.Join(ids, ", "))
 		}
 	case "DeleteMessageBatch":
-		fmt.Fprintf(&b, "%d deleted", r.n3)
+		fmt.Fprintf(&b, "%d deleted", r.x.count)
 	case "ChangeMessageVisibilityBatch":
-		fmt.Fprintf(&b, "%d changed", r.n3)
+		fmt.Fprintf(&b, "%d changed", r.x.count)
 	case "ListQueues", "ListDeadLetterSourceQueues":
-		b.WriteString(plural(int(r.n3), "queue"))
+		b.WriteString(plural(int(r.n2), "queue"))
 	default:
 		b.WriteString("ok")
 	}
-	if len(x.failed) > 0 {
-		fmt.Fprintf(&b, "; %d failed:", len(x.failed))
-		for i, e := range x.failed {
+	if len(r.x.failed) > 0 {
+		fmt.Fprintf(&b, "; %d failed:", len(r.x.failed))
+		for i, e := range r.x.failed {
 			if i > 0 {
 				b.WriteString(",")
 			}
@@ -787,17 +925,18 @@ func describeBody(kept string, n int32) string {
 	return fmt.Sprintf("%s (%s)", q, plural(int(n), "byte"))
 }
 
-// describeHandle abbreviates a receipt handle and says which message and receive it names.
-func (f *Fake) describeHandle(h string) string {
-	if h == "" {
-		return "no receipt handle"
+// describeHandle abbreviates the receipt handle of a call and says which message and
+// receive it names.
+func (f *Fake) describeHandle(r *callView) string {
+	if r.flags&callReceipt == 0 {
+		if r.key == "" {
+			return "no receipt handle"
+		}
+		return "handle " + strconv.Quote(abbreviate(r.key, 24)) + " (not one this fake issued)"
 	}
-	r, err := decodeReceipt(f.seed, h)
-	if err != nil {
-		return "handle " + strconv.Quote(abbreviate(h, 24)) + " (not one this fake issued)"
-	}
-	return fmt.Sprintf("handle %s (message %s, receive %d)", abbreviate(h, 12),
-		uuidFor(f.seed, streamMessageID, r.msg), r.receive)
+	rc := receipt{queue: r.callRec.key, msg: r.ref, receive: uint32(r.n2)}
+	return fmt.Sprintf("handle %s (message %s, receive %d)", abbreviate(encodeReceipt(f.seed, rc), 12),
+		uuidFor(f.seed, streamMessageID, rc.msg), rc.receive)
 }
 
 // abbreviate cuts s to at most n characters, marking the cut with "…".

@@ -6,10 +6,12 @@ import (
 	"maps"
 	"net/http"
 	"net/http/httptest"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
 	"time"
+	"unsafe"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	awsmiddleware "github.com/aws/aws-sdk-go-v2/aws/middleware"
@@ -433,4 +435,18 @@ func TestTimelinesShowFailedAndIgnoredCallsOnTheMessage(t *testing.T) {
 		assert.False(t, e.f.Timeline(id).Has(EventCallFailed))
 		assert.True(t, errors.Is(e.f.Calls()[3].Err, context.Canceled))
 	})
+}
+
+// Every call costs its entry: it stays small, and holds no pointers for the garbage collector
+// to scan.
+func TestCallRecordEntriesAreSmallAndHoldNoPointers(t *testing.T) {
+	assert.Equal(t, uintptr(40), unsafe.Sizeof(callRec{}))
+	typ := reflect.TypeFor[callRec]()
+	for i := range typ.NumField() {
+		switch typ.Field(i).Type.Kind() {
+		case reflect.Int64, reflect.Uint64, reflect.Uint32, reflect.Int32, reflect.Uint16, reflect.Uint8:
+		default:
+			t.Errorf("field %s is a %s", typ.Field(i).Name, typ.Field(i).Type)
+		}
+	}
 }

@@ -64,7 +64,7 @@ type Fake struct {
 	hist       history
 	codes      []string          // the error codes of failed calls on timelines, by number
 	codeIndex  map[string]uint16 // their numbers
-	calls      chunkLog[callRec] // the call record
+	calls      callLogs          // the call record
 	callGen    uint32            // counts Resets, so that a call that began before one leaves the new record alone
 	active     int               // calls begun and not yet returned, parked ones included
 	idleWaits  []*idleWaiter     // WaitIdle and WaitForCalls calls waiting
