@@ -139,7 +139,7 @@ func (c Call) String() string {
 	default:
 		b.WriteString(c.Output)
 	}
-	if c.Waited && !c.End.IsZero() {
+	if !c.End.IsZero() && !c.End.Equal(c.Start) {
 		fmt.Fprintf(&b, " at %s", formatTime(c.End))
 	}
 	if c.Fault {

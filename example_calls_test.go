@@ -63,3 +63,28 @@ func ExampleFake_WaitForCalls() {
 	// 0 messages
 	// #2 2025-01-01T00:00:00Z ReceiveMessage jobs: wait 20s → no messages at 2025-01-01T00:00:20Z
 }
+
+// WaitIdle waits for the calls already inside the fake. Here a send hands its message to a
+// parked poll; once WaitIdle returns, the poll has returned too, and the record shows it.
+func ExampleFake_WaitIdle() {
+	ctx := context.Background()
+	f := sqsfake.New()
+	q, _ := f.CreateQueue(ctx, &sqs.CreateQueueInput{QueueName: aws.String("jobs")})
+
+	next := f.CallCount() + 1
+	go f.ReceiveMessage(ctx, &sqs.ReceiveMessageInput{QueueUrl: q.QueueUrl, WaitTimeSeconds: 20})
+	if err := f.WaitForCalls(ctx, next); err != nil { // the poll has parked
+		panic(err)
+	}
+	f.SendMessage(ctx, &sqs.SendMessageInput{QueueUrl: q.QueueUrl, MessageBody: aws.String("hi")})
+	if err := f.WaitIdle(ctx); err != nil { // the poll it answered has returned
+		panic(err)
+	}
+	for _, c := range f.Calls() {
+		fmt.Println(c)
+	}
+	// Output:
+	// #1 2025-01-01T00:00:00Z CreateQueue jobs → ok
+	// #2 2025-01-01T00:00:00Z ReceiveMessage jobs: wait 20s → 1 message: e971d095-7520-4d94-b0f9-05ed8b12ebc5
+	// #3 2025-01-01T00:00:00Z SendMessage jobs: body "hi" (2 bytes) → message e971d095-7520-4d94-b0f9-05ed8b12ebc5
+}
