@@ -76,7 +76,7 @@ func (f *Fake) WaitIdle(ctx context.Context) error {
 // makes fewer than expected, it waits until ctx ends, and its error then lists the calls the
 // fake had. Calls of other goroutines count too; count them all. A goroutine that waits on the
 // fake's clock outside any call — a heartbeat, a back-off between retries — is waited for with
-// the clock's WaitForTimers instead.
+// WaitForTimers instead, which counts the timers armed on the clock.
 func (f *Fake) WaitForCalls(ctx context.Context, n int) error {
 	return f.waitIdle(ctx, uint64(max(n, 0)), "WaitForCalls")
 }
