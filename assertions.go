@@ -313,37 +313,17 @@ var errorType = reflect.TypeFor[error]()
 //	var missing *types.QueueDoesNotExist
 //	sqsfake.AssertLastError(t, f, &missing)
 //
-// or new(*types.QueueDoesNotExist); a ServiceError such as ErrThrottled matches any error
-// with its ErrorCode; any other error value is matched with errors.Is (ErrLostResponse).
+// or new(*types.QueueDoesNotExist); a ServiceError such as ErrThrottled, or a string such as
+// "AWS.SimpleQueueService.NonExistentQueue", matches any error with that ErrorCode; any
+// other error value is matched with errors.Is (ErrLostResponse).
 func AssertLastError(t TestingT, f *Fake, target any, msgAndArgs ...any) bool {
 	if h, ok := t.(tHelper); ok {
 		h.Helper()
 	}
 	last := f.LastError()
-	var want string
-	matched := false
-	switch tgt := target.(type) {
-	case *sqsError:
-		want = "an SQS error with ErrorCode " + tgt.code
-		var api smithy.APIError
-		matched = errors.As(last, &api) && api.ErrorCode() == tgt.code
-	default:
-		v := reflect.ValueOf(target)
-		switch {
-		case target != nil && v.Kind() == reflect.Pointer && !v.IsNil() &&
-			(v.Type().Elem().Kind() == reflect.Interface || v.Type().Elem().Implements(errorType)):
-			want = "an error of type " + v.Type().Elem().String() + " (errors.As)"
-			matched = last != nil && errors.As(last, target)
-		case target != nil && v.Type().Implements(errorType):
-			want = fmt.Sprintf("an error that is %q (errors.Is)", target)
-			if v.Kind() == reflect.Pointer && v.Type().Elem().PkgPath() == sqsTypesPath {
-				// errors.Is compares identity; a typed SDK error is matched by its type.
-				want += "; to match any error of its type, pass new(" + v.Type().String() + ")"
-			}
-			matched = errors.Is(last, target.(error))
-		default:
-			return fail(t, fmt.Sprintf("AssertLastError: target must be a non-nil pointer to an error type or an interface, or an error; got %T", target), msgAndArgs)
-		}
+	want, matched, bad := matchError(last, target)
+	if bad != "" {
+		return fail(t, "AssertLastError: "+bad, msgAndArgs)
 	}
 	if matched {
 		return true
@@ -360,6 +340,41 @@ func AssertLastError(t TestingT, f *Fake, target any, msgAndArgs ...any) bool {
 		}
 	}
 	return fail(t, b.String(), msgAndArgs)
+}
+
+// matchError matches err against an assertion's target (see AssertLastError). It returns
+// what the target wants, in words, whether err matched, and what is wrong with a target of
+// no kind it knows.
+func matchError(err error, target any) (want string, matched bool, bad string) {
+	switch tgt := target.(type) {
+	case *sqsError:
+		return "an SQS error with ErrorCode " + tgt.code, hasErrorCode(err, tgt.code), ""
+	case string:
+		if tgt == "" {
+			return "", false, "the error code must not be empty"
+		}
+		return "an SQS error with ErrorCode " + tgt, hasErrorCode(err, tgt), ""
+	}
+	v := reflect.ValueOf(target)
+	switch {
+	case target != nil && v.Kind() == reflect.Pointer && !v.IsNil() &&
+		(v.Type().Elem().Kind() == reflect.Interface || v.Type().Elem().Implements(errorType)):
+		return "an error of type " + v.Type().Elem().String() + " (errors.As)", err != nil && errors.As(err, target), ""
+	case target != nil && v.Type().Implements(errorType):
+		want = fmt.Sprintf("an error that is %q (errors.Is)", target)
+		if v.Kind() == reflect.Pointer && v.Type().Elem().PkgPath() == sqsTypesPath {
+			// errors.Is compares identity; a typed SDK error is matched by its type.
+			want += "; to match any error of its type, pass new(" + v.Type().String() + ")"
+		}
+		return want, errors.Is(err, target.(error)), ""
+	}
+	return "", false, fmt.Sprintf("target must be a non-nil pointer to an error type or an interface, an error, or an error code; got %T", target)
+}
+
+// hasErrorCode reports whether err is an SQS error with the given ErrorCode.
+func hasErrorCode(err error, code string) bool {
+	var api smithy.APIError
+	return errors.As(err, &api) && api.ErrorCode() == code
 }
 
 // RequireVisibleCount is AssertVisibleCount, stopping the test when it fails.

@@ -153,7 +153,7 @@ func TestAssertionsPassAndFail(t *testing.T) {
 				return []string{
 					"expected message " + s.e + " to have been received 1 time from queue jobs, but it was never in that queue",
 					"it is in queue mail-dlq, visible, received 1 time",
-					"  2025-01-01T00:00:30Z  moved to DLQ from mail to mail-dlq",
+					"  2025-01-01T00:00:30Z  moved from mail to mail-dlq",
 				}
 			}},
 		{"receive count in a missing queue", func(t TestingT, s *assertScene) bool { return AssertReceiveCount(t, s.f, "missing", s.a, 1) },
@@ -352,7 +352,13 @@ func TestAssertLastError(t *testing.T) {
 		{"a typed error value instead of a pointer to one", missingQueue, func() any { return &types.QueueDoesNotExist{} }, []string{
 			"(errors.Is); to match any error of its type, pass new(*types.QueueDoesNotExist)",
 		}},
-		{"nil target", missingQueue, func() any { return nil }, []string{"AssertLastError: target must be a non-nil pointer to an error type or an interface, or an error; got <nil>"}},
+		{"error code", missingQueue, func() any { return "AWS.SimpleQueueService.NonExistentQueue" }, nil},
+		{"another error code", missingQueue, func() any { return "QueueDoesNotExist" }, []string{
+			"expected the last error to be an SQS error with ErrorCode QueueDoesNotExist, but it is:",
+			"(*types.QueueDoesNotExist, ErrorCode AWS.SimpleQueueService.NonExistentQueue)",
+		}},
+		{"empty error code", missingQueue, func() any { return "" }, []string{"AssertLastError: the error code must not be empty"}},
+		{"nil target", missingQueue, func() any { return nil }, []string{"AssertLastError: target must be a non-nil pointer to an error type or an interface, an error, or an error code; got <nil>"}},
 		{"non-error pointer target", missingQueue, func() any { return new(string) }, []string{"target must be"}},
 		{"nil pointer target", missingQueue, func() any { return (**types.QueueDoesNotExist)(nil) }, []string{"target must be"}},
 	}

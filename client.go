@@ -92,8 +92,8 @@ func (m *doorMiddleware) HandleSerialize(ctx context.Context, in middleware.Seri
 	if !ok {
 		return middleware.SerializeOutput{}, md, fmt.Errorf("sqsfake: the fake does not know the operation %q", name)
 	}
-	var n uint64
-	out, err := op.direct(m.f, context.WithValue(ctx, callNumberKey{}, &n), in.Parameters)
+	cn := &callNumber{door: DoorClient}
+	out, err := op.direct(m.f, context.WithValue(ctx, callNumberKey{}, cn), in.Parameters)
 	if err != nil {
 		// Door 1 returns the SDK's whole chain; the SDK adds the OperationError layer itself.
 		if oe, ok := err.(*smithy.OperationError); ok {
@@ -101,8 +101,8 @@ func (m *doorMiddleware) HandleSerialize(ctx context.Context, in middleware.Seri
 		}
 		return middleware.SerializeOutput{}, md, err
 	}
-	if n != 0 {
-		awsmiddleware.SetRequestIDMetadata(&md, uuidFor(m.f.seed, streamRequestID, n))
+	if cn.n != 0 {
+		awsmiddleware.SetRequestIDMetadata(&md, uuidFor(m.f.seed, streamRequestID, cn.n))
 	}
 	return middleware.SerializeOutput{Result: out}, md, nil
 }

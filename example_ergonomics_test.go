@@ -186,12 +186,17 @@ func ExampleFault_loseResponse() {
 	fmt.Println("first delete:", err)
 	_, err = f.DeleteMessage(ctx, del)
 	fmt.Println("retry:", err)
-	last, _ := f.Timeline(*sent.MessageId).Last()
-	fmt.Println("the message was", last.Kind, "by the first call")
+	// The timeline shows the delete that took effect, the answer the caller lost, and the
+	// retry that found the message gone.
+	for _, e := range f.Timeline(*sent.MessageId).Events[2:] {
+		fmt.Println(e)
+	}
 	// Output:
 	// first delete: operation error SQS: DeleteMessage, context deadline exceeded
 	// retry: <nil>
-	// the message was deleted by the first call
+	// 2025-01-01T00:00:00Z  deleted in jobs
+	// 2025-01-01T00:00:00Z  DeleteMessage with the handle of receive 1 in jobs failed: lost response (injected fault)
+	// 2025-01-01T00:00:00Z  DeleteMessage with the handle of receive 1 in jobs changed nothing (the message had already left the queue)
 }
 
 // A partial batch failure: SendMessageBatch succeeds, but one entry fails with a server

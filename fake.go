@@ -69,6 +69,12 @@ type Fake struct {
 	pollWaiters []*pollWaiter
 
 	hist       history
+	codes      []string          // the error codes of failed calls on timelines, by number
+	codeIndex  map[string]uint16 // their numbers
+	calls      callLogs          // the call record
+	callGen    uint32            // counts Resets, so that a call that began before one leaves the new record alone
+	active     int               // calls begun and not yet returned, parked ones included
+	idleWaits  []*idleWaiter     // WaitIdle and WaitForCalls calls waiting
 	queueNames map[uint32]string // every queue's name by id, deleted ones too, for timelines
 	idIndex    map[string]uint64 // MessageId → counter value, built on demand
 	idIndexed  uint64
@@ -142,9 +148,14 @@ func WithSenderID(id string) Option {
 	}
 }
 
-// WithSeed changes the seed that MessageIds, receipt handles and request ids derive from.
-// Two fakes with the same seed given the same calls produce the same identifiers. Every
-// seed, 0 among them, is valid.
+// WithSeed changes the seed that MessageIds, receipt handles, request ids and move-task
+// handles derive from. Identifiers depend on the seed and on the sequence of calls, not on
+// the time the clock reads: a MessageId on how many messages the fake had stored before, a
+// request id on how many calls it had had (CallCount), a receipt handle on its queue,
+// message and receive. The same calls give the same identifiers however the clock moves
+// between them; a call added or left out shifts those that follow. (A running message move
+// task stores messages as the clock advances; they take MessageIds like any other.) Two
+// fakes with the same seed given the same calls produce the same identifiers.
 func WithSeed(seed uint64) Option { return func(f *Fake) { f.seed = seed } }
 
 // WithEpoch starts the fake as if Reset had run n times: it issues the receipt handles of
@@ -153,11 +164,15 @@ func WithSeed(seed uint64) Option { return func(f *Fake) { f.seed = seed } }
 // POST /_sqsfake/reset, for a fresh clock — passes the number of replacements so far.
 func WithEpoch(n uint64) Option { return func(f *Fake) { f.epoch = n } }
 
-// WithInFlightLimit sets how many messages a queue may have in flight (received, neither
-// deleted nor visible again), so a test can reach the limit with a handful of messages
-// (SQS: about 120,000). At the limit, a short-poll receive from a standard queue fails with
-// OverLimit; a long poll, and any receive from a FIFO queue, returns what it may without an
-// error (SPEC.md §5.10). n must be at least 1.
+// WithInFlightLimit sets how many messages a queue may have in flight — received, and
+// neither deleted nor visible again — so a test can reach the limit with a handful of
+// messages (AWS: about 120,000, standard and FIFO). A receive never takes a message past the
+// limit: one that asks for several when fewer slots remain gets as many as fit, without an
+// error (AWS documents only the case of no slot left; this partial answer is the fake's
+// choice). With no slot left, a short poll on a standard queue fails with OverLimit, one on a
+// FIFO queue gets nothing, and a long poll waits: a delete or a visibility timeout that runs
+// out frees a slot and answers it, else it ends empty when its wait does (SPEC.md §10). n
+// must be at least 1.
 func WithInFlightLimit(n int) Option {
 	return func(f *Fake) {
 		if n < 1 {
@@ -227,19 +242,30 @@ func (f *Fake) Options() sqs.Options { return f.opts.Copy() }
 
 // call is one operation call as a door sees it.
 type call struct {
-	f     *Fake
-	op    string
-	req   uint64
-	opts  *sqs.Options // set only when the caller passed optFns
-	fault *takenFault  // an injected fault that applies to this call
+	f       *Fake
+	op      string
+	req     uint64
+	id      callID       // its entry in the call record
+	door    Door         // the door it came through
+	reached bool         // it passed the SDK's client-side checks: SQS would have seen it
+	opts    *sqs.Options // set only when the caller passed optFns
+	fault   *takenFault  // an injected fault that applies to this call
 }
 
-// begin starts a call: it runs the SDK's client-side validation of params, checks the
-// context, and numbers the call for its request id.
+// begin starts a call: it numbers the call and enters it in the call record, runs the SDK's
+// client-side validation of params, checks the context, and takes an injected fault.
 func (f *Fake) begin(ctx context.Context, op string, params any, optFns []func(*sqs.Options)) (call, error) {
-	c := call{f: f, op: op, req: f.requests.Add(1)}
-	if n, ok := ctx.Value(callNumberKey{}).(*uint64); ok {
-		*n = c.req
+	c := call{f: f, op: op, door: DoorMethods}
+	cn, _ := ctx.Value(callNumberKey{}).(*callNumber)
+	if cn != nil {
+		c.door = cn.door
+	}
+	f.mu.Lock()
+	c.id = f.startCall(op, c.door, params)
+	f.mu.Unlock()
+	c.req = c.id.seq
+	if cn != nil {
+		cn.n = c.req
 	}
 	if len(optFns) > 0 {
 		o := f.opts.Copy()
@@ -254,6 +280,7 @@ func (f *Fake) begin(ctx context.Context, op string, params any, optFns []func(*
 	if err := ctx.Err(); err != nil {
 		return c, operationError(op, "", err)
 	}
+	c.reached = true
 	if c.fault = f.takeFault(op, params); c.fault != nil && c.fault.Err != nil && !c.fault.LoseResponse && c.fault.FailEntries == nil {
 		return c, c.disturbed(ctx) // the call fails without reaching the engine
 	}
@@ -284,9 +311,15 @@ func (c *call) end(ctx context.Context) error {
 }
 
 // callNumberKey is the context key under which door 2 (Client) and door 3 (Handler) pass a
-// *uint64 that begin fills with the call's number, so that a success they answer carries the
-// request id an error of the same call would have carried.
+// *callNumber: it names the door, and begin fills in the call's number, so that a success
+// they answer carries the request id an error of the same call would have carried.
 type callNumberKey struct{}
+
+// callNumber is what a door passes under callNumberKey.
+type callNumber struct {
+	n    uint64
+	door Door
+}
 
 // requestID formats the call's request id, a UUID derived from the call's number.
 func (c call) requestID() string { return uuidFor(c.f.seed, streamRequestID, c.req) }
@@ -310,10 +343,16 @@ func callerEnded(err error) bool {
 	return errors.As(err, new(*canceledWait)) || errors.Is(err, errReleased)
 }
 
-// LastError returns the last error an operation call on the fake returned for a reason on
-// the service's side (an SQS error, an injected fault, a lost response), or nil. Errors of
-// the SDK's client-side validation never reach SQS and are not recorded, nor are the errors
-// of calls their callers ended (a cancelled or expired context).
+// LastError returns the error of the call that last failed on the service's side — with an
+// SQS error, an injected fault or a lost response — or nil. It is the Err of one of the calls
+// in the call record (Calls): of those whose error counts, the one that returned last. Not
+// counted are the errors of the SDK's client-side validation, which never reach SQS (and
+// the MissingParameter answers that stand for them through Handler); of
+// calls their callers ended (a cancelled or expired context); of wire requests refused
+// before any operation ran (UnknownOperationException, SerializationException); and failed
+// entries of a batch call that succeeded. A later call that succeeds does not clear it;
+// Reset does. To look at one call's outcome, whichever it is, use Calls or
+// AssertLastCallError.
 func (f *Fake) LastError() error {
 	if p := f.lastErr.Load(); p != nil {
 		return *p

@@ -36,7 +36,8 @@ type Fault struct {
 	// answer is lost whatever it was: a call the service refused returns Err too.
 	LoseResponse bool
 	// Latency holds the response back until the fake's clock has moved on by this much
-	// (the operation itself takes effect when called). WaitForPollers counts such calls.
+	// (the operation itself takes effect when called). WaitForCalls and WaitForPollers count
+	// such a call as waiting on the clock.
 	Latency time.Duration
 	// FailEntries, on SendMessageBatch, DeleteMessageBatch or ChangeMessageVisibilityBatch,
 	// fails only the entries whose Id it returns true for, the partial failure a producer or

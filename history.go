@@ -12,7 +12,10 @@ import (
 // The fake records compact events in one append-only log, in fixed-size chunks so that it
 // never copies what it holds; Timeline turns them into readable data and text.
 
-// EventKind names something that happened to a message.
+// EventKind names something that happened to a message: EventSent, EventReceived,
+// EventVisibilityChanged, EventVisibleAgain, EventDeleted, EventMovedToDLQ, EventRedriven,
+// EventPurged, EventExpired, EventQueueDeleted, EventDeleteMissed, EventCallFailed or
+// EventCallIgnored, each described with its constant.
 type EventKind uint8
 
 // The kinds of events of a message's timeline.
@@ -40,13 +43,22 @@ const (
 	// EventDeleteMissed: a DeleteMessage succeeded, but WithChaos kept the message, as when
 	// SQS's delete misses a copy of it; it comes back when its visibility timeout ends.
 	EventDeleteMissed
+	// EventCallFailed: a DeleteMessage or ChangeMessageVisibility that named the message by
+	// a receipt handle — alone or as a batch entry — failed: SQS refused it (an expired
+	// handle, a handle of another queue, a visibility beyond the limit), an injected fault
+	// failed it, or its response was lost. Operation and ErrorCode say which and why.
+	EventCallFailed
+	// EventCallIgnored: such a call succeeded but changed nothing, as SQS answers it: a
+	// DeleteMessage of a message that had already left the queue, a ChangeMessageVisibility
+	// of a message that was no longer in flight.
+	EventCallIgnored
 )
 
 var eventNames = [...]string{
 	EventSent: "sent", EventReceived: "received", EventVisibilityChanged: "visibility changed",
 	EventVisibleAgain: "visible again", EventDeleted: "deleted", EventMovedToDLQ: "moved to DLQ",
 	EventRedriven: "redriven", EventPurged: "purged", EventExpired: "expired", EventQueueDeleted: "queue deleted",
-	EventDeleteMissed: "delete missed (chaos)",
+	EventDeleteMissed: "delete missed (chaos)", EventCallFailed: "call failed", EventCallIgnored: "call changed nothing",
 }
 
 // String returns the event kind in words.
@@ -65,40 +77,83 @@ type event struct {
 	other    uint64 // redriven: the new message; sent by a redrive: the old one
 	queue    uint32 // where it happened
 	to       uint32 // moved to DLQ, redriven: the queue it went to
-	receive  uint32 // received: which receive
+	receive  uint32 // received: which receive; a call's: the receive its receipt handle names
 	kind     EventKind
+	op       uint8  // a call's: its operation (operationNames)
+	code     uint16 // a failed call's: its error code (Fake.codes)
 }
 
-const historyChunk = 4096
+const historyChunk = logChunk
 
 // history is the fake's event log.
-type history struct {
-	chunks  [][]event
-	limit   int  // the fewest newest events kept, in whole chunks; 0 keeps every event
-	dropped bool // some events were forgotten
+type history = chunkLog[event]
+
+// logChunk is the size of the chunks of the fake's logs: the event log and the call record.
+const logChunk = 4096
+
+// chunkLog is an append-only log kept in chunks of logChunk entries, so that it never copies
+// what it holds once a chunk is full (the first chunk grows as a slice does, so that a small
+// fake stays small). With a limit it forgets its oldest chunk when the newer ones hold the
+// limit, and reuses that chunk's memory.
+type chunkLog[T any] struct {
+	chunks [][]T
+	limit  int    // the fewest newest entries kept, in whole chunks; 0 keeps every entry
+	forgot uint64 // how many of the oldest entries were forgotten
 }
 
-func (h *history) add(e event) {
-	n := len(h.chunks)
-	if n == 0 || len(h.chunks[n-1]) == historyChunk {
-		if h.limit > 0 && (n-1)*historyChunk+1 >= h.limit {
+// add appends v and returns where it is stored, valid until the next add.
+func (l *chunkLog[T]) add(v T) *T {
+	n := len(l.chunks)
+	switch {
+	case n == 0:
+		l.chunks = append(l.chunks, nil)
+		n++
+	case len(l.chunks[n-1]) == logChunk:
+		if l.limit > 0 && (n-1)*logChunk+1 >= l.limit {
 			// The newer chunks hold the limit: forget the oldest, and reuse its memory.
-			oldest := h.chunks[0]
-			copy(h.chunks, h.chunks[1:])
-			h.chunks[n-1] = oldest[:0]
-			h.dropped = true
+			oldest := l.chunks[0]
+			copy(l.chunks, l.chunks[1:])
+			l.chunks[n-1] = oldest[:0]
+			l.forgot += logChunk
 		} else {
-			// The first chunk starts small and grows by append, so that a fake used for a
-			// handful of messages does not clear 192 KB for its log.
-			size := historyChunk
-			if n == 0 {
-				size = 16
-			}
-			h.chunks = append(h.chunks, make([]event, 0, size))
+			l.chunks = append(l.chunks, make([]T, 0, logChunk))
 			n++
 		}
 	}
-	h.chunks[n-1] = append(h.chunks[n-1], e)
+	c := append(l.chunks[n-1], v)
+	l.chunks[n-1] = c
+	return &c[len(c)-1]
+}
+
+// dropped reports whether the log has forgotten entries.
+func (l *chunkLog[T]) dropped() bool { return l.forgot > 0 }
+
+// size is how many entries were ever added, forgotten ones included.
+func (l *chunkLog[T]) size() uint64 {
+	if len(l.chunks) == 0 {
+		return l.forgot
+	}
+	return l.forgot + uint64((len(l.chunks)-1)*logChunk+len(l.chunks[len(l.chunks)-1]))
+}
+
+// at returns the entry added i-th (from 0), or nil when it was forgotten or not yet added.
+func (l *chunkLog[T]) at(i uint64) *T {
+	if i < l.forgot || i >= l.size() {
+		return nil
+	}
+	i -= l.forgot
+	return &l.chunks[i/logChunk][i%logChunk]
+}
+
+// reset empties the log and keeps its limit.
+func (l *chunkLog[T]) reset() { *l = chunkLog[T]{limit: l.limit} }
+
+func (l *chunkLog[T]) each(fn func(e *T)) {
+	for _, c := range l.chunks {
+		for i := range c {
+			fn(&c[i])
+		}
+	}
 }
 
 // WithHistoryLimit bounds the event log that timelines are read from, forgetting the
@@ -114,14 +169,6 @@ func WithHistoryLimit(n int) Option {
 			return
 		}
 		f.hist.limit = max(n, historyChunk)
-	}
-}
-
-func (h *history) each(fn func(e *event)) {
-	for _, c := range h.chunks {
-		for i := range c {
-			fn(&c[i])
-		}
 	}
 }
 
@@ -154,6 +201,12 @@ type Event struct {
 	NewMessageID string
 	// FromMessageID is the DLQ message a move task made it from (sent by a redrive).
 	FromMessageID string
+	// Operation is the operation of a call that failed or changed nothing (ReceiveCount
+	// then says which receive's handle it named); ErrorCode is why it failed: the SQS error
+	// code, or what happened ("lost response"). Fault reports an injected fault.
+	Operation string
+	ErrorCode string
+	Fault     bool
 }
 
 // String describes the event in one line.
@@ -161,6 +214,27 @@ func (e Event) String() string {
 	var b strings.Builder
 	b.WriteString(e.At.UTC().Format(time.RFC3339Nano))
 	b.WriteString("  ")
+	switch e.Kind {
+	case EventMovedToDLQ:
+		fmt.Fprintf(&b, "moved from %s to %s", e.Queue, e.ToQueue)
+		return b.String()
+	case EventCallFailed, EventCallIgnored:
+		fmt.Fprintf(&b, "%s with the handle of receive %d in %s ", e.Operation, e.ReceiveCount, e.Queue)
+		if e.Kind == EventCallFailed {
+			b.WriteString("failed: " + e.ErrorCode)
+			if e.Fault {
+				b.WriteString(" (injected fault)")
+			}
+			return b.String()
+		}
+		b.WriteString("changed nothing")
+		if e.Operation == "DeleteMessage" || e.Operation == "DeleteMessageBatch" {
+			b.WriteString(" (the message had already left the queue)")
+		} else {
+			b.WriteString(" (the message was not in flight)")
+		}
+		return b.String()
+	}
 	b.WriteString(e.Kind.String())
 	switch e.Kind {
 	case EventSent:
@@ -173,8 +247,6 @@ func (e Event) String() string {
 			e.ReceiptHandle, e.VisibleAt.UTC().Format(time.RFC3339Nano))
 	case EventVisibilityChanged:
 		fmt.Fprintf(&b, " in %s (visible again at %s)", e.Queue, e.VisibleAt.UTC().Format(time.RFC3339Nano))
-	case EventMovedToDLQ:
-		fmt.Fprintf(&b, " from %s to %s", e.Queue, e.ToQueue)
 	case EventRedriven:
 		fmt.Fprintf(&b, " from %s to %s as message %s", e.Queue, e.ToQueue, e.NewMessageID)
 	default:
@@ -238,7 +310,7 @@ func (f *Fake) Timeline(messageID string) Timeline {
 }
 
 func (f *Fake) timeline(messageID string) Timeline {
-	t := Timeline{MessageID: messageID, forgotten: f.hist.dropped}
+	t := Timeline{MessageID: messageID, forgotten: f.hist.dropped()}
 	idNum, ok := f.idNumOf(messageID)
 	if !ok {
 		return t
@@ -263,6 +335,14 @@ func (f *Fake) timeline(messageID string) Timeline {
 		case EventSent:
 			if e.other != 0 {
 				ev.FromMessageID = uuidFor(f.seed, streamMessageID, e.other)
+			}
+		case EventCallFailed, EventCallIgnored:
+			ev.Operation, ev.ReceiveCount = operationNames[e.op], int(e.receive)
+			if e.kind == EventCallFailed {
+				ev.Fault = e.other != 0
+				if int(e.code) < len(f.codes) {
+					ev.ErrorCode = f.codes[e.code]
+				}
 			}
 		}
 		t.Events = append(t.Events, ev)

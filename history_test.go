@@ -2,6 +2,9 @@ package sqsfake
 
 import (
 	"fmt"
+	"go/ast"
+	"go/parser"
+	"go/token"
 	"strings"
 	"testing"
 	"time"
@@ -76,7 +79,7 @@ func TestTimelineOfADeadLetteredMessage(t *testing.T) {
 	assert.Equal(t, want, e.f.Timeline(id))
 	assert.True(t, e.f.Timeline(id).Has(EventMovedToDLQ))
 	assert.False(t, e.f.Timeline(id).Has(EventDeleted))
-	assert.Contains(t, e.f.Timeline(id).String(), "  2025-01-01T00:00:30Z  moved to DLQ from jobs to jobs-dlq")
+	assert.Contains(t, e.f.Timeline(id).String(), "\n  2025-01-01T00:00:30Z  moved from jobs to jobs-dlq")
 }
 
 // A move task redrives a dead-lettered message as a new message: the old one's timeline
@@ -158,6 +161,7 @@ func TestEventKindString(t *testing.T) {
 		EventSent: "sent", EventReceived: "received", EventVisibilityChanged: "visibility changed",
 		EventVisibleAgain: "visible again", EventDeleted: "deleted", EventMovedToDLQ: "moved to DLQ",
 		EventRedriven: "redriven", EventPurged: "purged", EventExpired: "expired", EventQueueDeleted: "queue deleted", EventDeleteMissed: "delete missed (chaos)",
+		EventCallFailed: "call failed", EventCallIgnored: "call changed nothing",
 		0: "EventKind(0)", 99: "EventKind(99)",
 	}
 	for k, s := range want {
@@ -320,4 +324,34 @@ func TestTimelineOfADeadLetterWhoseDLQRetentionShrank(t *testing.T) {
 	last, ok := e.f.Timeline(id).Last()
 	require.True(t, ok)
 	assert.Equal(t, Event{Kind: EventExpired, At: clockAt(200 * time.Second), Queue: "jobs-dlq"}, last)
+}
+
+// EventKind's doc lists every kind of event, so that a reader of the type sees them all.
+func TestEventKindDocListsEveryKind(t *testing.T) {
+	file, err := parser.ParseFile(token.NewFileSet(), "history.go", nil, parser.ParseComments)
+	require.NoError(t, err)
+	var typeDoc string
+	var kinds []string
+	for _, decl := range file.Decls {
+		gd, ok := decl.(*ast.GenDecl)
+		if !ok {
+			continue
+		}
+		for _, spec := range gd.Specs {
+			switch sp := spec.(type) {
+			case *ast.TypeSpec:
+				if sp.Name.Name == "EventKind" {
+					typeDoc = gd.Doc.Text()
+				}
+			case *ast.ValueSpec:
+				if id, ok := sp.Type.(*ast.Ident); ok && id.Name == "EventKind" || len(kinds) > 0 && gd.Tok == token.CONST && sp.Type == nil && len(sp.Values) == 0 {
+					kinds = append(kinds, sp.Names[0].Name)
+				}
+			}
+		}
+	}
+	require.Len(t, kinds, len(eventNames)-1, "every kind has a name")
+	for _, k := range kinds {
+		assert.Regexp(t, `\b`+k+`\b`, typeDoc, "EventKind's doc lists %s", k)
+	}
 }

@@ -180,16 +180,18 @@ func (h *wireHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if werr == nil {
 		werr = checkRequest(r)
 	}
+	target := r.Header.Get("X-Amz-Target")
+	name := strings.TrimPrefix(target, targetPrefix)
 	var op doorOp
 	if werr == nil {
-		op, werr = lookupTarget(r.Header.Get("X-Amz-Target"))
+		op, werr = lookupTarget(target)
 	}
 	if werr != nil {
-		writeError(w, h.f.newRequestID(), werr)
+		writeError(w, h.f.refuseRequest(name, werr), werr)
 		return
 	}
 
-	out, requestID, err := h.call(op, r, body.Bytes())
+	out, requestID, err := h.call(op, name, r, body.Bytes())
 	if err != nil {
 		writeError(w, requestID, wireErrorOf(err))
 		return
@@ -211,43 +213,35 @@ func writeAnswer(w http.ResponseWriter, status int, contentType []string, reques
 	w.Write(body)
 }
 
-// call runs op on the JSON body of a request and returns its output, or its error, and the
-// request id of the call. An injected lost response drops the connection here: the operation
-// happened; the answer never comes.
-func (h *wireHandler) call(op doorOp, r *http.Request, body []byte) (smithy.Serializable, string, error) {
-	var n uint64
-	out, err := op.wire(h.f, context.WithValue(r.Context(), callNumberKey{}, &n), body, r)
-	requestID := ""
-	if n != 0 {
-		requestID = uuidFor(h.f.seed, streamRequestID, n)
-	} else {
-		requestID = h.f.newRequestID()
+// call runs op, named name, on the JSON body of a request and returns its output, or its
+// error, and the request id of the call. A body that does not decode into the operation's
+// input reaches no operation: the refusal is recorded as such. An injected lost response
+// drops the connection here: the operation happened; the answer never comes.
+func (h *wireHandler) call(op doorOp, name string, r *http.Request, body []byte) (smithy.Serializable, string, error) {
+	cn := &callNumber{door: DoorHTTP}
+	out, err := op.wire(h.f, context.WithValue(r.Context(), callNumberKey{}, cn), body, r)
+	if err != nil && cn.n == 0 {
+		return nil, h.f.refuseRequest(name, wireErrorOf(err)), err
 	}
 	if err != nil && isLostResponse(err) {
 		panic(http.ErrAbortHandler)
 	}
-	return out, requestID, err
+	return out, uuidFor(h.f.seed, streamRequestID, cn.n), err
 }
 
 // jsonContentTypeHeader is the Content-Type of every answer. Its capacity is its length, so
 // a handler that appends to it gets a copy.
 var jsonContentTypeHeader = []string{jsonContentType}
 
-// newRequestID numbers a request that never reached a door-1 method, so that it too has a
-// request id from the fake's sequence.
-func (f *Fake) newRequestID() string {
-	return uuidFor(f.seed, streamRequestID, f.requests.Add(1))
-}
-
 // bodyBuffers recycles the buffers requests are read into: a decoded input shares no memory
 // with its body, so the buffer is free again once the body is decoded.
 var bodyBuffers = sync.Pool{New: func() any { return new(bytes.Buffer) }}
 
-// readBody reads the whole request body, up to MaxRequestBytes, into a buffer that
 // errTooLarge answers a request body over MaxRequestBytes.
 var errTooLarge = &wireError{status: http.StatusRequestEntityTooLarge, typ: coralNamespace + "RequestEntityTooLargeException",
 	message: "Request body must be no longer than " + strconv.Itoa(MaxRequestBytes) + " bytes."}
 
+// readBody reads the whole request body, up to MaxRequestBytes, into a buffer that
 // releaseBody recycles.
 func readBody(w http.ResponseWriter, r *http.Request) (*bytes.Buffer, *wireError) {
 	buf := bodyBuffers.Get().(*bytes.Buffer)

@@ -1,8 +1,14 @@
 package sqsfake
 
 import (
+	"context"
 	"regexp"
 	"testing"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/sqs"
+	"github.com/benbjohnson/clock"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -42,4 +48,33 @@ func TestUUIDsAreVersion4AndDeterministic(t *testing.T) {
 		assert.Equal(t, id, uuidFor(1, streamMessageID, n))
 	}
 	assert.NotEqual(t, uuidFor(1, streamMessageID, 5), uuidFor(1, streamRequestID, 5))
+}
+
+// Identifiers depend on the seed and the sequence of calls, not on the clock: the same calls
+// at other times, from another start, give the same MessageIds, receipt handles and request
+// ids.
+func TestIdentifiersDoNotDependOnTheClock(t *testing.T) {
+	script := func(f *Fake, pause time.Duration) []string {
+		ctx := context.Background()
+		var ids []string
+		q, err := f.CreateQueue(ctx, &sqs.CreateQueueInput{QueueName: aws.String("jobs")})
+		require.NoError(t, err)
+		f.Advance(pause)
+		sent, err := f.SendMessage(ctx, &sqs.SendMessageInput{QueueUrl: q.QueueUrl, MessageBody: aws.String("a")})
+		require.NoError(t, err)
+		f.Advance(pause)
+		out, err := f.ReceiveMessage(ctx, &sqs.ReceiveMessageInput{QueueUrl: q.QueueUrl})
+		require.NoError(t, err)
+		require.Len(t, out.Messages, 1)
+		f.Advance(pause)
+		_, err = f.GetQueueUrl(ctx, &sqs.GetQueueUrlInput{QueueName: aws.String("missing")})
+		require.Error(t, err)
+		for _, c := range f.Calls() {
+			ids = append(ids, c.RequestID)
+		}
+		return append(ids, *sent.MessageId, *out.Messages[0].ReceiptHandle)
+	}
+	mock := clock.NewMock()
+	mock.Set(time.Date(2031, 6, 1, 12, 0, 0, 0, time.UTC))
+	assert.Equal(t, script(New(), 0), script(New(WithClock(mock)), time.Hour))
 }

@@ -451,13 +451,13 @@ func (f *Fake) messagesWhere(ref string, keep func(*message) bool) []MessageInfo
 }
 
 // Reset empties the fake between subtests: every queue, message, move task and timeline
-// goes, parked long polls return empty, injected faults are removed, and the identifier
-// counters and the chaos generator start again, so what follows gives the same MessageIds,
-// request ids and chaos as a new fake would. Receipt handles are the only identifiers that
-// differ: each Reset starts a new epoch, whose handles are the same on every run but never
-// one issued before, so a handle kept from before the reset fails with
-// ReceiptHandleIsInvalid instead of naming the message that took its place. The clock is
-// left where it is.
+// goes, parked long polls return empty, injected faults are removed, the call record and
+// LastError are cleared (CallCount starts again from 0), and the identifier counters and the
+// chaos generator start again, so what follows gives the same MessageIds, request ids and
+// chaos as a new fake would. Receipt handles are the only identifiers that differ: each
+// Reset starts a new epoch, whose handles are the same on every run but never one issued
+// before, so a handle kept from before the reset fails with ReceiptHandleIsInvalid instead
+// of naming the message that took its place. The clock is left where it is.
 func (f *Fake) Reset() {
 	f.mu.Lock()
 	defer f.mu.Unlock()
@@ -469,7 +469,10 @@ func (f *Fake) Reset() {
 	clear(f.queuesByID)
 	clear(f.deletedAt)
 	clear(f.queueNames)
-	f.hist = history{limit: f.hist.limit}
+	f.hist.reset()
+	f.codes, f.codeIndex = nil, nil
+	f.calls.reset()
+	f.callGen++
 	f.idIndex, f.idIndexed = nil, 0
 	f.tasks, f.runningTasks = nil, nil
 	f.nextQueueID, f.nextMsgID, f.nextSeqNum, f.nextTaskID = 0, 0, 0, 0

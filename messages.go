@@ -220,7 +220,7 @@ type sendResult struct {
 	seqNum      string
 }
 
-func (f *Fake) sendMessage(in *sqs.SendMessageInput, zeros *wireZeros, text *wireText) (*sqs.SendMessageOutput, error) {
+func (f *Fake) sendMessage(in *sqs.SendMessageInput, zeros *wireZeros, text *wireText, id callID) (*sqs.SendMessageOutput, error) {
 	r := sendRequest{
 		body: sanitizeBody(aws.ToString(in.MessageBody)), delay: in.DelaySeconds, zeroDelay: zeros != nil && zeros.delay,
 		attrs: in.MessageAttributes, sys: in.MessageSystemAttributes,
@@ -238,6 +238,7 @@ func (f *Fake) sendMessage(in *sqs.SendMessageInput, zeros *wireZeros, text *wir
 		return nil, err
 	}
 	done := f.enqueue(q, &r, now)
+	f.noteSent(id, done.idNum)
 	res := &sendResult{md5Attrs: done.md5Attrs, md5SysAttrs: done.md5SysAttrs}
 	res.id, res.md5 = f.idAndMD5(done.idNum, &done.md5Body)
 	res.out.MessageId, res.out.MD5OfMessageBody = &res.id, &res.md5
@@ -313,7 +314,7 @@ type entryFailer func(id string) *sqsError
 
 const maxBatchPayload = 1048576
 
-func (f *Fake) sendMessageBatch(in *sqs.SendMessageBatchInput, zeros *wireZeros, text *wireText, fail entryFailer) (*sqs.SendMessageBatchOutput, error) {
+func (f *Fake) sendMessageBatch(in *sqs.SendMessageBatchInput, zeros *wireZeros, text *wireText, fail entryFailer, cid callID) (*sqs.SendMessageBatchOutput, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	q, err := f.lookupURL(aws.ToString(in.QueueUrl))
@@ -362,6 +363,7 @@ func (f *Fake) sendMessageBatch(in *sqs.SendMessageBatchInput, zeros *wireZeros,
 			continue
 		}
 		done := f.enqueue(q, &reqs[i], now)
+		f.noteSent(cid, done.idNum)
 		id, sum := f.idAndMD5(done.idNum, &done.md5Body)
 		entry := types.SendMessageBatchResultEntry{Id: aws.String(ids[i]), MessageId: &id, MD5OfMessageBody: &sum}
 		if done.md5Attrs != "" {
@@ -382,13 +384,14 @@ func (f *Fake) sendMessageBatch(in *sqs.SendMessageBatchInput, zeros *wireZeros,
 // any handle the message was ever received with deletes it, and deleting a message that is
 // already gone succeeds. On a FIFO queue only the handle of the current, unexpired receive
 // does.
-func (f *Fake) deleteOne(q *queue, handle string, now int64) *sqsError {
+func (f *Fake) deleteOne(q *queue, handle string, now int64, id callID) *sqsError {
 	m, r, err := f.messageOf(q, handle)
 	if err != nil {
 		return err
 	}
 	if m == nil {
 		q.stats.deleted++ // CloudWatch counts duplicate deletions too
+		f.noteNoEffect(id, q, r, now)
 		return nil
 	}
 	if q.fifo != nil && !m.heldBy(r) {
@@ -396,6 +399,7 @@ func (f *Fake) deleteOne(q *queue, handle string, now int64) *sqsError {
 	}
 	q.stats.deleted++
 	if q.fifo == nil && f.chaosRedeliver() {
+		f.noteChaos(id)
 		q.record(EventDeleteMissed, m, now)
 		return nil
 	}
@@ -425,7 +429,7 @@ func (f *Fake) messageOf(q *queue, handle string) (*message, receipt, *sqsError)
 	return q.msgs[r.msg], r, nil
 }
 
-func (f *Fake) deleteMessage(in *sqs.DeleteMessageInput) (*sqs.DeleteMessageOutput, error) {
+func (f *Fake) deleteMessage(in *sqs.DeleteMessageInput, id callID) (*sqs.DeleteMessageOutput, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	q, err := f.lookupURL(aws.ToString(in.QueueUrl))
@@ -433,18 +437,18 @@ func (f *Fake) deleteMessage(in *sqs.DeleteMessageInput) (*sqs.DeleteMessageOutp
 		return nil, err
 	}
 	now := f.settle(q)
-	if err := f.deleteOne(q, aws.ToString(in.ReceiptHandle), now); err != nil {
+	if err := f.deleteOne(q, aws.ToString(in.ReceiptHandle), now, id); err != nil {
 		return nil, err
 	}
 	f.servePollers(q, now) // a deleted FIFO head unlocks its group; a freed in-flight slot
 	return &sqs.DeleteMessageOutput{}, nil
 }
 
-func (f *Fake) deleteMessageBatch(in *sqs.DeleteMessageBatchInput, fail entryFailer) (*sqs.DeleteMessageBatchOutput, error) {
+func (f *Fake) deleteMessageBatch(in *sqs.DeleteMessageBatchInput, fail entryFailer, id callID) (*sqs.DeleteMessageBatchOutput, error) {
 	ok, failed, err := runBatch(f, "DeleteMessageBatch", in.QueueUrl, in.Entries,
 		func(e types.DeleteMessageBatchRequestEntry) *string { return e.Id }, fail,
 		func(q *queue, e types.DeleteMessageBatchRequestEntry, now int64) *sqsError {
-			return f.deleteOne(q, aws.ToString(e.ReceiptHandle), now)
+			return f.deleteOne(q, aws.ToString(e.ReceiptHandle), now, id)
 		})
 	if err != nil {
 		return nil, err
@@ -498,7 +502,7 @@ func runBatch[E any](f *Fake, op string, queueURL *string, entries []E, id func(
 
 // changeVisibilityOne applies ChangeMessageVisibility for one handle (SPEC.md §5.13), or one
 // entry of ChangeMessageVisibilityBatch when batch is set.
-func (f *Fake) changeVisibilityOne(q *queue, handle string, timeout int32, now int64, batch bool) *sqsError {
+func (f *Fake) changeVisibilityOne(q *queue, handle string, timeout int32, now int64, batch bool, id callID) *sqsError {
 	if timeout < 0 {
 		// Unverified wording; a value above 43200 gets AWS's "Total VisibilityTimeout"
 		// answer below, as any value too long for the message does.
@@ -523,6 +527,7 @@ func (f *Fake) changeVisibilityOne(q *queue, handle string, timeout int32, now i
 	}
 	if !m.inFlight() {
 		// Its visibility already lapsed: AWS answers 200 and changes nothing.
+		f.noteNoEffect(id, q, r, now)
 		return nil
 	}
 	if now-m.recvAt+int64(timeout)*int64(time.Second) > maxVisibilityTimeout*int64(time.Second) {
@@ -543,7 +548,7 @@ func (f *Fake) changeVisibilityOne(q *queue, handle string, timeout int32, now i
 	return nil
 }
 
-func (f *Fake) changeMessageVisibility(in *sqs.ChangeMessageVisibilityInput, zeros *wireZeros) (*sqs.ChangeMessageVisibilityOutput, error) {
+func (f *Fake) changeMessageVisibility(in *sqs.ChangeMessageVisibilityInput, zeros *wireZeros, id callID) (*sqs.ChangeMessageVisibilityOutput, error) {
 	if zeros != nil && zeros.noVisibility {
 		return nil, errMissingParameter("VisibilityTimeout")
 	}
@@ -554,17 +559,17 @@ func (f *Fake) changeMessageVisibility(in *sqs.ChangeMessageVisibilityInput, zer
 		return nil, err
 	}
 	now := f.settle(q)
-	if err := f.changeVisibilityOne(q, aws.ToString(in.ReceiptHandle), in.VisibilityTimeout, now, false); err != nil {
+	if err := f.changeVisibilityOne(q, aws.ToString(in.ReceiptHandle), in.VisibilityTimeout, now, false, id); err != nil {
 		return nil, err
 	}
 	return &sqs.ChangeMessageVisibilityOutput{}, nil
 }
 
-func (f *Fake) changeMessageVisibilityBatch(in *sqs.ChangeMessageVisibilityBatchInput, fail entryFailer) (*sqs.ChangeMessageVisibilityBatchOutput, error) {
+func (f *Fake) changeMessageVisibilityBatch(in *sqs.ChangeMessageVisibilityBatchInput, fail entryFailer, id callID) (*sqs.ChangeMessageVisibilityBatchOutput, error) {
 	ok, failed, err := runBatch(f, "ChangeMessageVisibilityBatch", in.QueueUrl, in.Entries,
 		func(e types.ChangeMessageVisibilityBatchRequestEntry) *string { return e.Id }, fail,
 		func(q *queue, e types.ChangeMessageVisibilityBatchRequestEntry, now int64) *sqsError {
-			return f.changeVisibilityOne(q, aws.ToString(e.ReceiptHandle), e.VisibilityTimeout, now, true)
+			return f.changeVisibilityOne(q, aws.ToString(e.ReceiptHandle), e.VisibilityTimeout, now, true, id)
 		})
 	if err != nil {
 		return nil, err

@@ -17,30 +17,40 @@ import (
 // invoke runs one operation through the door.
 func invoke[In, Out any](f *Fake, ctx context.Context, op string, params *In, optFns []func(*sqs.Options),
 	run func(*Fake, *In) (*Out, error)) (*Out, error) {
-	return invokeChecked(f, ctx, op, params, optFns, func(f *Fake, in *In, _ *takenFault) (*Out, error) { return run(f, in) }, nil)
+	return invokeChecked(f, ctx, op, params, optFns, func(f *Fake, in *In, _ call) (*Out, error) { return run(f, in) }, nil)
 }
 
 // invokeChecked runs one operation through the door, then check, which stands for a check
-// the SDK makes on an answer it received (the MD5 of message bodies).
+// the SDK makes on an answer it received (the MD5 of message bodies). Every call, whatever
+// its outcome, ends in the call record.
 func invokeChecked[In, Out any](f *Fake, ctx context.Context, op string, params *In, optFns []func(*sqs.Options),
-	run func(*Fake, *In, *takenFault) (*Out, error), check func(c call, in *In, out *Out) error) (*Out, error) {
+	run func(*Fake, *In, call) (*Out, error), check func(c call, in *In, out *Out) error) (*Out, error) {
 	if params == nil {
 		params = new(In)
 	}
 	c, err := f.begin(ctx, op, params, optFns)
-	if err != nil {
-		return nil, err
-	}
-	out, err := run(f, params, c.fault)
-	if err != nil {
-		return nil, c.finish(ctx, err)
-	}
-	if check != nil {
-		if err := check(c, params, out); err != nil {
-			return nil, c.fail(err)
+	var out *Out
+	if err == nil {
+		out, err = run(f, params, c)
+		switch {
+		case err != nil:
+			err = c.finish(ctx, err)
+		case check != nil:
+			if cerr := check(c, params, out); cerr != nil {
+				err = c.fail(cerr)
+				break
+			}
+			fallthrough
+		default:
+			err = c.end(ctx)
 		}
 	}
-	if err := c.end(ctx); err != nil {
+	if out != nil {
+		f.returned(&c, params, out, err)
+	} else {
+		f.returned(&c, params, nil, err)
+	}
+	if err != nil {
 		return nil, err
 	}
 	return out, nil
@@ -58,15 +68,15 @@ func (f *Fake) CancelMessageMoveTask(ctx context.Context, params *sqs.CancelMess
 
 // ChangeMessageVisibility sets how long a received message stays hidden, counted from now.
 func (f *Fake) ChangeMessageVisibility(ctx context.Context, params *sqs.ChangeMessageVisibilityInput, optFns ...func(*sqs.Options)) (*sqs.ChangeMessageVisibilityOutput, error) {
-	return invoke(f, ctx, "ChangeMessageVisibility", params, optFns, func(f *Fake, in *sqs.ChangeMessageVisibilityInput) (*sqs.ChangeMessageVisibilityOutput, error) {
-		return f.changeMessageVisibility(in, wireZerosOf(ctx))
-	})
+	return invokeChecked(f, ctx, "ChangeMessageVisibility", params, optFns, func(f *Fake, in *sqs.ChangeMessageVisibilityInput, c call) (*sqs.ChangeMessageVisibilityOutput, error) {
+		return f.changeMessageVisibility(in, wireZerosOf(ctx), c.id)
+	}, nil)
 }
 
 // ChangeMessageVisibilityBatch changes the visibility of up to 10 received messages.
 func (f *Fake) ChangeMessageVisibilityBatch(ctx context.Context, params *sqs.ChangeMessageVisibilityBatchInput, optFns ...func(*sqs.Options)) (*sqs.ChangeMessageVisibilityBatchOutput, error) {
-	return invokeChecked(f, ctx, "ChangeMessageVisibilityBatch", params, optFns, func(f *Fake, in *sqs.ChangeMessageVisibilityBatchInput, fault *takenFault) (*sqs.ChangeMessageVisibilityBatchOutput, error) {
-		return f.changeMessageVisibilityBatch(in, entryFault(fault))
+	return invokeChecked(f, ctx, "ChangeMessageVisibilityBatch", params, optFns, func(f *Fake, in *sqs.ChangeMessageVisibilityBatchInput, c call) (*sqs.ChangeMessageVisibilityBatchOutput, error) {
+		return f.changeMessageVisibilityBatch(in, entryFault(c.fault), c.id)
 	}, nil)
 }
 
@@ -78,13 +88,15 @@ func (f *Fake) CreateQueue(ctx context.Context, params *sqs.CreateQueueInput, op
 
 // DeleteMessage deletes the message a receipt handle names.
 func (f *Fake) DeleteMessage(ctx context.Context, params *sqs.DeleteMessageInput, optFns ...func(*sqs.Options)) (*sqs.DeleteMessageOutput, error) {
-	return invoke(f, ctx, "DeleteMessage", params, optFns, (*Fake).deleteMessage)
+	return invokeChecked(f, ctx, "DeleteMessage", params, optFns, func(f *Fake, in *sqs.DeleteMessageInput, c call) (*sqs.DeleteMessageOutput, error) {
+		return f.deleteMessage(in, c.id)
+	}, nil)
 }
 
 // DeleteMessageBatch deletes up to 10 messages.
 func (f *Fake) DeleteMessageBatch(ctx context.Context, params *sqs.DeleteMessageBatchInput, optFns ...func(*sqs.Options)) (*sqs.DeleteMessageBatchOutput, error) {
-	return invokeChecked(f, ctx, "DeleteMessageBatch", params, optFns, func(f *Fake, in *sqs.DeleteMessageBatchInput, fault *takenFault) (*sqs.DeleteMessageBatchOutput, error) {
-		return f.deleteMessageBatch(in, entryFault(fault))
+	return invokeChecked(f, ctx, "DeleteMessageBatch", params, optFns, func(f *Fake, in *sqs.DeleteMessageBatchInput, c call) (*sqs.DeleteMessageBatchOutput, error) {
+		return f.deleteMessageBatch(in, entryFault(c.fault), c.id)
 	}, nil)
 }
 
@@ -132,9 +144,9 @@ func (f *Fake) PurgeQueue(ctx context.Context, params *sqs.PurgeQueueInput, optF
 // ReceiveMessage receives up to 10 messages, long-polling on the fake's clock when the wait
 // time is above zero.
 func (f *Fake) ReceiveMessage(ctx context.Context, params *sqs.ReceiveMessageInput, optFns ...func(*sqs.Options)) (*sqs.ReceiveMessageOutput, error) {
-	return invoke(f, ctx, "ReceiveMessage", params, optFns, func(f *Fake, in *sqs.ReceiveMessageInput) (*sqs.ReceiveMessageOutput, error) {
-		return f.receiveMessage(ctx, in, wireZerosOf(ctx))
-	})
+	return invokeChecked(f, ctx, "ReceiveMessage", params, optFns, func(f *Fake, in *sqs.ReceiveMessageInput, c call) (*sqs.ReceiveMessageOutput, error) {
+		return f.receiveMessage(ctx, in, wireZerosOf(ctx), c.id)
+	}, nil)
 }
 
 // RemovePermission removes the statement with a label from the queue's Policy.
@@ -144,15 +156,15 @@ func (f *Fake) RemovePermission(ctx context.Context, params *sqs.RemovePermissio
 
 // SendMessage sends a message.
 func (f *Fake) SendMessage(ctx context.Context, params *sqs.SendMessageInput, optFns ...func(*sqs.Options)) (*sqs.SendMessageOutput, error) {
-	return invokeChecked(f, ctx, "SendMessage", params, optFns, func(f *Fake, in *sqs.SendMessageInput, _ *takenFault) (*sqs.SendMessageOutput, error) {
-		return f.sendMessage(in, wireZerosOf(ctx), wireTextOf(ctx))
+	return invokeChecked(f, ctx, "SendMessage", params, optFns, func(f *Fake, in *sqs.SendMessageInput, c call) (*sqs.SendMessageOutput, error) {
+		return f.sendMessage(in, wireZerosOf(ctx), wireTextOf(ctx), c.id)
 	}, checkSendChecksum)
 }
 
 // SendMessageBatch sends up to 10 messages; entries that fail are reported in Failed.
 func (f *Fake) SendMessageBatch(ctx context.Context, params *sqs.SendMessageBatchInput, optFns ...func(*sqs.Options)) (*sqs.SendMessageBatchOutput, error) {
-	return invokeChecked(f, ctx, "SendMessageBatch", params, optFns, func(f *Fake, in *sqs.SendMessageBatchInput, fault *takenFault) (*sqs.SendMessageBatchOutput, error) {
-		return f.sendMessageBatch(in, wireZerosOf(ctx), wireTextOf(ctx), entryFault(fault))
+	return invokeChecked(f, ctx, "SendMessageBatch", params, optFns, func(f *Fake, in *sqs.SendMessageBatchInput, c call) (*sqs.SendMessageBatchOutput, error) {
+		return f.sendMessageBatch(in, wireZerosOf(ctx), wireTextOf(ctx), entryFault(c.fault), c.id)
 	}, checkSendBatchChecksums)
 }
 

@@ -87,8 +87,10 @@ func (f *Fake) park(pl *poller) {
 // back for an injected latency.
 func (f *Fake) parked() int { return len(f.pollers) + f.waiting }
 
-// notifyPollWaiters wakes the WaitForPollers calls that are now satisfied.
+// notifyPollWaiters wakes the WaitForPollers calls that are now satisfied, and the
+// WaitIdle and WaitForCalls calls: a call that starts waiting on the clock is idle.
 func (f *Fake) notifyPollWaiters() {
+	f.notifyIdle()
 	kept := f.pollWaiters[:0]
 	for _, w := range f.pollWaiters {
 		if f.parked() >= w.n {
@@ -134,6 +136,7 @@ func (f *Fake) endPollsOf(q *queue) {
 // called with f.mu held and returns with it released.
 func (f *Fake) longPoll(ctx context.Context, q *queue, p *receiveParams, now int64) (*sqs.ReceiveMessageOutput, error) {
 	pl := &poller{q: q, p: p, deadline: now + p.wait, ctxDone: ctx.Done()}
+	f.noteWaited(p.call)
 	f.park(pl)
 	for {
 		wake := pl.deadline
@@ -193,6 +196,9 @@ func (f *Fake) dropPoll(pl *poller) {
 // ctx ends. A test calls it before moving the clock, so that a call started in another
 // goroutine has read the time it waits from before the clock moves. When ctx ends first, the
 // error wraps ctx's and says how many calls were waiting.
+//
+// A receive that finds a message returns at once and never parks, so WaitForPollers waits
+// for it until ctx ends; WaitForCalls waits for the call either way.
 func (f *Fake) WaitForPollers(ctx context.Context, n int) error {
 	f.mu.Lock()
 	if f.parked() >= n {

@@ -96,34 +96,35 @@ func queueInPath(r *http.Request) string {
 // serveQuery answers a query-protocol request whose body has been read.
 func (h *wireHandler) serveQuery(w http.ResponseWriter, r *http.Request, body []byte, readErr *wireError) {
 	if readErr != nil {
-		writeQueryError(w, h.f.newRequestID(), readErr)
+		writeQueryError(w, h.f.refuseRequest("", readErr), readErr)
 		return
 	}
 	d := formDecoders.Get().(*formDecoder)
 	defer d.release()
 	if perr := d.parse(r, body); perr != nil {
-		writeQueryError(w, h.f.newRequestID(), perr)
+		writeQueryError(w, h.f.refuseRequest("", perr), perr)
 		return
 	}
 	queueURL := queueInPath(r)
 	action, _ := d.get("Action")
 	if action == "" && queueURL != "" {
-		writeAnswer(w, http.StatusNotFound, queryContentTypeHeader, h.f.newRequestID(), []byte("<UnknownOperationException/>"))
+		requestID := h.f.refuseRequest("", errNoActionOnQueue)
+		writeAnswer(w, http.StatusNotFound, queryContentTypeHeader, requestID, []byte("<UnknownOperationException/>"))
 		return
 	}
 	op, werr := lookupAction(action, queueURL != "")
 	if werr != nil {
-		writeQueryError(w, h.f.newRequestID(), werr)
+		writeQueryError(w, h.f.refuseRequest(action, werr), werr)
 		return
 	}
 	if _, ok := d.get("QueueUrl"); !ok && queueURL != "" && op.input.Member("QueueUrl") != nil {
 		d.params = append(d.params, formParam{"QueueUrl", queueURL})
 	}
 	if werr := d.structure(op.input, ""); werr != nil {
-		writeQueryError(w, h.f.newRequestID(), werr)
+		writeQueryError(w, h.f.refuseRequest(action, werr), werr)
 		return
 	}
-	out, requestID, err := h.call(op, r, d.buf)
+	out, requestID, err := h.call(op, action, r, d.buf)
 	if err != nil {
 		writeQueryError(w, requestID, wireErrorOf(err))
 		return
@@ -134,6 +135,10 @@ func (h *wireHandler) serveQuery(w http.ResponseWriter, r *http.Request, body []
 	payload.finish(action, requestID)
 	writeAnswer(w, http.StatusOK, queryContentTypeHeader, requestID, payload.Bytes())
 }
+
+// errNoActionOnQueue is how a request to a queue's URL without an Action is recorded; its
+// answer is a bare <UnknownOperationException/> with HTTP 404.
+var errNoActionOnQueue = &wireError{status: http.StatusNotFound, typ: coralNamespace + "UnknownOperationException"}
 
 // queryContentTypeHeader is the Content-Type of every query answer; its capacity is its
 // length, so a handler that appends to it gets a copy.

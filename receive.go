@@ -48,6 +48,7 @@ type receiveParams struct {
 	sys        sysAttrSet
 	attrNames  []string
 	attemptID  string // ReceiveRequestAttemptId, FIFO queues only
+	call       callID // the receive's entry in the call record
 }
 
 // receiveParams validates a ReceiveMessage input against q. A Go zero in MaxNumberOfMessages,
@@ -154,6 +155,7 @@ func (f *Fake) receiveStandard(q *queue, p *receiveParams, now int64, dlq *queue
 	for len(got) < p.max && q.visible.len() > 0 && q.inFlight < f.inFlightLimit {
 		m := q.visible.pop()
 		if q.visible.len() > 0 && f.chaosReorder() {
+			f.noteChaos(p.call)
 			second := q.visible.pop()
 			q.visible.push(m)
 			m = second
@@ -167,6 +169,7 @@ func (f *Fake) receiveStandard(q *queue, p *receiveParams, now int64, dlq *queue
 		}
 		f.handOut(q, m, p, now)
 		if p.visibility > 0 && f.chaosDuplicate() {
+			f.noteChaos(p.call)
 			// At-least-once: the message stays visible, so a later receive returns it
 			// again while this one still holds it.
 			q.pending.remove(m)
@@ -252,6 +255,7 @@ type msgStrings struct{ id, md5, handle, body, md5Attrs string }
 // messages share one string allocation.
 func (f *Fake) render(q *queue, msgs []*message, p *receiveParams) *sqs.ReceiveMessageOutput {
 	out := &sqs.ReceiveMessageOutput{}
+	f.noteReceived(p.call, msgs)
 	if len(msgs) == 0 {
 		return out
 	}
@@ -330,7 +334,7 @@ func (f *Fake) systemAttributes(m *message, sel sysAttrSet) map[string]string {
 	return a
 }
 
-func (f *Fake) receiveMessage(ctx context.Context, in *sqs.ReceiveMessageInput, zeros *wireZeros) (*sqs.ReceiveMessageOutput, error) {
+func (f *Fake) receiveMessage(ctx context.Context, in *sqs.ReceiveMessageInput, zeros *wireZeros, id callID) (*sqs.ReceiveMessageOutput, error) {
 	f.mu.Lock()
 	q, err := f.lookupURL(aws.ToString(in.QueueUrl))
 	if err != nil {
@@ -342,6 +346,7 @@ func (f *Fake) receiveMessage(ctx context.Context, in *sqs.ReceiveMessageInput, 
 		f.mu.Unlock()
 		return nil, perr
 	}
+	p.call = id
 	now := f.settle(q)
 	if p.attemptID != "" {
 		msgs, err := q.retryAttempt(p.attemptID, &p, now)

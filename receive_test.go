@@ -678,6 +678,44 @@ func TestRedriveCycleNeverAnswersALongPollTwice(t *testing.T) {
 // ---------------------------------------------------------------------------------------
 // In-flight limit
 
+// A long poll parked at the limit is answered when a slot frees: by a delete, or by a
+// visibility timeout that runs out. On a FIFO queue a short poll at the limit gets nothing,
+// without an error.
+func TestInFlightLimitAnswersAParkedPollWhenASlotFrees(t *testing.T) {
+	fx := newMsgFixture(t, WithInFlightLimit(1))
+	q := fx.queue("q", map[string]string{"VisibilityTimeout": "30"})
+	fx.send(q, "a")
+	fx.send(q, "b")
+	a := fx.receive(q, 10, 0)
+	require.Equal(t, []string{"a"}, bodiesOf(a))
+
+	poll := fx.pollParked(&sqs.ReceiveMessageInput{QueueUrl: q, WaitTimeSeconds: 20}, 1)
+	fx.delete(q, a[0].ReceiptHandle)
+	r := fx.pollResult(poll)
+	require.NoError(t, r.err)
+	assert.Equal(t, []string{"b"}, bodiesOf(r.out.Messages), "the delete freed the slot")
+
+	fx.advance(15 * time.Second)
+	poll = fx.pollParked(&sqs.ReceiveMessageInput{QueueUrl: q, WaitTimeSeconds: 20,
+		MessageSystemAttributeNames: []types.MessageSystemAttributeName{"ApproximateReceiveCount"}}, 1)
+	fx.advance(15 * time.Second)
+	r = fx.pollResult(poll)
+	require.NoError(t, r.err)
+	assert.Equal(t, []string{"b"}, bodiesOf(r.out.Messages), "b's visibility ran out, at 30 s: its slot is free")
+	assert.Equal(t, "2", r.out.Messages[0].Attributes["ApproximateReceiveCount"])
+
+	ff := newMsgFixture(t, WithInFlightLimit(1))
+	fq, err := ff.f.CreateQueue(ff.ctx, &sqs.CreateQueueInput{QueueName: aws.String("q.fifo"),
+		Attributes: map[string]string{"FifoQueue": "true", "ContentBasedDeduplication": "true"}})
+	require.NoError(t, err)
+	for _, g := range []string{"g1", "g2"} {
+		_, err := ff.f.SendMessage(ff.ctx, &sqs.SendMessageInput{QueueUrl: fq.QueueUrl, MessageBody: aws.String(g), MessageGroupId: aws.String(g)})
+		require.NoError(t, err)
+	}
+	assert.Len(t, ff.receive(fq.QueueUrl, 10, 0), 1, "a receive of several gets what fits")
+	assert.Empty(t, ff.receive(fq.QueueUrl, 10, 0), "no slot left: nothing, without an error")
+}
+
 func TestInFlightLimitFailsShortPollWithOverLimitAndEmptiesLongPoll(t *testing.T) {
 	fx := newMsgFixture(t, WithInFlightLimit(3))
 	q := fx.queue("q", nil)

@@ -49,7 +49,15 @@
 //	                                          "next" when more follow, which after takes
 //	POST /_sqsfake/advance?d=30s              move the virtual clock (409 with -clock real)
 //	GET  /_sqsfake/pollers?n=1&timeout=10s    wait until n receives are parked in long polls
+//	GET  /_sqsfake/idle?calls=N&timeout=10s   wait until N calls have begun and each has returned or parked
 //	POST /_sqsfake/reset                      back to the state at start: a fresh fake, a fresh clock
+//
+// GET /_sqsfake/idle answers {"calls": C, "pollers": P}: C calls have begun since start or
+// reset (the start-up queues' CreateQueue calls and refused requests included), P are parked.
+// With ?calls=N it first waits until N calls have begun and every call has either returned
+// or is waiting on the clock — a long poll parked — up to timeout (10 s by default; 408
+// after). That is the race-free way to move the clock after a poll started elsewhere, whether
+// it parked or returned at once: read C, start the poll, wait for calls=C+1, then advance.
 //
 // SIGINT or SIGTERM shut the server down gracefully: it stops accepting connections, answers
 // the long polls still waiting with 503 ServiceUnavailable, and lets other requests finish.
@@ -355,8 +363,12 @@ func newServer(cfg config) (*server, error) {
 	return s, nil
 }
 
-// serverHistoryLimit bounds the server's event log (48 bytes an event: about 50 MB).
-const serverHistoryLimit = 1 << 20
+// serverHistoryLimit bounds the server's event log (48 bytes an event: about 50 MB), and
+// serverCallLimit its call record (at most about 60 MB).
+const (
+	serverHistoryLimit = 1 << 20
+	serverCallLimit    = 1 << 17
+)
 
 // options are the options of the fake the command line describes.
 func (c config) options() []sqsfake.Option {
@@ -368,6 +380,9 @@ func (c config) options() []sqsfake.Option {
 		// A server runs for long: keep the last million events of message timelines
 		// rather than every event since it started.
 		sqsfake.WithHistoryLimit(serverHistoryLimit),
+		// and the last 131,072 calls (about 72 bytes a call, and the strings each keeps: a
+		// receipt handle, a body of up to 256 bytes).
+		sqsfake.WithCallLimit(serverCallLimit),
 	}
 	if c.clock == "real" {
 		opts = append(opts, sqsfake.WithClock(sqsfake.RealClock{}))
@@ -544,6 +559,10 @@ func (s *server) control(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 		s.pollers(w, r, in.fake)
+	case "idle":
+		if allow(w, r, http.MethodGet, http.MethodPost) {
+			s.idle(w, r, in.fake)
+		}
 	case "reset":
 		if allow(w, r, http.MethodPost) {
 			f, err := s.resetState(r.Context())
@@ -569,12 +588,9 @@ func (s *server) pollers(w http.ResponseWriter, r *http.Request, f *sqsfake.Fake
 			writeJSON(w, http.StatusBadRequest, errorBody("want ?n=<count of parked polls>"))
 			return
 		}
-		timeout := 10 * time.Second
-		if q.Has("timeout") {
-			if timeout, err = time.ParseDuration(q.Get("timeout")); err != nil || timeout < 0 {
-				writeJSON(w, http.StatusBadRequest, errorBody("want ?timeout=<duration>, such as 5s"))
-				return
-			}
+		timeout, ok := waitTimeout(w, q)
+		if !ok {
+			return
 		}
 		ctx, cancel := context.WithTimeout(r.Context(), timeout)
 		defer cancel()
@@ -584,6 +600,53 @@ func (s *server) pollers(w http.ResponseWriter, r *http.Request, f *sqsfake.Fake
 		}
 	}
 	writeJSON(w, http.StatusOK, map[string]int{"pollers": f.Pollers()})
+}
+
+// waitTimeout reads the ?timeout= of a waiting endpoint, 10 s by default; on a bad value it
+// answers 400 and returns false.
+func waitTimeout(w http.ResponseWriter, q url.Values) (time.Duration, bool) {
+	if !q.Has("timeout") {
+		return 10 * time.Second, true
+	}
+	timeout, err := time.ParseDuration(q.Get("timeout"))
+	if err != nil || timeout < 0 {
+		writeJSON(w, http.StatusBadRequest, errorBody("want ?timeout=<duration>, such as 5s"))
+		return 0, false
+	}
+	return timeout, true
+}
+
+// idle reports how many calls have begun and how many are parked; with calls=N, it first
+// waits until N calls have begun and every call has returned or is waiting on the clock (up
+// to timeout), so a test can move the clock knowing its poll got as far as it can.
+func (s *server) idle(w http.ResponseWriter, r *http.Request, f *sqsfake.Fake) {
+	q := r.URL.Query()
+	answer := func(status int, errText string) {
+		body := map[string]any{"calls": f.CallCount(), "pollers": f.Pollers()}
+		if errText != "" {
+			body["error"] = errText
+		}
+		writeJSON(w, status, body)
+	}
+	n := 0
+	if q.Has("calls") {
+		var err error
+		if n, err = strconv.Atoi(q.Get("calls")); err != nil || n < 0 {
+			writeJSON(w, http.StatusBadRequest, errorBody("want ?calls=<count of calls begun>"))
+			return
+		}
+	}
+	timeout, ok := waitTimeout(w, q)
+	if !ok {
+		return
+	}
+	ctx, cancel := context.WithTimeout(r.Context(), timeout)
+	defer cancel()
+	if err := f.WaitForCalls(ctx, n); err != nil {
+		answer(http.StatusRequestTimeout, err.Error())
+		return
+	}
+	answer(http.StatusOK, "")
 }
 
 // resetState replaces the fake with a fresh one, as at start. The old fake's queues are

@@ -358,6 +358,60 @@ func TestPurgeCooldownFlag(t *testing.T) {
 	})
 }
 
+// The idle endpoint lets a test move the clock after a poll it started, whether the poll
+// parked or returned at once: read the count of calls, start the poll, wait for one more.
+func TestIdleEndpointWaitsForAPollThatParksOrReturns(t *testing.T) {
+	s := start(t, "-clock", "virtual", "-queues", "q")
+	c := s.client()
+	ctx := context.Background()
+	calls := func() int {
+		code, body := s.control(t, http.MethodGet, "idle")
+		require.Equal(t, http.StatusOK, code)
+		return int(body["calls"].(float64))
+	}
+	require.Equal(t, 1, calls(), "the start-up queue's CreateQueue")
+	poll := func() chan *sqs.ReceiveMessageOutput {
+		done := make(chan *sqs.ReceiveMessageOutput, 1)
+		go func() {
+			out, err := c.ReceiveMessage(ctx, &sqs.ReceiveMessageInput{QueueUrl: aws.String("q"), WaitTimeSeconds: 20})
+			assert.NoError(t, err)
+			done <- out
+		}()
+		return done
+	}
+
+	// The queue is empty: the poll parks, and the clock ends it.
+	next := calls() + 1
+	done := poll()
+	code, body := s.control(t, http.MethodGet, fmt.Sprintf("idle?calls=%d&timeout=10s", next))
+	require.Equal(t, http.StatusOK, code)
+	assert.Equal(t, map[string]any{"calls": float64(next), "pollers": 1.0}, body)
+	s.control(t, http.MethodPost, "advance?d=20s")
+	assert.Empty(t, (<-done).Messages)
+
+	// A message is there: the poll returns at once, and the wait does not hang.
+	_, err := c.SendMessage(ctx, &sqs.SendMessageInput{QueueUrl: aws.String("q"), MessageBody: aws.String("hi")})
+	require.NoError(t, err)
+	next = calls() + 1
+	done = poll()
+	code, body = s.control(t, http.MethodGet, fmt.Sprintf("idle?calls=%d", next))
+	require.Equal(t, http.StatusOK, code)
+	assert.Equal(t, map[string]any{"calls": float64(next), "pollers": 0.0}, body)
+	assert.Len(t, (<-done).Messages, 1)
+
+	// Calls that never come: the wait ends with its timeout, and says what the fake had.
+	code, body = s.control(t, http.MethodGet, fmt.Sprintf("idle?calls=%d&timeout=1ms", next+5))
+	assert.Equal(t, http.StatusRequestTimeout, code)
+	assert.Equal(t, float64(next), body["calls"])
+	assert.Contains(t, body["error"], fmt.Sprintf("WaitForCalls: %d of the %d calls awaited have begun", next, next+5))
+
+	for _, bad := range []string{"idle?calls=x", "idle?calls=-1", "idle?timeout=soon"} {
+		code, body := s.control(t, http.MethodGet, bad)
+		assert.Equal(t, http.StatusBadRequest, code, bad)
+		assert.NotEmpty(t, body["error"], bad)
+	}
+}
+
 func TestAdvanceNeedsTheVirtualClock(t *testing.T) {
 	s := start(t)
 	code, body := s.control(t, http.MethodPost, "advance?d=1s")

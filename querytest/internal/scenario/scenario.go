@@ -158,12 +158,11 @@ func queryWording(s string) string {
 
 var placeholder = regexp.MustCompile(`\$\{(\w+)\}`)
 
-// Run runs the corpus through c against srv, from a reset server, and returns each step's
-// outcome.
+// Run runs the corpus through c against srv, restarted, and returns each step's outcome.
 func Run(t *testing.T, srv *Server, c Caller) []Outcome {
 	t.Helper()
 	ctx := context.Background()
-	srv.Reset(t)
+	srv.Restart(t)
 	saved := map[string]string{}
 	outcomes := make([]Outcome, len(Corpus))
 	for i, st := range Corpus {

@@ -20,8 +20,10 @@ import (
 // aws-sdk-go-v2 service/sqs v1.53.0, and Go's minimal version selection would give them
 // that), so they reach it as any other client does: over HTTP.
 type Server struct {
-	URL string
-	cmd *exec.Cmd
+	URL  string
+	bin  string
+	addr string
+	cmd  *exec.Cmd
 }
 
 // build compiles cmd/sqsfake into a directory of the test's.
@@ -41,14 +43,21 @@ func build(t *testing.T) string {
 // Queue URLs name AWS's endpoint, as the fake's do by default, so that outputs do not depend
 // on the port.
 func StartServer(t *testing.T) *Server {
-	bin := build(t)
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
 	}
 	addr := ln.Addr().String()
 	ln.Close()
-	cmd := exec.Command(bin, "-addr", addr, "-clock", "virtual", "-endpoint", "https://sqs.us-east-1.amazonaws.com")
+	s := &Server{URL: "http://" + addr, bin: build(t), addr: addr}
+	t.Cleanup(s.stop)
+	s.start(t)
+	return s
+}
+
+// start runs the server's process and waits until it serves.
+func (s *Server) start(t *testing.T) {
+	cmd := exec.Command(s.bin, "-addr", s.addr, "-clock", "virtual", "-endpoint", "https://sqs.us-east-1.amazonaws.com")
 	cmd.Stderr = os.Stderr
 	stdout, err := cmd.StdoutPipe()
 	if err != nil {
@@ -57,22 +66,34 @@ func StartServer(t *testing.T) *Server {
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	s := &Server{URL: "http://" + addr, cmd: cmd}
-	t.Cleanup(func() {
-		cmd.Process.Signal(os.Interrupt)
-		cmd.Wait()
-	})
+	s.cmd = cmd
 	// The server says it serves once it listens.
 	lines := bufio.NewScanner(stdout)
 	for lines.Scan() {
 		if strings.Contains(lines.Text(), "serving SQS") {
 			go io.Copy(io.Discard, stdout)
 			s.control(t, http.MethodGet, "health")
-			return s
+			return
 		}
 	}
 	t.Fatalf("the server at %s stopped before serving: %v", s.URL, lines.Err())
-	return nil
+}
+
+// stop ends the server's process.
+func (s *Server) stop() {
+	if s.cmd != nil {
+		s.cmd.Process.Signal(os.Interrupt)
+		s.cmd.Wait()
+		s.cmd = nil
+	}
+}
+
+// Restart stops the server and starts a new one on the same address: a fresh fake, as at
+// start, whose identifiers — receipt handles too — are those of the first run. (A reset would
+// give handles of a new epoch, so that no handle outlives it.)
+func (s *Server) Restart(t *testing.T) {
+	s.stop()
+	s.start(t)
 }
 
 func (s *Server) control(t *testing.T, method, path string) {
@@ -81,6 +102,7 @@ func (s *Server) control(t *testing.T, method, path string) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	req.Header.Set("X-Sqsfake-Control", "1") // control requests must carry it (cmd/sqsfake)
 	resp, err := http.DefaultClient.Do(req)
 	if err != nil {
 		t.Fatal(err)
@@ -90,9 +112,6 @@ func (s *Server) control(t *testing.T, method, path string) {
 		t.Fatalf("%s /_sqsfake/%s: %s", method, path, resp.Status)
 	}
 }
-
-// Reset gives the server a fresh fake, as at start.
-func (s *Server) Reset(t *testing.T) { s.control(t, http.MethodPost, "reset") }
 
 // Advance moves the server's virtual clock.
 func (s *Server) Advance(t *testing.T, d time.Duration) {

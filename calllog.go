@@ -1,0 +1,571 @@
+package sqsfake
+
+import (
+	"strings"
+	"unicode/utf8"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/sqs"
+	"github.com/aws/aws-sdk-go-v2/service/sqs/types"
+	"github.com/aws/smithy-go"
+)
+
+// How the call record is kept: a call reserves its entry when it begins (startCall) and
+// completes it when it returns (returned); the engine notes what only it knows — the
+// messages a send stored or a receive returned, chaos, a parked poll — in the entry as it
+// runs, by the call's callID.
+
+// callRec is one entry of the call record. It holds no pointers, so that the record costs
+// the garbage collector nothing to scan, and is small: the strings an entry keeps (its queue,
+// a body, a label) and what only some calls have (callExtra) live in side logs that entries
+// index.
+type callRec struct {
+	start int64
+	ref   uint64 // the message a send stored, the first a receive returned, or the one a receipt handle names; 0 for none
+	// key is, with callKey, the index of the entry's key text in Fake.callKeys (its low 32
+	// bits): a message body (the first 64 bytes of one longer than keptBody), a label, a task
+	// handle, a name prefix. Without it, a number by operation (summariseInput).
+	key    uint32
+	x      uint32 // with callHasExtra, the index of the entry's callExtra in Fake.callExtras (its low 32 bits)
+	queue  uint32 // 1 + the index in Fake.callQueues of the queue the input names, as given; 0 for none
+	n1, n2 int32  // numbers of the input and the output, by operation (summariseInput)
+	op     uint8  // index in operationNames
+	door   Door
+	flags  callFlags
+}
+
+// callExtra holds what only some calls have.
+type callExtra struct {
+	end    int64 // when the call returned, when later than it began
+	err    error
+	ids    []uint64 // further messages sent or received, after ref
+	failed []entryFailure
+	count  int32  // a batch's successful entries
+	group  string // a send's MessageGroupId
+	opName string // what a refused wire request named, when it is no operation
+}
+
+// entryFailure is a failed batch entry: its Id and code.
+type entryFailure struct{ id, code string }
+
+type callFlags uint16
+
+const (
+	callReturned callFlags = 1 << iota
+	callAnswered           // the operation produced an answer (which a fault may have replaced)
+	callFault
+	callChaos
+	callWaited
+	callUnread   // a wire request refused before its input was read
+	callReceipt  // ref, n2 and key are the message, receive and queue of the receipt handle the input named
+	callKey      // key indexes Fake.callKeys
+	callHasExtra // x indexes Fake.callExtras
+)
+
+// callView is an entry with what it indexes looked up, copied for rendering outside the lock.
+type callView struct {
+	callRec
+	queue, key string
+	x          callExtra
+}
+
+// callLogs holds the call record and the side logs its entries index.
+type callLogs struct {
+	recs   chunkLog[callRec]
+	keys   chunkLog[string]
+	extras chunkLog[callExtra]
+	// queues interns the queue texts inputs named; lastQueue caches the latest, so that a
+	// caller that names its queue with the same string each time costs no hashing.
+	queues     []string
+	queueIndex map[string]uint32
+	lastQueue  string
+	lastIndex  uint32
+}
+
+// setLimit bounds the record to at least n entries; the side logs keep two chunks more, so
+// that they hold what every kept entry indexes (an entry adds at most one to each).
+func (l *callLogs) setLimit(n int) {
+	l.recs.limit = n
+	l.keys.limit, l.extras.limit = n+2*logChunk, n+2*logChunk
+}
+
+// reset empties the logs and keeps their limits.
+func (l *callLogs) reset() {
+	l.recs.reset()
+	l.keys.reset()
+	l.extras.reset()
+	l.queues, l.queueIndex, l.lastQueue, l.lastIndex = nil, nil, "", 0
+}
+
+// fromLow32 finds the index in a log of size entries whose low 32 bits are low: the newest
+// such, which is the one an entry still kept indexes.
+func fromLow32(size uint64, low uint32) uint64 {
+	last := size - 1
+	return last - uint64(uint32(last)-low)
+}
+
+// setKey gives an entry its key text.
+func (l *callLogs) setKey(r *callRec, s string) {
+	if s == "" {
+		return
+	}
+	l.keys.add(s)
+	r.key, r.flags = uint32(l.keys.size()-1), r.flags|callKey
+}
+
+// keyOf returns an entry's key text.
+func (l *callLogs) keyOf(r *callRec) string {
+	if r.flags&callKey == 0 {
+		return ""
+	}
+	if p := l.keys.at(fromLow32(l.keys.size(), r.key)); p != nil {
+		return *p
+	}
+	return ""
+}
+
+// extra returns an entry's callExtra, adding one if it has none.
+func (l *callLogs) extra(r *callRec) *callExtra {
+	if r.flags&callHasExtra != 0 {
+		if p := l.extras.at(fromLow32(l.extras.size(), r.x)); p != nil {
+			return p
+		}
+		return &callExtra{} // forgotten with the oldest entries: what is noted is lost
+	}
+	p := l.extras.add(callExtra{})
+	r.x, r.flags = uint32(l.extras.size()-1), r.flags|callHasExtra
+	return p
+}
+
+// setQueue records the queue text an entry's input named.
+func (l *callLogs) setQueue(r *callRec, s string) {
+	if s == "" {
+		return
+	}
+	if s == l.lastQueue {
+		r.queue = l.lastIndex
+		return
+	}
+	i, ok := l.queueIndex[s]
+	if !ok {
+		if l.queueIndex == nil {
+			l.queueIndex = make(map[string]uint32)
+		}
+		l.queues = append(l.queues, s)
+		i = uint32(len(l.queues))
+		l.queueIndex[s] = i
+	}
+	l.lastQueue, l.lastIndex, r.queue = s, i, i
+}
+
+// queueOf returns the queue text an entry's input named.
+func (l *callLogs) queueOf(r *callRec) string {
+	if r.queue == 0 {
+		return ""
+	}
+	return l.queues[r.queue-1]
+}
+
+// callID names a call to the engine, which notes what it did in the call's entry.
+type callID struct {
+	seq uint64
+	gen uint32 // the fake's Reset generation when the call began
+	op  uint8
+}
+
+// keptBody is the longest body an entry keeps whole; of a longer one it keeps a copy of the
+// first bodyPrefix bytes, so that the record never holds on to large bodies.
+const (
+	keptBody   = 256
+	bodyPrefix = 64
+)
+
+// operationNames lists the operations a call record names by index; 0 stands for a name the
+// fake does not know. A test checks it against doorOps.
+var operationNames = [...]string{"",
+	"AddPermission", "CancelMessageMoveTask", "ChangeMessageVisibility", "ChangeMessageVisibilityBatch",
+	"CreateQueue", "DeleteMessage", "DeleteMessageBatch", "DeleteQueue", "GetQueueAttributes", "GetQueueUrl",
+	"ListDeadLetterSourceQueues", "ListMessageMoveTasks", "ListQueueTags", "ListQueues", "PurgeQueue",
+	"ReceiveMessage", "RemovePermission", "SendMessage", "SendMessageBatch", "SetQueueAttributes",
+	"StartMessageMoveTask", "TagQueue", "UntagQueue",
+}
+
+var operationIndex = func() map[string]uint8 {
+	m := make(map[string]uint8, len(operationNames))
+	for i, name := range operationNames[1:] {
+		m[name] = uint8(i + 1)
+	}
+	return m
+}()
+
+// startCall numbers a call and reserves its entry. Called with f.mu held.
+func (f *Fake) startCall(op string, door Door, params any) callID {
+	f.active++
+	seq := f.requests.Add(1)
+	id := callID{seq: seq, gen: f.callGen, op: operationIndex[op]}
+	r := f.calls.recs.add(callRec{start: f.now(), op: id.op, door: door})
+	f.summariseInput(r, params)
+	return id
+}
+
+// callRecord returns the entry of a call, or nil when the record has forgotten it or the fake
+// was reset since it began. Called with f.mu held.
+func (f *Fake) callRecord(id callID) *callRec {
+	if id.gen != f.callGen || id.seq == 0 {
+		return nil
+	}
+	return f.calls.recs.at(id.seq - 1)
+}
+
+// returned completes a call's entry with its outcome, notes on the timelines of the
+// messages it named by receipt handle that it failed, and wakes the waits it satisfies.
+func (f *Fake) returned(c *call, params, out any, err error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.active--
+	if r := f.callRecord(c.id); r != nil {
+		r.flags |= callReturned
+		if now := f.now(); now != r.start {
+			f.calls.extra(r).end = now
+		}
+		if c.fault != nil {
+			r.flags |= callFault
+		}
+		if c.fault != nil && c.fault.Latency > 0 && c.reached {
+			r.flags |= callWaited
+		}
+		if err != nil {
+			f.calls.extra(r).err = err
+		}
+		if out != nil {
+			r.flags |= callAnswered
+			f.summariseOutput(r, out)
+		}
+	}
+	if c.reached && (err == nil || !callerEnded(err)) {
+		f.noteFailuresOnMessages(c, params, out, err)
+	}
+	f.notifyIdle()
+}
+
+// refuseRequest records a wire request refused before it reached an operation — one the
+// fake could not route or read — and returns its request id. op is the operation it named,
+// or what its X-Amz-Target header or Action parameter said.
+func (f *Fake) refuseRequest(op string, e *wireError) string {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	seq := f.requests.Add(1)
+	r := f.calls.recs.add(callRec{start: f.now(), op: operationIndex[op], door: DoorHTTP, flags: callReturned | callUnread})
+	x := f.calls.extra(r)
+	if r.op == 0 {
+		x.opName = op
+	}
+	// The code a caller's ErrorCode() gives: the legacy query code where the answer has one.
+	code, _, _ := strings.Cut(e.query, ";")
+	if code == "" {
+		code = e.typ[strings.LastIndexByte(e.typ, '#')+1:]
+	}
+	x.err = &smithy.GenericAPIError{Code: code, Message: e.message, Fault: smithy.FaultClient}
+	f.notifyIdle()
+	return uuidFor(f.seed, streamRequestID, seq)
+}
+
+// noteSent notes a message a send stored (or, for a FIFO duplicate, answered with).
+func (f *Fake) noteSent(id callID, idNum uint64) {
+	if r := f.callRecord(id); r != nil {
+		f.addMessage(r, idNum)
+	}
+}
+
+// noteReceived notes the messages a receive returns.
+func (f *Fake) noteReceived(id callID, msgs []*message) {
+	if r := f.callRecord(id); r != nil {
+		for _, m := range msgs {
+			f.addMessage(r, m.idNum)
+		}
+	}
+}
+
+func (f *Fake) addMessage(r *callRec, idNum uint64) {
+	if r.ref == 0 {
+		r.ref = idNum
+		return
+	}
+	x := f.calls.extra(r)
+	x.ids = append(x.ids, idNum)
+}
+
+// noteChaos notes that chaos changed what a call did.
+func (f *Fake) noteChaos(id callID) {
+	if r := f.callRecord(id); r != nil {
+		r.flags |= callChaos
+	}
+}
+
+// noteWaited notes that a receive parked in a long poll.
+func (f *Fake) noteWaited(id callID) {
+	if r := f.callRecord(id); r != nil {
+		r.flags |= callWaited
+	}
+}
+
+// keepBody returns what an entry keeps of a body: itself when short, else a copy of its
+// first bodyPrefix bytes, cut at a character boundary.
+func keepBody(body string) string {
+	if len(body) <= keptBody {
+		return body
+	}
+	cut := bodyPrefix
+	for cut > 0 && !utf8.RuneStart(body[cut]) {
+		cut--
+	}
+	return strings.Clone(body[:cut])
+}
+
+// clampLen is a length as an entry keeps it.
+func clampLen(n int) int32 { return int32(min(n, 1<<31-1)) }
+
+// summariseInput notes the input's facts in its entry: the queue, the key text, and the
+// numbers n1, n2 and key, by operation:
+//
+//	SendMessage                   body, n1 DelaySeconds, n2 body length, MessageGroupId
+//	SendMessageBatch              first body, n1 entries, n2 first body length
+//	ReceiveMessage                n1 MaxNumberOfMessages, n2 WaitTimeSeconds, key VisibilityTimeout
+//	DeleteMessage                 the receipt handle (callReceipt: ref, n2, key), else its text
+//	ChangeMessageVisibility       the same, and n1 VisibilityTimeout
+//	the other batches             n1 entries
+//	CreateQueue                   the name as queue, n1 attributes, n2 tags
+//	GetQueueAttributes            n1 attribute names
+//	SetQueueAttributes, TagQueue  n1 attributes or tags
+//	UntagQueue                    n1 tag keys
+//	ListQueues                    the prefix
+//	AddPermission, RemovePermission  the label
+//	StartMessageMoveTask          the source as queue, the destination, n1 the rate
+//	CancelMessageMoveTask         the task handle
+//
+// Outputs: the count of listed queues in n2, of a batch's successful entries in its extra.
+func (f *Fake) summariseInput(r *callRec, params any) {
+	l := &f.calls
+	switch in := params.(type) {
+	case *sqs.SendMessageInput:
+		body := aws.ToString(in.MessageBody)
+		l.setQueue(r, aws.ToString(in.QueueUrl))
+		l.setKey(r, keepBody(body))
+		r.n1, r.n2 = in.DelaySeconds, clampLen(len(body))
+		if in.MessageGroupId != nil {
+			l.extra(r).group = *in.MessageGroupId
+		}
+	case *sqs.SendMessageBatchInput:
+		l.setQueue(r, aws.ToString(in.QueueUrl))
+		r.n1 = clampLen(len(in.Entries))
+		if len(in.Entries) > 0 {
+			body := aws.ToString(in.Entries[0].MessageBody)
+			l.setKey(r, keepBody(body))
+			r.n2 = clampLen(len(body))
+		}
+	case *sqs.ReceiveMessageInput:
+		l.setQueue(r, aws.ToString(in.QueueUrl))
+		r.n1, r.n2, r.key = in.MaxNumberOfMessages, in.WaitTimeSeconds, uint32(in.VisibilityTimeout)
+	case *sqs.DeleteMessageInput:
+		l.setQueue(r, aws.ToString(in.QueueUrl))
+		f.setReceipt(r, in.ReceiptHandle)
+	case *sqs.ChangeMessageVisibilityInput:
+		l.setQueue(r, aws.ToString(in.QueueUrl))
+		f.setReceipt(r, in.ReceiptHandle)
+		r.n1 = in.VisibilityTimeout
+	case *sqs.DeleteMessageBatchInput:
+		l.setQueue(r, aws.ToString(in.QueueUrl))
+		r.n1 = clampLen(len(in.Entries))
+	case *sqs.ChangeMessageVisibilityBatchInput:
+		l.setQueue(r, aws.ToString(in.QueueUrl))
+		r.n1 = clampLen(len(in.Entries))
+	case *sqs.CreateQueueInput:
+		l.setQueue(r, aws.ToString(in.QueueName))
+		r.n1, r.n2 = clampLen(len(in.Attributes)), clampLen(len(in.Tags))
+	case *sqs.GetQueueUrlInput:
+		l.setQueue(r, aws.ToString(in.QueueName))
+	case *sqs.GetQueueAttributesInput:
+		l.setQueue(r, aws.ToString(in.QueueUrl))
+		r.n1 = clampLen(len(in.AttributeNames))
+	case *sqs.SetQueueAttributesInput:
+		l.setQueue(r, aws.ToString(in.QueueUrl))
+		r.n1 = clampLen(len(in.Attributes))
+	case *sqs.TagQueueInput:
+		l.setQueue(r, aws.ToString(in.QueueUrl))
+		r.n1 = clampLen(len(in.Tags))
+	case *sqs.UntagQueueInput:
+		l.setQueue(r, aws.ToString(in.QueueUrl))
+		r.n1 = clampLen(len(in.TagKeys))
+	case *sqs.ListQueuesInput:
+		l.setKey(r, aws.ToString(in.QueueNamePrefix))
+	case *sqs.AddPermissionInput:
+		l.setQueue(r, aws.ToString(in.QueueUrl))
+		l.setKey(r, aws.ToString(in.Label))
+	case *sqs.RemovePermissionInput:
+		l.setQueue(r, aws.ToString(in.QueueUrl))
+		l.setKey(r, aws.ToString(in.Label))
+	case *sqs.StartMessageMoveTaskInput:
+		l.setQueue(r, aws.ToString(in.SourceArn))
+		l.setKey(r, aws.ToString(in.DestinationArn))
+		r.n1 = aws.ToInt32(in.MaxNumberOfMessagesPerSecond)
+	case *sqs.CancelMessageMoveTaskInput:
+		l.setKey(r, aws.ToString(in.TaskHandle))
+	case *sqs.ListMessageMoveTasksInput:
+		l.setQueue(r, aws.ToString(in.SourceArn))
+	case *sqs.DeleteQueueInput:
+		l.setQueue(r, aws.ToString(in.QueueUrl))
+	case *sqs.PurgeQueueInput:
+		l.setQueue(r, aws.ToString(in.QueueUrl))
+	case *sqs.ListQueueTagsInput:
+		l.setQueue(r, aws.ToString(in.QueueUrl))
+	case *sqs.ListDeadLetterSourceQueuesInput:
+		l.setQueue(r, aws.ToString(in.QueueUrl))
+	}
+}
+
+// setReceipt notes the receipt handle an input named: as the message, receive and queue it
+// names when the fake issued it, else as its text (abbreviated: a handle may be long).
+func (f *Fake) setReceipt(r *callRec, handle *string) {
+	if handle == nil {
+		return
+	}
+	rc, err := decodeReceipt(f.seed, *handle)
+	if err != nil {
+		f.calls.setKey(r, keepBody(*handle))
+		return
+	}
+	r.ref, r.n2, r.key = rc.msg, int32(rc.receive), rc.queue
+	r.flags |= callReceipt
+}
+
+// summariseOutput notes what the engine's answer says beyond what the engine noted itself:
+// batch results and the count of listed queues.
+func (f *Fake) summariseOutput(r *callRec, out any) {
+	var ok int
+	var failed []types.BatchResultErrorEntry
+	switch o := out.(type) {
+	case *sqs.SendMessageBatchOutput:
+		ok, failed = len(o.Successful), o.Failed
+	case *sqs.DeleteMessageBatchOutput:
+		ok, failed = len(o.Successful), o.Failed
+	case *sqs.ChangeMessageVisibilityBatchOutput:
+		ok, failed = len(o.Successful), o.Failed
+	case *sqs.ListQueuesOutput:
+		r.n2 = clampLen(len(o.QueueUrls))
+		return
+	case *sqs.ListDeadLetterSourceQueuesOutput:
+		r.n2 = clampLen(len(o.QueueUrls))
+		return
+	default:
+		return
+	}
+	x := f.calls.extra(r)
+	x.count = clampLen(ok)
+	for _, e := range failed {
+		x.failed = append(x.failed, entryFailure{aws.ToString(e.Id), aws.ToString(e.Code)})
+	}
+}
+
+// noteFailuresOnMessages puts on the timelines of the messages a DeleteMessage or
+// ChangeMessageVisibility named by receipt handle (alone or in a batch) that the call, or
+// its entry, failed. Called with f.mu held.
+func (f *Fake) noteFailuresOnMessages(c *call, params, out any, err error) {
+	code := ""
+	if err != nil {
+		code = failureLabel(err, c.door)
+	}
+	note := func(handle, code string) { f.noteFailedHandle(c.id, handle, code, c.fault != nil) }
+	switch in := params.(type) {
+	case *sqs.DeleteMessageInput:
+		if err != nil {
+			note(aws.ToString(in.ReceiptHandle), code)
+		}
+	case *sqs.ChangeMessageVisibilityInput:
+		if err != nil {
+			note(aws.ToString(in.ReceiptHandle), code)
+		}
+	case *sqs.DeleteMessageBatchInput:
+		var failed []types.BatchResultErrorEntry
+		if o, ok := out.(*sqs.DeleteMessageBatchOutput); ok && o != nil {
+			failed = o.Failed
+		}
+		for _, e := range in.Entries {
+			if code, ok := entryOutcome(aws.ToString(e.Id), failed, err, code); ok {
+				note(aws.ToString(e.ReceiptHandle), code)
+			}
+		}
+	case *sqs.ChangeMessageVisibilityBatchInput:
+		var failed []types.BatchResultErrorEntry
+		if o, ok := out.(*sqs.ChangeMessageVisibilityBatchOutput); ok && o != nil {
+			failed = o.Failed
+		}
+		for _, e := range in.Entries {
+			if code, ok := entryOutcome(aws.ToString(e.Id), failed, err, code); ok {
+				note(aws.ToString(e.ReceiptHandle), code)
+			}
+		}
+	}
+}
+
+// entryOutcome says whether a batch entry failed, and with which code: the whole call's when
+// it failed, else the entry's own when the answer lists it in Failed.
+func entryOutcome(id string, failed []types.BatchResultErrorEntry, err error, code string) (string, bool) {
+	if err != nil {
+		return code, true
+	}
+	for _, e := range failed {
+		if aws.ToString(e.Id) == id {
+			return aws.ToString(e.Code), true
+		}
+	}
+	return "", false
+}
+
+// failureLabel names an error on a timeline: its error code, or what it was.
+func failureLabel(err error, door Door) string {
+	if code := callErrorCode(err, door); code != "" {
+		return code
+	}
+	if isLostResponse(err) {
+		return "lost response"
+	}
+	return abbreviate(err.Error(), 80)
+}
+
+// noteFailedHandle adds a failed call to the timeline of the message a receipt handle
+// names, if the handle is one the fake issued.
+func (f *Fake) noteFailedHandle(id callID, handle, code string, fault bool) {
+	r, err := decodeReceipt(f.seed, handle)
+	if err != nil {
+		return
+	}
+	e := event{at: f.now(), idNum: r.msg, queue: r.queue, receive: r.receive, kind: EventCallFailed, op: id.op, code: f.internCode(code)}
+	if fault {
+		e.other = 1
+	}
+	f.hist.add(e)
+}
+
+// noteNoEffect adds to a message's timeline a call naming it by a receipt handle that
+// succeeded without changing anything. Called with f.mu held.
+func (f *Fake) noteNoEffect(id callID, q *queue, r receipt, now int64) {
+	f.hist.add(event{at: now, idNum: r.msg, queue: q.id, receive: r.receive, kind: EventCallIgnored, op: id.op})
+}
+
+// internCode returns the number under which a timeline event keeps an error code.
+func (f *Fake) internCode(code string) uint16 {
+	if n, ok := f.codeIndex[code]; ok {
+		return n
+	}
+	if len(f.codes) >= 1<<16-1 {
+		return 0
+	}
+	if f.codeIndex == nil {
+		f.codeIndex = make(map[string]uint16)
+		f.codes = []string{""}
+	}
+	n := uint16(len(f.codes))
+	f.codes = append(f.codes, code)
+	f.codeIndex[code] = n
+	return n
+}
