@@ -187,17 +187,16 @@ func runScript(t *testing.T, seed uint64, steps int, stepped, withTasks, withPol
 			in := &sqs.ReceiveMessageInput{QueueUrl: q.url, MaxNumberOfMessages: int32(1 + rng.IntN(3)), WaitTimeSeconds: int32(1 + rng.IntN(20)),
 				MessageSystemAttributeNames: []types.MessageSystemAttributeName{"ApproximateReceiveCount", "SentTimestamp", "ApproximateFirstReceiveTimestamp"}}
 			ch := pollCh
+			next := f.CallCount() + 1
 			go func() {
 				out, err := f.ReceiveMessage(ctx, in)
 				ch <- answer{out, err}
 			}()
-			for pollCh != nil && f.Pollers() == 0 { // it parks, or answers at once
-				select {
-				case r := <-ch:
-					fmt.Fprintf(&log, "long poll %s at once -> %s\n", q.name, render(q, r.out, r.err))
-					pollCh = nil
-				case <-time.After(50 * time.Microsecond):
-				}
+			require.NoError(t, f.WaitForCalls(ctx, next)) // it parks, or answers at once
+			if f.Pollers() == 0 {
+				r := <-ch
+				fmt.Fprintf(&log, "long poll %s at once -> %s\n", q.name, render(q, r.out, r.err))
+				pollCh = nil
 			}
 		}
 		collect()
