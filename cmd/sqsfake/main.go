@@ -33,7 +33,9 @@
 //
 // The server answers only requests whose Host is a loopback name or address (localhost,
 // 127.0.0.0/8, [::1], on any port) or the host of -endpoint, unless -allow-remote: a web page
-// that reaches it by DNS rebinding is refused with 403 (AccessDenied to SQS clients).
+// that reaches it by DNS rebinding is refused with 403 (AccessDenied to SQS clients), and so
+// is any request whose Origin or Sec-Fetch-Site shows a page of another site (SDKs, the CLI
+// and curl send neither): a query-protocol GET or form post needs no CORS preflight.
 //
 // Control endpoints, under a path no SQS request uses (JSON answers). Every one but health
 // needs the header X-Sqsfake-Control: 1, which a page of another site cannot make a browser
@@ -443,6 +445,12 @@ func (s *server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		s.control(w, r)
 		return
 	}
+	if why := crossSite(r); why != "" {
+		// A query-protocol GET or form post is a simple request, which a browser sends to any
+		// site without asking: refused, a page of another site cannot drive the queues.
+		writeAccessDenied(w, "SQS requests from a page of another site are refused (cross-site request: "+why+")")
+		return
+	}
 	s.cur.Load().wire.ServeHTTP(w, r)
 }
 
@@ -484,8 +492,7 @@ func writeAccessDenied(w http.ResponseWriter, msg string) {
 // cannot reset, advance or read the fake; curl, test suites and SDK-side helpers just add it.
 const controlHeader = "X-Sqsfake-Control"
 
-// crossSite explains why r, a control request, comes from a page of another origin, or
-// returns "". Browsers send Sec-Fetch-Site (same-origin, or none for an address typed by
+// crossSite explains why r comes from a page of another origin, or returns "". Browsers send Sec-Fetch-Site (same-origin, or none for an address typed by
 // the user) and, on posts and cross-origin fetches, Origin; a same-site page on another port
 // is another origin too.
 func crossSite(r *http.Request) string {

@@ -824,6 +824,44 @@ func TestControlEndpointsRefuseCrossSiteRequests(t *testing.T) {
 	}
 }
 
+// TestSQSRequestsFromAnotherSiteAreRefused pins that a web page cannot drive the queues
+// either: a query-protocol GET (an <img src>) or form post is a simple request that a browser
+// sends to any site without asking, so the server refuses every request whose Origin or
+// Sec-Fetch-Site shows another site, as it refuses such control requests. SDKs, the CLI and
+// curl send neither header.
+func TestSQSRequestsFromAnotherSiteAreRefused(t *testing.T) {
+	const host = "127.0.0.1:9324"
+	for _, tc := range []struct {
+		name, method, target string
+		header               []string
+		code                 int
+	}{
+		{"a query GET from an image on another site", http.MethodGet, "/?Action=CreateQueue&QueueName=pwned&Version=2012-11-05",
+			[]string{"Sec-Fetch-Site", "cross-site"}, http.StatusForbidden},
+		{"a query GET with a foreign Origin", http.MethodGet, "/?Action=CreateQueue&QueueName=pwned",
+			[]string{"Origin", "http://evil.example"}, http.StatusForbidden},
+		{"a form post from another site", http.MethodPost, "/?Action=CreateQueue&QueueName=pwned",
+			[]string{"Origin", "null", "Content-Type", "application/x-www-form-urlencoded"}, http.StatusForbidden},
+		{"a JSON request with a foreign Origin", http.MethodPost, "CreateQueue",
+			[]string{"Origin", "http://evil.example"}, http.StatusForbidden},
+		{"a query GET typed by the user", http.MethodGet, "/?Action=CreateQueue&QueueName=pwned",
+			[]string{"Sec-Fetch-Site", "none"}, http.StatusOK},
+		{"a query GET from curl", http.MethodGet, "/?Action=CreateQueue&QueueName=pwned", nil, http.StatusOK},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s := newTestServer(t, "-clock", "virtual")
+			w := serve(s, tc.method, tc.target, host, tc.header...)
+			assert.Equal(t, tc.code, w.Code, w.Body.String())
+			_, created := s.cur.Load().fake.Queue("pwned")
+			if tc.code == http.StatusForbidden {
+				assert.Contains(t, w.Body.String(), "cross-site")
+				assert.Equal(t, "AccessDenied;Sender", w.Header().Get("X-Amzn-Query-Error"))
+				assert.False(t, created, "a refused request changes nothing")
+			}
+		})
+	}
+}
+
 // TestSDKSeesARefusedHostAsAccessDenied reaches the server under a name it does not serve,
 // as a page would after DNS rebinding: the SDK reports AWS's AccessDenied with the reason.
 func TestSDKSeesARefusedHostAsAccessDenied(t *testing.T) {
