@@ -250,9 +250,16 @@ func (f *Fake) CallCount() int { return int(f.requests.Load()) }
 // n+8,192. CallCount, WaitForCalls and LastError never depend on it. The default keeps
 // every call until Reset. A call's entry costs 40 bytes, 16 more for a call with a body or
 // a label, and it keeps the strings its input named: a body of up to 256 bytes (of a longer
-// one, a copy of its first 64 bytes), a label; queue URLs and names are kept once each.
+// one, a copy of its first 64 bytes), a label; queue URLs and names are kept once each. n
+// must be 0 or more; 0 keeps the smallest record, the newest 4,096 calls at least.
 func WithCallLimit(n int) Option {
-	return func(f *Fake) { f.calls.setLimit(max(n, logChunk)) }
+	return func(f *Fake) {
+		if n < 0 {
+			f.refuse("WithCallLimit", strconv.Itoa(n), callLimitRule)
+			return
+		}
+		f.calls.setLimit(max(n, logChunk))
+	}
 }
 
 // callRecords copies the entries the filters select, with what they index, and their

@@ -79,6 +79,7 @@ const (
 	senderIDRule      = `an IAM unique id (16 to 128 letters, digits or underscores, such as AIDASQSFAKEEXAMPLE001), optionally followed by ":" and a session name (2 to 64 of those or +=,.@-), or a 12-digit account id`
 	inFlightLimitRule = "1 or more (SQS allows about 120,000 messages in flight)"
 	historyLimitRule  = "0 or more events"
+	callLimitRule     = "0 or more calls"
 	clockRule         = "a Clock, such as NewVirtualClock(DefaultStart) or RealClock{}"
 	clockFuncsRule    = "ClockFuncs with NowFunc and AfterFuncFunc set"
 	chaosRule         = "rates between 0 and 1"

@@ -18,6 +18,7 @@ const (
 	wantSenderID  = `an IAM unique id (16 to 128 letters, digits or underscores, such as AIDASQSFAKEEXAMPLE001), optionally followed by ":" and a session name (2 to 64 of those or +=,.@-), or a 12-digit account id`
 	wantInFlight  = "1 or more (SQS allows about 120,000 messages in flight)"
 	wantHistory   = "0 or more events"
+	wantCalls     = "0 or more calls"
 	wantClock     = "a Clock, such as NewVirtualClock(DefaultStart) or RealClock{}"
 	wantClockFunc = "ClockFuncs with NowFunc and AfterFuncFunc set"
 	wantChaos     = "rates between 0 and 1"
@@ -65,6 +66,7 @@ func TestEveryOptionRefusesABadValueWithAPanicAtNew(t *testing.T) {
 		{WithInFlightLimit(-1), `sqsfake: WithInFlightLimit(-1): want ` + wantInFlight},
 		{WithHistoryLimit(-1), `sqsfake: WithHistoryLimit(-1): want ` + wantHistory},
 		{WithHistoryLimit(math.MinInt), `sqsfake: WithHistoryLimit(-9223372036854775808): want ` + wantHistory},
+		{WithCallLimit(-1), `sqsfake: WithCallLimit(-1): want ` + wantCalls},
 		{WithClock(nil), `sqsfake: WithClock(nil): want ` + wantClock},
 		{WithClock((*clock.Mock)(nil)), `sqsfake: WithClock((*clock.Mock)(nil)): want ` + wantClock},
 		{WithClock(ClockFuncs{}), `sqsfake: WithClock(ClockFuncs{NowFunc: nil, AfterFuncFunc: nil}): want ` + wantClockFunc},
@@ -119,6 +121,8 @@ func TestEveryOptionTakesAGoodValue(t *testing.T) {
 		{"in-flight limit 1", WithInFlightLimit(1), func(f *Fake) any { return f.inFlightLimit }, 1},
 		{"history limit 0", WithHistoryLimit(0), func(f *Fake) any { return f.hist.limit }, historyChunk},
 		{"history limit", WithHistoryLimit(1 << 20), func(f *Fake) any { return f.hist.limit }, 1 << 20},
+		{"call limit 0", WithCallLimit(0), func(f *Fake) any { return f.calls.recs.limit }, logChunk},
+		{"call limit", WithCallLimit(1 << 20), func(f *Fake) any { return f.calls.recs.limit }, 1 << 20},
 		{"mock clock", WithClock(mock), func(f *Fake) any { return f.Clock() }, mock},
 		{"ClockFuncs", WithClock(ClockFuncs{NowFunc: time.Now, AfterFuncFunc: afterFunc}), func(f *Fake) any { return f.Clock().Now().IsZero() }, false},
 		{"no purge cooldown", WithPurgeCooldown(0), func(f *Fake) any { return f.purgeCooldown }, time.Duration(0)},
