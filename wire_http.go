@@ -28,7 +28,7 @@ import (
 // whose X-Amz-Target header names the operation and whose body is the JSON of its input; the
 // handler decodes the body into the SDK's input type, calls the door-1 method, and writes
 // the output as the SDK's own serializer does (jsonWriter), or the error in AWS's shape. The
-// query protocol (query.go, queryxml.go) goes through the same path.
+// query protocol (wire_query.go, wire_xml.go) goes through the same path.
 
 // MaxRequestBytes caps the body of a request to Handler; a larger body is refused with HTTP
 // 413 before it is decoded. Every valid request stays below it, even a batch whose 1 MiB of
@@ -55,8 +55,8 @@ type doorOp struct {
 // defineOp builds the doorOp of a door-1 method. viaSDK, if set, gives the door-1 options of a
 // call through door 2; decode, if set, reads a request body into the input in place of
 // decodeInput, and returns the call's context with what it notes for the engine: members
-// that Go's zero values cannot express (wirezeros.go), strings that are not text
-// (wirejson.go).
+// that Go's zero values cannot express (wire_zeros.go), strings that are not text
+// (wire_text.go).
 func defineOp[In any, PIn interface {
 	*In
 	smithy.Serializable
@@ -131,7 +131,7 @@ var doorOps = map[string]doorOp{
 // (httptest.NewServer(f.Handler()), or go run ./cmd/sqsfake) and point any SDK, the AWS CLI or
 // boto3 at it with an endpoint URL. It speaks awsJson1_0, the protocol of current SDKs, and
 // the older query protocol (Action=…&Version=2012-11-05 in a form-encoded POST or a GET,
-// answered in XML; see query.go), chosen per request, over the same queues.
+// answered in XML; see wire_query.go), chosen per request, over the same queues.
 //
 // An awsJson1_0 request is routed on its X-Amz-Target header (AmazonSQS.<Operation>); the
 // path is ignored, so the SDKs that post to the queue URL work too. Outputs are written as the SDK's own serializer writes them, with

@@ -123,7 +123,7 @@ func TestHandlerWritesErrorsAsSQS(t *testing.T) {
 func TestHandlerRefusesWhatIsNotAnAWSJSONRequest(t *testing.T) {
 	h := New().Handler()
 
-	// GET requests and form-encoded bodies are the query protocol's (query_test.go).
+	// GET requests and form-encoded bodies are the query protocol's (wire_query_test.go).
 	r := httptest.NewRequest(http.MethodPut, "/", nil)
 	w := httptest.NewRecorder()
 	h.ServeHTTP(w, r)

@@ -18,7 +18,7 @@ import (
 // parameter, form-encoded in a POST body or in the query string of a GET or POST, and gives
 // the operation's input as flattened parameters (QueueUrl=…, AttributeName.1=All,
 // MessageAttribute.1.Name=…, SendMessageBatchRequestEntry.2.Id=…); the answer is XML
-// (queryxml.go). The handler decodes the parameters into the JSON of the same input and runs
+// (wire_xml.go). The handler decodes the parameters into the JSON of the same input and runs
 // it through the awsJson1_0 path — the same decoding, explicit zeros, trace header, engine
 // call, request id and faults — so that both protocols share one engine and one state.
 //
