@@ -180,16 +180,8 @@ const (
 	bodyPrefix = 64
 )
 
-// operationNames lists the operations a call record names by index; 0 stands for a name the
-// fake does not know. A test checks it against doorOps.
-var operationNames = [...]string{"",
-	"AddPermission", "CancelMessageMoveTask", "ChangeMessageVisibility", "ChangeMessageVisibilityBatch",
-	"CreateQueue", "DeleteMessage", "DeleteMessageBatch", "DeleteQueue", "GetQueueAttributes", "GetQueueUrl",
-	"ListDeadLetterSourceQueues", "ListMessageMoveTasks", "ListQueueTags", "ListQueues", "PurgeQueue",
-	"ReceiveMessage", "RemovePermission", "SendMessage", "SendMessageBatch", "SetQueueAttributes",
-	"StartMessageMoveTask", "TagQueue", "UntagQueue",
-}
-
+// operationIndex numbers the operations as a call record names them: by their index in
+// operationNames (optable.go); 0 stands for a name the fake does not know.
 var operationIndex = func() map[string]uint8 {
 	m := make(map[string]uint8, len(operationNames))
 	for i, name := range operationNames[1:] {

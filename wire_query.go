@@ -209,14 +209,14 @@ func malformedQuery() *wireError {
 
 // lookupAction returns the operation an Action names; onQueue says the request went to a
 // queue's URL, where CreateQueue and ListQueues are not valid.
-func lookupAction(action string, onQueue bool) (doorOp, *wireError) {
+func lookupAction(action string, onQueue bool) (wireOp, *wireError) {
 	if action == "" {
-		return doorOp{}, &wireError{status: http.StatusBadRequest, query: "MissingAction;Sender",
+		return wireOp{}, &wireError{status: http.StatusBadRequest, query: "MissingAction;Sender",
 			message: "The request is missing an action or a required parameter."}
 	}
-	op, ok := doorOps[action]
+	op, ok := wireOps[action]
 	if !ok || onQueue && (action == "CreateQueue" || action == "ListQueues") {
-		return doorOp{}, &wireError{status: http.StatusBadRequest, query: "InvalidAction;Sender",
+		return wireOp{}, &wireError{status: http.StatusBadRequest, query: "InvalidAction;Sender",
 			message: "The action " + action + " is not valid for this endpoint."}
 	}
 	return op, nil
