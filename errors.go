@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"net/http"
+	"reflect"
 
 	awshttp "github.com/aws/aws-sdk-go-v2/aws/transport/http"
 	"github.com/aws/aws-sdk-go-v2/service/sqs/types"
@@ -21,6 +22,9 @@ type sqsError struct {
 }
 
 func (e *sqsError) Error() string { return e.code + ": " + e.message }
+
+// sqsTypesPath is the package of the SDK's typed SQS errors (types.QueueDoesNotExist, …).
+var sqsTypesPath = reflect.TypeFor[types.QueueDoesNotExist]().PkgPath()
 
 // errorKind is one row of the error table: the shape's query code and HTTP status.
 type errorKind struct {

@@ -372,9 +372,6 @@ func traceHeaderFault(r *http.Request) textFault {
 	return textFault{}
 }
 
-// sqsTypesPath is the package of the SDK's typed SQS errors.
-var sqsTypesPath = reflect.TypeFor[types.QueueDoesNotExist]().PkgPath()
-
 // shapeByCode maps the query codes of the unmodeled errors to their wire shapes.
 var shapeByCode = func() map[string]string {
 	m := make(map[string]string, len(errorKinds))

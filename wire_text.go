@@ -192,42 +192,11 @@ func attributeFaults(attrs map[string]rawAttribute) map[string]attrFaults {
 	return faults
 }
 
-// wireText says which strings of the messages of a SendMessage or SendMessageBatch request
-// are not text — an AWSTraceHeader taken from the X-Amzn-Trace-Id header included —:
-// entries[i] for entry i of a batch, entries[0] for SendMessage's one message.
-// The engine refuses such a message with the error of a character outside SQS's set: the
-// body with InvalidMessageContents, an attribute with InvalidParameterValue (SPEC.md §9.2),
-// a batch entry in the answer's Failed list. Doors 1 and 2 carry none: the SDK sends a Go
-// string that is not UTF-8 with U+FFFD in place of each bad byte (sanitizeBody), which SQS
-// takes.
-type wireText struct{ entries []*msgText }
-
-// msgText holds the faults of one message's strings: its body, and by attribute name its
-// message and system attributes'.
-type msgText struct {
-	body       textFault
-	attrs, sys map[string]attrFaults
-}
-
-// entry returns the faults of message i, or nil when it has none.
-func (t *wireText) entry(i int) *msgText {
-	if t == nil || i >= len(t.entries) {
-		return nil
-	}
-	return t.entries[i]
-}
-
-type wireTextKey struct{}
-
-// wireTextOf returns the note of a call's context, or nil when it has none.
-func wireTextOf(ctx context.Context) *wireText {
-	t, _ := ctx.Value(wireTextKey{}).(*wireText)
-	return t
-}
-
 // messageText returns the faults of the messages of a SendMessage (batch false) or
-// SendMessageBatch request body, or nil when there are none.
-func messageText(body []byte, batch bool) (*wireText, error) {
+// SendMessageBatch request body, or nil when there are none: the engine's note of text that
+// is not Unicode (callnotes.go). Doors 1 and 2 note none: the SDK sends a Go string that is
+// not UTF-8 with U+FFFD in place of each bad byte (sanitizeBody), which SQS takes.
+func messageText(body []byte, batch bool) (*nonUnicode, error) {
 	if plainText(body) {
 		return nil, nil
 	}
@@ -242,11 +211,11 @@ func messageText(body []byte, batch bool) (*wireText, error) {
 	if !batch {
 		msgs = []rawMessage{raw.rawMessage}
 	}
-	var text *wireText
+	var text *nonUnicode
 	for i := range msgs {
 		if t := msgs[i].faults(); t != nil {
 			if text == nil {
-				text = &wireText{entries: make([]*msgText, len(msgs))}
+				text = &nonUnicode{entries: make([]*msgText, len(msgs))}
 			}
 			text.entries[i] = t
 		}
@@ -256,12 +225,12 @@ func messageText(body []byte, batch bool) (*wireText, error) {
 
 // withTraceFault returns t with fault, if it is one, as the AWSTraceHeader value of message
 // i of n, which took the request's X-Amzn-Trace-Id header as that attribute.
-func (t *wireText) withTraceFault(i, n int, fault textFault) *wireText {
+func withTraceFault(t *nonUnicode, i, n int, fault textFault) *nonUnicode {
 	if !fault.found() {
 		return t
 	}
 	if t == nil {
-		t = &wireText{entries: make([]*msgText, n)}
+		t = &nonUnicode{entries: make([]*msgText, n)}
 	}
 	if t.entries[i] == nil {
 		t.entries[i] = &msgText{}
@@ -271,14 +240,6 @@ func (t *wireText) withTraceFault(i, n int, fault textFault) *wireText {
 	}
 	t.entries[i].sys[awsTraceHeader] = attrFaults{value: fault}
 	return t
-}
-
-// into returns ctx with the note, or ctx itself when there is none.
-func (t *wireText) into(ctx context.Context) context.Context {
-	if t == nil {
-		return ctx
-	}
-	return context.WithValue(ctx, wireTextKey{}, t)
 }
 
 // decodeQueueAttributes decodes the input of CreateQueue or SetQueueAttributes, and refuses

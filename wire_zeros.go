@@ -8,39 +8,10 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/sqs/types"
 )
 
-// Explicit zeros. The SDK's inputs hold MaxNumberOfMessages, VisibilityTimeout,
-// WaitTimeSeconds and DelaySeconds as plain int32s, so in Go 0 means "not sent" and the SDK
-// never sends a 0 (SPEC.md §0.1): SQS then applies the default, which is often the queue's
-// own setting. Other clients — boto3, the AWS CLI, other SDKs — do send 0, and SQS applies
-// the 0: a short poll on a queue that long-polls by default, a receive that leaves messages
-// visible, a message without the queue's delay, and MaxNumberOfMessages 0 is out of range.
-// Likewise a request without ChangeMessageVisibility's required VisibilityTimeout, which Go
-// cannot write, is refused with MissingParameter.
-//
-// The wire door notes which of these members a request wrote and hands the note to the
-// engine in the call's context; door 1 and door 2 carry none, so for them 0 stays "not sent".
-
-// wireZeros says which int32 members a request over the wire gave explicitly as 0.
-type wireZeros struct {
-	maxMessages, visibility, wait bool // ReceiveMessage
-	delay                         bool // SendMessage
-	entryDelays                   []bool
-	// noVisibility is set for a ChangeMessageVisibility request without VisibilityTimeout.
-	noVisibility bool
-}
-
-// entryDelay reports whether entry i of a SendMessageBatch gave DelaySeconds as 0.
-func (z *wireZeros) entryDelay(i int) bool {
-	return z != nil && i < len(z.entryDelays) && z.entryDelays[i]
-}
-
-type wireZerosKey struct{}
-
-// wireZerosOf returns the note of a call's context, or nil when it has none.
-func wireZerosOf(ctx context.Context) *wireZeros {
-	z, _ := ctx.Value(wireZerosKey{}).(*wireZeros)
-	return z
-}
+// Explicit zeros on the wire. A request over the wire can give MaxNumberOfMessages,
+// VisibilityTimeout, WaitTimeSeconds or DelaySeconds as 0, or leave out ChangeMessageVisibility's
+// VisibilityTimeout, which the SDK's Go inputs cannot express; the decoders below note it for
+// the engine in its own terms, explicitMembers (callnotes.go), in the call's context.
 
 // explicit unwraps an int32 member decoded into a pointer: its value, and whether it was
 // sent as 0.
@@ -64,7 +35,7 @@ func decodeReceiveMessage(ctx context.Context, body []byte, _ *http.Request, in 
 	if err := decodeInput(body, &w); err != nil {
 		return nil, err
 	}
-	var z wireZeros
+	var z explicitMembers
 	in.MaxNumberOfMessages, z.maxMessages = explicit(w.MaxNumberOfMessages)
 	in.VisibilityTimeout, z.visibility = explicit(w.VisibilityTimeout)
 	in.WaitTimeSeconds, z.wait = explicit(w.WaitTimeSeconds)
@@ -84,11 +55,11 @@ func decodeSendMessage(ctx context.Context, body []byte, r *http.Request, in *sq
 	if err != nil {
 		return nil, err
 	}
-	var z wireZeros
+	var z explicitMembers
 	in.DelaySeconds, z.delay = explicit(w.DelaySeconds)
 	var traced bool
 	if in.MessageSystemAttributes, traced = withTraceHeader(in.MessageSystemAttributes, r); traced {
-		text = text.withTraceFault(0, 1, traceHeaderFault(r))
+		text = withTraceFault(text, 0, 1, traceHeaderFault(r))
 	}
 	return text.into(z.into(ctx)), nil
 }
@@ -112,7 +83,7 @@ func decodeSendMessageBatch(ctx context.Context, body []byte, r *http.Request, i
 	if err != nil {
 		return nil, err
 	}
-	var z wireZeros
+	var z explicitMembers
 	if w.Entries != nil {
 		in.Entries = make([]types.SendMessageBatchRequestEntry, len(w.Entries))
 	}
@@ -121,7 +92,7 @@ func decodeSendMessageBatch(ctx context.Context, body []byte, r *http.Request, i
 		var zero, traced bool
 		in.Entries[i].DelaySeconds, zero = explicit(e.DelaySeconds)
 		if in.Entries[i].MessageSystemAttributes, traced = withTraceHeader(in.Entries[i].MessageSystemAttributes, r); traced {
-			text = text.withTraceFault(i, len(w.Entries), traceHeaderFault(r))
+			text = withTraceFault(text, i, len(w.Entries), traceHeaderFault(r))
 		}
 		if zero {
 			if z.entryDelays == nil {
@@ -143,14 +114,5 @@ func decodeChangeMessageVisibility(ctx context.Context, body []byte, _ *http.Req
 		return nil, err
 	}
 	in.VisibilityTimeout, _ = explicit(w.VisibilityTimeout)
-	return (&wireZeros{noVisibility: w.VisibilityTimeout == nil}).into(ctx), nil
-}
-
-// into returns ctx with the note, or ctx itself for a note that says nothing, so that most
-// calls carry none.
-func (z *wireZeros) into(ctx context.Context) context.Context {
-	if !z.maxMessages && !z.visibility && !z.wait && !z.delay && z.entryDelays == nil && !z.noVisibility {
-		return ctx
-	}
-	return context.WithValue(ctx, wireZerosKey{}, z)
+	return (&explicitMembers{noVisibility: w.VisibilityTimeout == nil}).into(ctx), nil
 }
