@@ -153,7 +153,7 @@ func (h *wireHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		op, werr = lookupTarget(target)
 	}
 	if werr != nil {
-		writeError(w, h.f.refuseRequest(name, werr), werr)
+		writeError(w, h.refuse(name, werr), werr)
 		return
 	}
 
@@ -187,7 +187,7 @@ func (h *wireHandler) call(op wireOp, name string, r *http.Request, body []byte)
 	cn := &callNumber{door: DoorHTTP}
 	out, err := op.run(h.f, context.WithValue(r.Context(), callNumberKey{}, cn), body, r)
 	if err != nil && cn.n == 0 {
-		return nil, h.f.refuseRequest(name, wireErrorOf(err)), err
+		return nil, h.refuse(name, wireErrorOf(err)), err
 	}
 	if err != nil && isLostResponse(err) {
 		panic(http.ErrAbortHandler)
@@ -403,32 +403,27 @@ func wireErrorOf(err error) *wireError {
 		}
 		return &wireError{status: status, typ: sqsNamespace + shape, query: code + ";" + fault, message: ae.ErrorMessage()}
 	}
-	var ipe smithy.InvalidParamsError
-	if errors.As(err, &ipe) {
-		// The request lacks a member the SDKs require; SQS answers MissingParameter.
-		field := ""
-		if errs := ipe.Errs(); len(errs) > 0 {
-			if pe, ok := errs[0].(smithy.InvalidParamError); ok {
-				field = pe.Field()
-				if ipe.Context != "" {
-					field = strings.TrimPrefix(field, ipe.Context+".")
-				}
-			}
-		}
-		e := errMissingParameter(field)
-		return &wireError{status: e.status, typ: sqsNamespace + e.shape, query: e.code + ";Sender", message: e.message}
-	}
 	var ie *inputError
 	if errors.As(err, &ie) {
 		return serializationError(ie.Error())
 	}
-	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
-		// The caller went away, or the server is shutting down, while the call waited.
-		return &wireError{status: http.StatusServiceUnavailable, typ: sqsNamespace + "ServiceUnavailable",
-			query: "ServiceUnavailable;Receiver", message: "The request was canceled while it waited."}
+	e := serviceErrorOf(err)
+	return &wireError{status: e.status, typ: sqsNamespace + e.shape, query: e.queryError(), message: e.message}
+}
+
+// code is the error code a caller's ErrorCode() gives for e: the legacy query code where the
+// answer has one, else the name of its shape.
+func (e *wireError) code() string {
+	if code, _, _ := strings.Cut(e.query, ";"); code != "" {
+		return code
 	}
-	return &wireError{status: http.StatusInternalServerError, typ: sqsNamespace + "InternalError",
-		query: "InternalError;Receiver", message: err.Error()}
+	return e.typ[strings.LastIndexByte(e.typ, '#')+1:]
+}
+
+// refuse records a request refused before it reached an operation (refuseRequest) and
+// returns its request id.
+func (h *wireHandler) refuse(op string, e *wireError) string {
+	return h.f.refuseRequest(op, e.code(), e.message)
 }
 
 // writeError writes e as SQS writes its errors.

@@ -96,32 +96,32 @@ func queueInPath(r *http.Request) string {
 // serveQuery answers a query-protocol request whose body has been read.
 func (h *wireHandler) serveQuery(w http.ResponseWriter, r *http.Request, body []byte, readErr *wireError) {
 	if readErr != nil {
-		writeQueryError(w, h.f.refuseRequest("", readErr), readErr)
+		writeQueryError(w, h.refuse("", readErr), readErr)
 		return
 	}
 	d := formDecoders.Get().(*formDecoder)
 	defer d.release()
 	if perr := d.parse(r, body); perr != nil {
-		writeQueryError(w, h.f.refuseRequest("", perr), perr)
+		writeQueryError(w, h.refuse("", perr), perr)
 		return
 	}
 	queueURL := queueInPath(r)
 	action, _ := d.get("Action")
 	if action == "" && queueURL != "" {
-		requestID := h.f.refuseRequest("", errNoActionOnQueue)
+		requestID := h.refuse("", errNoActionOnQueue)
 		writeAnswer(w, http.StatusNotFound, queryContentTypeHeader, requestID, []byte("<UnknownOperationException/>"))
 		return
 	}
 	op, werr := lookupAction(action, queueURL != "")
 	if werr != nil {
-		writeQueryError(w, h.f.refuseRequest(action, werr), werr)
+		writeQueryError(w, h.refuse(action, werr), werr)
 		return
 	}
 	if _, ok := d.get("QueueUrl"); !ok && queueURL != "" && op.input.Member("QueueUrl") != nil {
 		d.params = append(d.params, formParam{"QueueUrl", queueURL})
 	}
 	if werr := d.structure(op.input, ""); werr != nil {
-		writeQueryError(w, h.f.refuseRequest(action, werr), werr)
+		writeQueryError(w, h.refuse(action, werr), werr)
 		return
 	}
 	out, requestID, err := h.call(op, action, r, d.buf)
