@@ -13,9 +13,9 @@ import (
 // VisibilityTimeout, which the SDK's Go inputs cannot express; the decoders below note it for
 // the engine in its own terms, explicitMembers (callnotes.go), in the call's context.
 
-// explicit unwraps an int32 member decoded into a pointer: its value, and whether it was
+// explicitInt32 unwraps an int32 member decoded into a pointer: its value, and whether it was
 // sent as 0.
-func explicit(p *int32) (int32, bool) {
+func explicitInt32(p *int32) (int32, bool) {
 	if p == nil {
 		return 0, false
 	}
@@ -36,9 +36,9 @@ func decodeReceiveMessage(ctx context.Context, body []byte, _ *http.Request, in 
 		return nil, err
 	}
 	var z explicitMembers
-	in.MaxNumberOfMessages, z.maxMessages = explicit(w.MaxNumberOfMessages)
-	in.VisibilityTimeout, z.visibility = explicit(w.VisibilityTimeout)
-	in.WaitTimeSeconds, z.wait = explicit(w.WaitTimeSeconds)
+	in.MaxNumberOfMessages, z.maxMessages = explicitInt32(w.MaxNumberOfMessages)
+	in.VisibilityTimeout, z.visibility = explicitInt32(w.VisibilityTimeout)
+	in.WaitTimeSeconds, z.wait = explicitInt32(w.WaitTimeSeconds)
 	return z.into(ctx), nil
 }
 
@@ -56,7 +56,7 @@ func decodeSendMessage(ctx context.Context, body []byte, r *http.Request, in *sq
 		return nil, err
 	}
 	var z explicitMembers
-	in.DelaySeconds, z.delay = explicit(w.DelaySeconds)
+	in.DelaySeconds, z.delay = explicitInt32(w.DelaySeconds)
 	var traced bool
 	if in.MessageSystemAttributes, traced = withTraceHeader(in.MessageSystemAttributes, r); traced {
 		text = withTraceFault(text, 0, 1, traceHeaderFault(r))
@@ -90,7 +90,7 @@ func decodeSendMessageBatch(ctx context.Context, body []byte, r *http.Request, i
 	for i, e := range w.Entries {
 		in.Entries[i] = e.SendMessageBatchRequestEntry
 		var zero, traced bool
-		in.Entries[i].DelaySeconds, zero = explicit(e.DelaySeconds)
+		in.Entries[i].DelaySeconds, zero = explicitInt32(e.DelaySeconds)
 		if in.Entries[i].MessageSystemAttributes, traced = withTraceHeader(in.Entries[i].MessageSystemAttributes, r); traced {
 			text = withTraceFault(text, i, len(w.Entries), traceHeaderFault(r))
 		}
@@ -113,6 +113,6 @@ func decodeChangeMessageVisibility(ctx context.Context, body []byte, _ *http.Req
 	if err := decodeInput(body, &w); err != nil {
 		return nil, err
 	}
-	in.VisibilityTimeout, _ = explicit(w.VisibilityTimeout)
+	in.VisibilityTimeout, _ = explicitInt32(w.VisibilityTimeout)
 	return (&explicitMembers{noVisibility: w.VisibilityTimeout == nil}).into(ctx), nil
 }
