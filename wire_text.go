@@ -13,8 +13,8 @@ import (
 // from the wire could be stored as other text than was sent. SQS takes neither: a surrogate
 // is outside its set of characters (SPEC.md §5.8), and so is what is not UTF-8. The wire door
 // therefore looks at the strings of a request as they were written, when the body has
-// anything encoding/json could alter (plainText), and notes their faults for the engine
-// (textFault, msgText) or refuses the request. Requests without such bytes — every request
+// anything encoding/json could alter (plainText), and notes their faults for the engine as
+// nonUnicode (callnotes.go), or refuses the request. Requests without such bytes — every request
 // an SDK sends — cost one pass of utf8.Valid and a search for backslashes.
 
 // jsonSpace is JSON's whitespace (RFC 8259); bytes.TrimSpace trims more.
