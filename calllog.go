@@ -180,16 +180,8 @@ const (
 	bodyPrefix = 64
 )
 
-// operationNames lists the operations a call record names by index; 0 stands for a name the
-// fake does not know. A test checks it against doorOps.
-var operationNames = [...]string{"",
-	"AddPermission", "CancelMessageMoveTask", "ChangeMessageVisibility", "ChangeMessageVisibilityBatch",
-	"CreateQueue", "DeleteMessage", "DeleteMessageBatch", "DeleteQueue", "GetQueueAttributes", "GetQueueUrl",
-	"ListDeadLetterSourceQueues", "ListMessageMoveTasks", "ListQueueTags", "ListQueues", "PurgeQueue",
-	"ReceiveMessage", "RemovePermission", "SendMessage", "SendMessageBatch", "SetQueueAttributes",
-	"StartMessageMoveTask", "TagQueue", "UntagQueue",
-}
-
+// operationIndex numbers the operations as a call record names them: by their index in
+// operationNames (optable.go); 0 stands for a name the fake does not know.
 var operationIndex = func() map[string]uint8 {
 	m := make(map[string]uint8, len(operationNames))
 	for i, name := range operationNames[1:] {
@@ -248,10 +240,11 @@ func (f *Fake) returned(c *call, params, out any, err error) {
 	f.notifyIdle()
 }
 
-// refuseRequest records a wire request refused before it reached an operation — one the
-// fake could not route or read — and returns its request id. op is the operation it named,
-// or what its X-Amz-Target header or Action parameter said.
-func (f *Fake) refuseRequest(op string, e *wireError) string {
+// refuseRequest records a request refused before it reached an operation — one door 3 could
+// not route or read — and returns its request id. op is the operation it named, or what its
+// X-Amz-Target header or Action parameter said; code and message are those of the error the
+// caller got.
+func (f *Fake) refuseRequest(op, code, message string) string {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	seq := f.requests.Add(1)
@@ -260,12 +253,7 @@ func (f *Fake) refuseRequest(op string, e *wireError) string {
 	if r.op == 0 {
 		x.opName = op
 	}
-	// The code a caller's ErrorCode() gives: the legacy query code where the answer has one.
-	code, _, _ := strings.Cut(e.query, ";")
-	if code == "" {
-		code = e.typ[strings.LastIndexByte(e.typ, '#')+1:]
-	}
-	x.err = &smithy.GenericAPIError{Code: code, Message: e.message, Fault: smithy.FaultClient}
+	x.err = &smithy.GenericAPIError{Code: code, Message: message, Fault: smithy.FaultClient}
 	f.notifyIdle()
 	return uuidFor(f.seed, streamRequestID, seq)
 }

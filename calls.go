@@ -344,13 +344,9 @@ func callErrorCode(err error, door Door) string {
 		return api.ErrorCode()
 	}
 	if door == DoorHTTP && !isLostResponse(err) {
-		// Door 3 answers every error in SQS's shape (wireErrorOf); the SDK reads the code
+		// Door 3 answers every error in SQS's shape (serviceErrorOf); the SDK reads the code
 		// from the x-amzn-query-error header.
-		w := wireErrorOf(err)
-		if code, _, _ := strings.Cut(w.query, ";"); code != "" {
-			return code
-		}
-		return w.typ[strings.LastIndexByte(w.typ, '#')+1:]
+		return serviceErrorOf(err).code
 	}
 	return ""
 }

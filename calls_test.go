@@ -370,7 +370,7 @@ func TestCallRecordKeepsOnlyTheStartOfLongBodies(t *testing.T) {
 
 // The record names every operation the doors route.
 func TestOperationNamesAreTheDoorOperations(t *testing.T) {
-	assert.Equal(t, slices.Sorted(maps.Keys(doorOps)), operationNames[1:])
+	assert.Equal(t, slices.Sorted(maps.Keys(operations)), operationNames[1:])
 }
 
 // A failed or refused call that named a message by its receipt handle shows on that

@@ -88,12 +88,12 @@ func (m *doorMiddleware) HandleSerialize(ctx context.Context, in middleware.Seri
 	middleware.SerializeOutput, middleware.Metadata, error) {
 	var md middleware.Metadata
 	name := middleware.GetOperationName(ctx)
-	op, ok := doorOps[name]
+	op, ok := operations[name]
 	if !ok {
 		return middleware.SerializeOutput{}, md, fmt.Errorf("sqsfake: the fake does not know the operation %q", name)
 	}
 	cn := &callNumber{door: DoorClient}
-	out, err := op.direct(m.f, context.WithValue(ctx, callNumberKey{}, cn), in.Parameters)
+	out, err := op.call(m.f, context.WithValue(ctx, callNumberKey{}, cn), in.Parameters, viaSDK(in.Parameters)...)
 	if err != nil {
 		// Door 1 returns the SDK's whole chain; the SDK adds the OperationError layer itself.
 		if oe, ok := err.(*smithy.OperationError); ok {
@@ -110,6 +110,17 @@ func (m *doorMiddleware) HandleSerialize(ctx context.Context, in middleware.Seri
 // skipChecksumEmulation is the option door 2 passes when the SDK itself will check the MD5 of
 // a message body: door 1 emulates that check only for callers that bypass the SDK.
 func skipChecksumEmulation(o *sqs.Options) { o.DisableMessageChecksumValidation = true }
+
+// viaSDK returns the door-1 options of a call through door 2, whose input is params.
+func viaSDK(params any) []func(*sqs.Options) {
+	switch in := params.(type) {
+	case *sqs.SendMessageInput:
+		return sendOptions(in)
+	case *sqs.SendMessageBatchInput:
+		return sendBatchOptions(in)
+	}
+	return nil
+}
 
 // sendOptions returns the door-1 options for a SendMessage through the SDK. Door 1 can only
 // fail its emulated check on a body that is not valid UTF-8; for such a body it leaves the

@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"net/http"
+	"reflect"
+	"strings"
 
 	awshttp "github.com/aws/aws-sdk-go-v2/aws/transport/http"
 	"github.com/aws/aws-sdk-go-v2/service/sqs/types"
@@ -21,6 +23,9 @@ type sqsError struct {
 }
 
 func (e *sqsError) Error() string { return e.code + ": " + e.message }
+
+// sqsTypesPath is the package of the SDK's typed SQS errors (types.QueueDoesNotExist, …).
+var sqsTypesPath = reflect.TypeFor[types.QueueDoesNotExist]().PkgPath()
 
 // errorKind is one row of the error table: the shape's query code and HTTP status.
 type errorKind struct {
@@ -179,17 +184,46 @@ func (e *sqsError) apiError() smithy.APIError {
 	return &smithy.GenericAPIError{Code: e.code, Message: e.message, Fault: fault}
 }
 
+// queryError is the error's x-amzn-query-error header: its legacy code and whose fault it is.
+func (e *sqsError) queryError() string {
+	if e.status >= 500 {
+		return e.code + ";Receiver"
+	}
+	return e.code + ";Sender"
+}
+
+// serviceErrorOf is the service error SQS answers for an error of a door-1 call that is not
+// an API error: a request without a member the SDKs require is MissingParameter, a call
+// canceled while it waited (the caller went away, or the server is shutting down)
+// ServiceUnavailable, anything else InternalError. Door 3 answers with it, and the call
+// record gives its code as a door-3 caller sees it.
+func serviceErrorOf(err error) *sqsError {
+	var ipe smithy.InvalidParamsError
+	if errors.As(err, &ipe) {
+		field := ""
+		if errs := ipe.Errs(); len(errs) > 0 {
+			if pe, ok := errs[0].(smithy.InvalidParamError); ok {
+				field = pe.Field()
+				if ipe.Context != "" {
+					field = strings.TrimPrefix(field, ipe.Context+".")
+				}
+			}
+		}
+		return errMissingParameter(field)
+	}
+	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
+		return newError("ServiceUnavailable", "The request was canceled while it waited.")
+	}
+	return newError("InternalError", err.Error())
+}
+
 // responseError wraps the API error the way the SDK's ResponseErrorWrapper does, with the HTTP
 // status and the request id, so errors.As finds *awshttp.ResponseError as against AWS.
 func (e *sqsError) responseError(requestID string) *awshttp.ResponseError {
 	header := http.Header{}
 	header.Set("Content-Type", "application/x-amz-json-1.0")
 	header.Set("X-Amzn-Requestid", requestID)
-	fault := "Sender"
-	if e.status >= 500 {
-		fault = "Receiver"
-	}
-	header.Set("X-Amzn-Query-Error", e.code+";"+fault)
+	header.Set("X-Amzn-Query-Error", e.queryError())
 	return &awshttp.ResponseError{
 		RequestID: requestID,
 		ResponseError: &smithyhttp.ResponseError{

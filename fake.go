@@ -10,6 +10,10 @@
 //	f.SendMessage(ctx, &sqs.SendMessageInput{QueueUrl: q.QueueUrl, MessageBody: aws.String("hi")})
 //	out, _ := f.ReceiveMessage(ctx, &sqs.ReceiveMessageInput{QueueUrl: q.QueueUrl})
 //	f.Advance(30 * time.Second) // the visibility timeout lapses; the message is visible again
+//
+// To work on the fake itself, read ARCHITECTURE.md at the repository root first: a map of
+// which file holds what — the engine, its three doors, the test aids — and the rule that the
+// doors depend on the engine, never the reverse.
 package sqsfake
 
 import (

@@ -154,7 +154,7 @@ type faults struct {
 // matches a call taking it. The returned function removes the fault. It panics when
 // fault.Operation names no SQS operation: a misspelt name would silently never match.
 func (f *Fake) InjectFault(fault Fault) (remove func()) {
-	if _, ok := doorOps[fault.Operation]; !ok && fault.Operation != "" {
+	if _, ok := operations[fault.Operation]; !ok && fault.Operation != "" {
 		panic(fmt.Sprintf("sqsfake: InjectFault: %q is not an SQS operation; name one as the SDK does, e.g. \"DeleteMessage\"", fault.Operation))
 	}
 	if fault.FailEntries != nil {

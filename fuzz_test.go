@@ -32,8 +32,8 @@ import (
 
 // opNames are the 23 operations in name order: a fuzzed op byte picks one.
 var opNames = func() []string {
-	names := make([]string, 0, len(doorOps))
-	for name := range doorOps {
+	names := make([]string, 0, len(operations))
+	for name := range operations {
 		names = append(names, name)
 	}
 	slices.Sort(names)

@@ -267,8 +267,8 @@ func hexChar(r rune) string {
 // A textFault is the first thing in a string that is not a character SQS takes: a character
 // outside the allowed set, a lone UTF-16 surrogate included, or a byte that is not UTF-8. A
 // Go string cannot hold a surrogate, and what the SDK sends of it is always UTF-8
-// (sanitizeBody), so only a request written on the wire has the last two (wirejson.go
-// finds them); the zero value is no fault.
+// (sanitizeBody), so only a call noted as nonUnicode (callnotes.go) has the last two; the
+// zero value is no fault.
 type textFault struct {
 	r    rune // the character, or the byte
 	kind textFaultKind
@@ -311,11 +311,11 @@ func validateBody(body string) *sqsError {
 	return nil
 }
 
-// valueFault returns the fault of an attribute value: the one the wire found, else the first
+// valueFault returns the fault of an attribute value: the one the call noted, else the first
 // character of s outside the allowed set.
-func valueFault(s string, wire textFault) textFault {
-	if wire.found() {
-		return wire
+func valueFault(s string, noted textFault) textFault {
+	if noted.found() {
+		return noted
 	}
 	if r, bad := firstInvalidChar(s); bad {
 		return textFault{r, charFault}
@@ -430,8 +430,8 @@ func (k attrKind) String() string {
 // Names, DataTypes and values are judged as the SDK would send them (invalid UTF-8 counts as
 // U+FFFD). It does not allocate for valid attributes.
 //
-// faults, from the wire, holds the attributes whose DataType or StringValue is not text
-// (textFault); nil for the other doors.
+// faults holds the attributes whose DataType or StringValue the call noted as not Unicode
+// text (nonUnicode); nil when it noted none.
 func validateMessageAttributes(attrs map[string]types.MessageAttributeValue, faults map[string]attrFaults) *sqsError {
 	if len(attrs) == 0 {
 		return nil

@@ -17,14 +17,14 @@ import (
 type sendRequest struct {
 	body  string
 	delay int32
-	// zeroDelay is set when a request over the wire gave DelaySeconds as 0: the message then
-	// takes no delay rather than the queue's (wirezeros.go).
+	// zeroDelay is set when the call gave DelaySeconds explicitly as 0 (explicitMembers): the
+	// message then takes no delay rather than the queue's.
 	zeroDelay bool
 	attrs     map[string]types.MessageAttributeValue
 	sys       map[string]types.MessageSystemAttributeValue
 	dedupID   *string
 	groupID   *string
-	// text, from a request over the wire, holds the strings that are not text (wirejson.go);
+	// text holds the strings the call gave that are not Unicode text (nonUnicode);
 	// nil when there are none.
 	text *msgText
 }
@@ -220,7 +220,7 @@ type sendResult struct {
 	seqNum      string
 }
 
-func (f *Fake) sendMessage(in *sqs.SendMessageInput, zeros *wireZeros, text *wireText, id callID) (*sqs.SendMessageOutput, error) {
+func (f *Fake) sendMessage(in *sqs.SendMessageInput, zeros *explicitMembers, text *nonUnicode, id callID) (*sqs.SendMessageOutput, error) {
 	r := sendRequest{
 		body: sanitizeBody(aws.ToString(in.MessageBody)), delay: in.DelaySeconds, zeroDelay: zeros != nil && zeros.delay,
 		attrs: in.MessageAttributes, sys: in.MessageSystemAttributes,
@@ -314,7 +314,7 @@ type entryFailer func(id string) *sqsError
 
 const maxBatchPayload = 1048576
 
-func (f *Fake) sendMessageBatch(in *sqs.SendMessageBatchInput, zeros *wireZeros, text *wireText, fail entryFailer, cid callID) (*sqs.SendMessageBatchOutput, error) {
+func (f *Fake) sendMessageBatch(in *sqs.SendMessageBatchInput, zeros *explicitMembers, text *nonUnicode, failEntry entryFailer, cid callID) (*sqs.SendMessageBatchOutput, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	q, err := f.lookupURL(aws.ToString(in.QueueUrl))
@@ -352,8 +352,8 @@ func (f *Fake) sendMessageBatch(in *sqs.SendMessageBatchInput, zeros *wireZeros,
 	f.settleAt(q, now)
 	out := &sqs.SendMessageBatchOutput{}
 	for i := range reqs {
-		if fail != nil {
-			if err := fail(ids[i]); err != nil {
+		if failEntry != nil {
+			if err := failEntry(ids[i]); err != nil {
 				out.Failed = append(out.Failed, failedEntry(ids[i], err))
 				continue
 			}
@@ -444,9 +444,9 @@ func (f *Fake) deleteMessage(in *sqs.DeleteMessageInput, id callID) (*sqs.Delete
 	return &sqs.DeleteMessageOutput{}, nil
 }
 
-func (f *Fake) deleteMessageBatch(in *sqs.DeleteMessageBatchInput, fail entryFailer, id callID) (*sqs.DeleteMessageBatchOutput, error) {
+func (f *Fake) deleteMessageBatch(in *sqs.DeleteMessageBatchInput, failEntry entryFailer, id callID) (*sqs.DeleteMessageBatchOutput, error) {
 	ok, failed, err := runBatch(f, "DeleteMessageBatch", in.QueueUrl, in.Entries,
-		func(e types.DeleteMessageBatchRequestEntry) *string { return e.Id }, fail,
+		func(e types.DeleteMessageBatchRequestEntry) *string { return e.Id }, failEntry,
 		func(q *queue, e types.DeleteMessageBatchRequestEntry, now int64) *sqsError {
 			return f.deleteOne(q, aws.ToString(e.ReceiptHandle), now, id)
 		})
@@ -464,7 +464,7 @@ func (f *Fake) deleteMessageBatch(in *sqs.DeleteMessageBatchInput, fail entryFai
 // checks, then one for each entry in order. It returns the ids of the entries that
 // succeeded and the failures of the others. A deleted FIFO head or a visibility set to 0
 // may have made messages available, so parked polls are served at the end.
-func runBatch[E any](f *Fake, op string, queueURL *string, entries []E, id func(E) *string, fail entryFailer,
+func runBatch[E any](f *Fake, op string, queueURL *string, entries []E, id func(E) *string, failEntry entryFailer,
 	one func(q *queue, e E, now int64) *sqsError) ([]string, []types.BatchResultErrorEntry, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
@@ -484,8 +484,8 @@ func runBatch[E any](f *Fake, op string, queueURL *string, entries []E, id func(
 	var failed []types.BatchResultErrorEntry
 	for i, e := range entries {
 		err := (*sqsError)(nil)
-		if fail != nil {
-			err = fail(ids[i])
+		if failEntry != nil {
+			err = failEntry(ids[i])
 		}
 		if err == nil {
 			err = one(q, e, now)
@@ -548,7 +548,7 @@ func (f *Fake) changeVisibilityOne(q *queue, handle string, timeout int32, now i
 	return nil
 }
 
-func (f *Fake) changeMessageVisibility(in *sqs.ChangeMessageVisibilityInput, zeros *wireZeros, id callID) (*sqs.ChangeMessageVisibilityOutput, error) {
+func (f *Fake) changeMessageVisibility(in *sqs.ChangeMessageVisibilityInput, zeros *explicitMembers, id callID) (*sqs.ChangeMessageVisibilityOutput, error) {
 	if zeros != nil && zeros.noVisibility {
 		return nil, errMissingParameter("VisibilityTimeout")
 	}
@@ -565,9 +565,9 @@ func (f *Fake) changeMessageVisibility(in *sqs.ChangeMessageVisibilityInput, zer
 	return &sqs.ChangeMessageVisibilityOutput{}, nil
 }
 
-func (f *Fake) changeMessageVisibilityBatch(in *sqs.ChangeMessageVisibilityBatchInput, fail entryFailer, id callID) (*sqs.ChangeMessageVisibilityBatchOutput, error) {
+func (f *Fake) changeMessageVisibilityBatch(in *sqs.ChangeMessageVisibilityBatchInput, failEntry entryFailer, id callID) (*sqs.ChangeMessageVisibilityBatchOutput, error) {
 	ok, failed, err := runBatch(f, "ChangeMessageVisibilityBatch", in.QueueUrl, in.Entries,
-		func(e types.ChangeMessageVisibilityBatchRequestEntry) *string { return e.Id }, fail,
+		func(e types.ChangeMessageVisibilityBatchRequestEntry) *string { return e.Id }, failEntry,
 		func(q *queue, e types.ChangeMessageVisibilityBatchRequestEntry, now int64) *sqsError {
 			return f.changeVisibilityOne(q, aws.ToString(e.ReceiptHandle), e.VisibilityTimeout, now, true, id)
 		})

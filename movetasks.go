@@ -326,6 +326,7 @@ func (f *Fake) finishIfDone(t *moveTask) {
 	}
 }
 
+// fail ends the task as FAILED for reason.
 func (t *moveTask) fail(reason string) {
 	t.status, t.failure = taskFailed, reason
 }

@@ -69,7 +69,7 @@ func (f *Fake) CancelMessageMoveTask(ctx context.Context, params *sqs.CancelMess
 // ChangeMessageVisibility sets how long a received message stays hidden, counted from now.
 func (f *Fake) ChangeMessageVisibility(ctx context.Context, params *sqs.ChangeMessageVisibilityInput, optFns ...func(*sqs.Options)) (*sqs.ChangeMessageVisibilityOutput, error) {
 	return invokeChecked(f, ctx, "ChangeMessageVisibility", params, optFns, func(f *Fake, in *sqs.ChangeMessageVisibilityInput, c call) (*sqs.ChangeMessageVisibilityOutput, error) {
-		return f.changeMessageVisibility(in, wireZerosOf(ctx), c.id)
+		return f.changeMessageVisibility(in, explicitMembersOf(ctx), c.id)
 	}, nil)
 }
 
@@ -145,7 +145,7 @@ func (f *Fake) PurgeQueue(ctx context.Context, params *sqs.PurgeQueueInput, optF
 // time is above zero.
 func (f *Fake) ReceiveMessage(ctx context.Context, params *sqs.ReceiveMessageInput, optFns ...func(*sqs.Options)) (*sqs.ReceiveMessageOutput, error) {
 	return invokeChecked(f, ctx, "ReceiveMessage", params, optFns, func(f *Fake, in *sqs.ReceiveMessageInput, c call) (*sqs.ReceiveMessageOutput, error) {
-		return f.receiveMessage(ctx, in, wireZerosOf(ctx), c.id)
+		return f.receiveMessage(ctx, in, explicitMembersOf(ctx), c.id)
 	}, nil)
 }
 
@@ -157,14 +157,14 @@ func (f *Fake) RemovePermission(ctx context.Context, params *sqs.RemovePermissio
 // SendMessage sends a message.
 func (f *Fake) SendMessage(ctx context.Context, params *sqs.SendMessageInput, optFns ...func(*sqs.Options)) (*sqs.SendMessageOutput, error) {
 	return invokeChecked(f, ctx, "SendMessage", params, optFns, func(f *Fake, in *sqs.SendMessageInput, c call) (*sqs.SendMessageOutput, error) {
-		return f.sendMessage(in, wireZerosOf(ctx), wireTextOf(ctx), c.id)
+		return f.sendMessage(in, explicitMembersOf(ctx), nonUnicodeOf(ctx), c.id)
 	}, checkSendChecksum)
 }
 
 // SendMessageBatch sends up to 10 messages; entries that fail are reported in Failed.
 func (f *Fake) SendMessageBatch(ctx context.Context, params *sqs.SendMessageBatchInput, optFns ...func(*sqs.Options)) (*sqs.SendMessageBatchOutput, error) {
 	return invokeChecked(f, ctx, "SendMessageBatch", params, optFns, func(f *Fake, in *sqs.SendMessageBatchInput, c call) (*sqs.SendMessageBatchOutput, error) {
-		return f.sendMessageBatch(in, wireZerosOf(ctx), wireTextOf(ctx), entryFault(c.fault), c.id)
+		return f.sendMessageBatch(in, explicitMembersOf(ctx), nonUnicodeOf(ctx), entryFault(c.fault), c.id)
 	}, checkSendBatchChecksums)
 }
 

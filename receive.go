@@ -53,9 +53,9 @@ type receiveParams struct {
 
 // receiveParams validates a ReceiveMessage input against q. A Go zero in MaxNumberOfMessages,
 // VisibilityTimeout or WaitTimeSeconds means "not sent" (the SDK omits it), so the default
-// applies (SPEC.md §1.3), unless zeros says a request over the wire sent the 0.
-func (q *queue) receiveParams(in *sqs.ReceiveMessageInput, zeros *wireZeros) (receiveParams, *sqsError) {
-	var z wireZeros
+// applies (SPEC.md §1.3), unless zeros says the call gave the 0 explicitly.
+func (q *queue) receiveParams(in *sqs.ReceiveMessageInput, zeros *explicitMembers) (receiveParams, *sqsError) {
+	var z explicitMembers
 	if zeros != nil {
 		z = *zeros
 	}
@@ -334,7 +334,7 @@ func (f *Fake) systemAttributes(m *message, sel sysAttrSet) map[string]string {
 	return a
 }
 
-func (f *Fake) receiveMessage(ctx context.Context, in *sqs.ReceiveMessageInput, zeros *wireZeros, id callID) (*sqs.ReceiveMessageOutput, error) {
+func (f *Fake) receiveMessage(ctx context.Context, in *sqs.ReceiveMessageInput, zeros *explicitMembers, id callID) (*sqs.ReceiveMessageOutput, error) {
 	f.mu.Lock()
 	q, err := f.lookupURL(aws.ToString(in.QueueUrl))
 	if err != nil {

@@ -100,7 +100,7 @@ func outputsOfEveryOperation() map[string]smithy.Serializable {
 
 func TestJSONWriterMatchesSDK(t *testing.T) {
 	outputs := outputsOfEveryOperation()
-	require.Len(t, outputs, len(doorOps), "one output per operation")
+	require.Len(t, outputs, len(operations), "one output per operation")
 	for name, out := range outputs {
 		t.Run(name, func(t *testing.T) {
 			require.Equal(t, sdkJSON(t, out), ourJSON(out))

@@ -18,7 +18,7 @@ import (
 // parameter, form-encoded in a POST body or in the query string of a GET or POST, and gives
 // the operation's input as flattened parameters (QueueUrl=…, AttributeName.1=All,
 // MessageAttribute.1.Name=…, SendMessageBatchRequestEntry.2.Id=…); the answer is XML
-// (queryxml.go). The handler decodes the parameters into the JSON of the same input and runs
+// (wire_xml.go). The handler decodes the parameters into the JSON of the same input and runs
 // it through the awsJson1_0 path — the same decoding, explicit zeros, trace header, engine
 // call, request id and faults — so that both protocols share one engine and one state.
 //
@@ -96,32 +96,32 @@ func queueInPath(r *http.Request) string {
 // serveQuery answers a query-protocol request whose body has been read.
 func (h *wireHandler) serveQuery(w http.ResponseWriter, r *http.Request, body []byte, readErr *wireError) {
 	if readErr != nil {
-		writeQueryError(w, h.f.refuseRequest("", readErr), readErr)
+		writeQueryError(w, h.refuse("", readErr), readErr)
 		return
 	}
 	d := formDecoders.Get().(*formDecoder)
 	defer d.release()
 	if perr := d.parse(r, body); perr != nil {
-		writeQueryError(w, h.f.refuseRequest("", perr), perr)
+		writeQueryError(w, h.refuse("", perr), perr)
 		return
 	}
 	queueURL := queueInPath(r)
 	action, _ := d.get("Action")
 	if action == "" && queueURL != "" {
-		requestID := h.f.refuseRequest("", errNoActionOnQueue)
+		requestID := h.refuse("", errNoActionOnQueue)
 		writeAnswer(w, http.StatusNotFound, queryContentTypeHeader, requestID, []byte("<UnknownOperationException/>"))
 		return
 	}
 	op, werr := lookupAction(action, queueURL != "")
 	if werr != nil {
-		writeQueryError(w, h.f.refuseRequest(action, werr), werr)
+		writeQueryError(w, h.refuse(action, werr), werr)
 		return
 	}
 	if _, ok := d.get("QueueUrl"); !ok && queueURL != "" && op.input.Member("QueueUrl") != nil {
 		d.params = append(d.params, formParam{"QueueUrl", queueURL})
 	}
 	if werr := d.structure(op.input, ""); werr != nil {
-		writeQueryError(w, h.f.refuseRequest(action, werr), werr)
+		writeQueryError(w, h.refuse(action, werr), werr)
 		return
 	}
 	out, requestID, err := h.call(op, action, r, d.buf)
@@ -209,14 +209,14 @@ func malformedQuery() *wireError {
 
 // lookupAction returns the operation an Action names; onQueue says the request went to a
 // queue's URL, where CreateQueue and ListQueues are not valid.
-func lookupAction(action string, onQueue bool) (doorOp, *wireError) {
+func lookupAction(action string, onQueue bool) (wireOp, *wireError) {
 	if action == "" {
-		return doorOp{}, &wireError{status: http.StatusBadRequest, query: "MissingAction;Sender",
+		return wireOp{}, &wireError{status: http.StatusBadRequest, query: "MissingAction;Sender",
 			message: "The request is missing an action or a required parameter."}
 	}
-	op, ok := doorOps[action]
+	op, ok := wireOps[action]
 	if !ok || onQueue && (action == "CreateQueue" || action == "ListQueues") {
-		return doorOp{}, &wireError{status: http.StatusBadRequest, query: "InvalidAction;Sender",
+		return wireOp{}, &wireError{status: http.StatusBadRequest, query: "InvalidAction;Sender",
 			message: "The action " + action + " is not valid for this endpoint."}
 	}
 	return op, nil

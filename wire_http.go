@@ -5,7 +5,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"io"
 	"mime"
 	"net/http"
@@ -28,7 +27,7 @@ import (
 // whose X-Amz-Target header names the operation and whose body is the JSON of its input; the
 // handler decodes the body into the SDK's input type, calls the door-1 method, and writes
 // the output as the SDK's own serializer does (jsonWriter), or the error in AWS's shape. The
-// query protocol (query.go, queryxml.go) goes through the same path.
+// query protocol (wire_query.go, wire_xml.go) goes through the same path.
 
 // MaxRequestBytes caps the body of a request to Handler; a larger body is refused with HTTP
 // 413 before it is decoded. Every valid request stays below it, even a batch whose 1 MiB of
@@ -42,96 +41,63 @@ const (
 	coralNamespace  = "com.amazon.coral.service#"
 )
 
-// doorOp is one operation as doors 2 and 3 call it.
-type doorOp struct {
-	// direct calls the door-1 method with the SDK's typed input (door 2).
-	direct func(f *Fake, ctx context.Context, params any) (any, error)
-	// wire decodes a request body and calls the door-1 method (door 3).
-	wire func(f *Fake, ctx context.Context, body []byte, r *http.Request) (smithy.Serializable, error)
+// wireOp is an operation as door 3 calls it.
+type wireOp struct {
+	operation
 	// input is the schema of the operation's input, whose traits name its query parameters.
 	input *smithy.Schema
+	// decode, if set, reads a request body into the input in place of decodeInput, and
+	// returns the call's context with what it notes for the engine: members given explicitly
+	// that Go's zero values cannot express (wire_zeros.go), strings that are not Unicode text
+	// (wire_text.go).
+	decode func(ctx context.Context, body []byte, r *http.Request, in any) (context.Context, error)
 }
 
-// defineOp builds the doorOp of a door-1 method. viaSDK, if set, gives the door-1 options of a
-// call through door 2; decode, if set, reads a request body into the input in place of
-// decodeInput, and returns the call's context with what it notes for the engine: members
-// that Go's zero values cannot express (wirezeros.go), strings that are not text
-// (wirejson.go).
-func defineOp[In any, PIn interface {
-	*In
-	smithy.Serializable
-}, Out smithy.Serializable](method func(*Fake, context.Context, PIn, ...func(*sqs.Options)) (Out, error),
-	viaSDK func(PIn) []func(*sqs.Options), decode func(ctx context.Context, body []byte, r *http.Request, in PIn) (context.Context, error)) doorOp {
-	return doorOp{
-		input: schemaOf(PIn(new(In))),
-		direct: func(f *Fake, ctx context.Context, params any) (any, error) {
-			in, ok := params.(PIn)
-			if !ok {
-				return nil, fmt.Errorf("sqsfake: %T is not a %T", params, in)
-			}
-			var opts []func(*sqs.Options)
-			if viaSDK != nil {
-				opts = viaSDK(in)
-			}
-			out, err := method(f, ctx, in, opts...)
-			if err != nil {
-				return nil, err
-			}
-			return out, nil
-		},
-		wire: func(f *Fake, ctx context.Context, body []byte, r *http.Request) (smithy.Serializable, error) {
-			in := PIn(new(In))
-			if decode == nil {
-				if err := decodeInput(body, in); err != nil {
-					return nil, err
-				}
-			} else {
-				var err error
-				if ctx, err = decode(ctx, body, r, in); err != nil {
-					return nil, err
-				}
-			}
-			out, err := method(f, ctx, in)
-			if err != nil {
-				return nil, err
-			}
-			return out, nil
-		},
+// wireOps holds the 23 operations of the operation table as door 3 calls them.
+var wireOps = func() map[string]wireOp {
+	decoders := map[string]func(ctx context.Context, body []byte, r *http.Request, in any) (context.Context, error){
+		"ChangeMessageVisibility": decodeAs(decodeChangeMessageVisibility),
+		"CreateQueue":             decodeAs(decodeQueueAttributes[sqs.CreateQueueInput]),
+		"ReceiveMessage":          decodeAs(decodeReceiveMessage),
+		"SendMessage":             decodeAs(decodeSendMessage),
+		"SendMessageBatch":        decodeAs(decodeSendMessageBatch),
+		"SetQueueAttributes":      decodeAs(decodeQueueAttributes[sqs.SetQueueAttributesInput]),
+	}
+	m := make(map[string]wireOp, len(operations))
+	for name, op := range operations {
+		m[name] = wireOp{operation: op, input: schemaOf(op.newInput().(smithy.Serializable)), decode: decoders[name]}
+	}
+	return m
+}()
+
+// decodeAs adapts the decoder of one input type to wireOp.decode.
+func decodeAs[In any](decode func(ctx context.Context, body []byte, r *http.Request, in *In) (context.Context, error)) func(context.Context, []byte, *http.Request, any) (context.Context, error) {
+	return func(ctx context.Context, body []byte, r *http.Request, in any) (context.Context, error) {
+		return decode(ctx, body, r, in.(*In))
 	}
 }
 
-// doorOps holds the 23 operations by name.
-var doorOps = map[string]doorOp{
-	"AddPermission":                defineOp((*Fake).AddPermission, nil, nil),
-	"CancelMessageMoveTask":        defineOp((*Fake).CancelMessageMoveTask, nil, nil),
-	"ChangeMessageVisibility":      defineOp((*Fake).ChangeMessageVisibility, nil, decodeChangeMessageVisibility),
-	"ChangeMessageVisibilityBatch": defineOp((*Fake).ChangeMessageVisibilityBatch, nil, nil),
-	"CreateQueue":                  defineOp((*Fake).CreateQueue, nil, decodeQueueAttributes),
-	"DeleteMessage":                defineOp((*Fake).DeleteMessage, nil, nil),
-	"DeleteMessageBatch":           defineOp((*Fake).DeleteMessageBatch, nil, nil),
-	"DeleteQueue":                  defineOp((*Fake).DeleteQueue, nil, nil),
-	"GetQueueAttributes":           defineOp((*Fake).GetQueueAttributes, nil, nil),
-	"GetQueueUrl":                  defineOp((*Fake).GetQueueUrl, nil, nil),
-	"ListDeadLetterSourceQueues":   defineOp((*Fake).ListDeadLetterSourceQueues, nil, nil),
-	"ListMessageMoveTasks":         defineOp((*Fake).ListMessageMoveTasks, nil, nil),
-	"ListQueueTags":                defineOp((*Fake).ListQueueTags, nil, nil),
-	"ListQueues":                   defineOp((*Fake).ListQueues, nil, nil),
-	"PurgeQueue":                   defineOp((*Fake).PurgeQueue, nil, nil),
-	"ReceiveMessage":               defineOp((*Fake).ReceiveMessage, nil, decodeReceiveMessage),
-	"RemovePermission":             defineOp((*Fake).RemovePermission, nil, nil),
-	"SendMessage":                  defineOp((*Fake).SendMessage, sendOptions, decodeSendMessage),
-	"SendMessageBatch":             defineOp((*Fake).SendMessageBatch, sendBatchOptions, decodeSendMessageBatch),
-	"SetQueueAttributes":           defineOp((*Fake).SetQueueAttributes, nil, decodeQueueAttributes),
-	"StartMessageMoveTask":         defineOp((*Fake).StartMessageMoveTask, nil, nil),
-	"TagQueue":                     defineOp((*Fake).TagQueue, nil, nil),
-	"UntagQueue":                   defineOp((*Fake).UntagQueue, nil, nil),
+// run decodes a request body into the operation's input and calls the door-1 method.
+func (op wireOp) run(f *Fake, ctx context.Context, body []byte, r *http.Request) (smithy.Serializable, error) {
+	in := op.newInput()
+	if op.decode == nil {
+		if err := decodeInput(body, in); err != nil {
+			return nil, err
+		}
+	} else {
+		var err error
+		if ctx, err = op.decode(ctx, body, r, in); err != nil {
+			return nil, err
+		}
+	}
+	return op.call(f, ctx, in)
 }
 
 // Handler returns an http.Handler that speaks SQS's wire protocols over the fake: serve it
 // (httptest.NewServer(f.Handler()), or go run ./cmd/sqsfake) and point any SDK, the AWS CLI or
 // boto3 at it with an endpoint URL. It speaks awsJson1_0, the protocol of current SDKs, and
 // the older query protocol (Action=…&Version=2012-11-05 in a form-encoded POST or a GET,
-// answered in XML; see query.go), chosen per request, over the same queues.
+// answered in XML; see wire_query.go), chosen per request, over the same queues.
 //
 // An awsJson1_0 request is routed on its X-Amz-Target header (AmazonSQS.<Operation>); the
 // path is ignored, so the SDKs that post to the queue URL work too. Outputs are written as the SDK's own serializer writes them, with
@@ -182,12 +148,12 @@ func (h *wireHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	target := r.Header.Get("X-Amz-Target")
 	name := strings.TrimPrefix(target, targetPrefix)
-	var op doorOp
+	var op wireOp
 	if werr == nil {
 		op, werr = lookupTarget(target)
 	}
 	if werr != nil {
-		writeError(w, h.f.refuseRequest(name, werr), werr)
+		writeError(w, h.refuse(name, werr), werr)
 		return
 	}
 
@@ -217,11 +183,11 @@ func writeAnswer(w http.ResponseWriter, status int, contentType []string, reques
 // error, and the request id of the call. A body that does not decode into the operation's
 // input reaches no operation: the refusal is recorded as such. An injected lost response
 // drops the connection here: the operation happened; the answer never comes.
-func (h *wireHandler) call(op doorOp, name string, r *http.Request, body []byte) (smithy.Serializable, string, error) {
+func (h *wireHandler) call(op wireOp, name string, r *http.Request, body []byte) (smithy.Serializable, string, error) {
 	cn := &callNumber{door: DoorHTTP}
-	out, err := op.wire(h.f, context.WithValue(r.Context(), callNumberKey{}, cn), body, r)
+	out, err := op.run(h.f, context.WithValue(r.Context(), callNumberKey{}, cn), body, r)
 	if err != nil && cn.n == 0 {
-		return nil, h.f.refuseRequest(name, wireErrorOf(err)), err
+		return nil, h.refuse(name, wireErrorOf(err)), err
 	}
 	if err != nil && isLostResponse(err) {
 		panic(http.ErrAbortHandler)
@@ -297,9 +263,9 @@ func checkRequest(r *http.Request) *wireError {
 }
 
 // lookupTarget returns the operation an X-Amz-Target header names.
-func lookupTarget(target string) (doorOp, *wireError) {
+func lookupTarget(target string) (wireOp, *wireError) {
 	if name, ok := strings.CutPrefix(target, targetPrefix); ok {
-		if op, ok := doorOps[name]; ok {
+		if op, ok := wireOps[name]; ok {
 			return op, nil
 		}
 	}
@@ -307,7 +273,7 @@ func lookupTarget(target string) (doorOp, *wireError) {
 	if target != "" {
 		msg = "Unknown operation " + strconv.Quote(target) + "."
 	}
-	return doorOp{}, &wireError{status: http.StatusBadRequest, typ: coralNamespace + "UnknownOperationException", message: msg}
+	return wireOp{}, &wireError{status: http.StatusBadRequest, typ: coralNamespace + "UnknownOperationException", message: msg}
 }
 
 func serializationError(message string) *wireError {
@@ -406,9 +372,6 @@ func traceHeaderFault(r *http.Request) textFault {
 	return textFault{}
 }
 
-// sqsTypesPath is the package of the SDK's typed SQS errors.
-var sqsTypesPath = reflect.TypeFor[types.QueueDoesNotExist]().PkgPath()
-
 // shapeByCode maps the query codes of the unmodeled errors to their wire shapes.
 var shapeByCode = func() map[string]string {
 	m := make(map[string]string, len(errorKinds))
@@ -440,32 +403,27 @@ func wireErrorOf(err error) *wireError {
 		}
 		return &wireError{status: status, typ: sqsNamespace + shape, query: code + ";" + fault, message: ae.ErrorMessage()}
 	}
-	var ipe smithy.InvalidParamsError
-	if errors.As(err, &ipe) {
-		// The request lacks a member the SDKs require; SQS answers MissingParameter.
-		field := ""
-		if errs := ipe.Errs(); len(errs) > 0 {
-			if pe, ok := errs[0].(smithy.InvalidParamError); ok {
-				field = pe.Field()
-				if ipe.Context != "" {
-					field = strings.TrimPrefix(field, ipe.Context+".")
-				}
-			}
-		}
-		e := errMissingParameter(field)
-		return &wireError{status: e.status, typ: sqsNamespace + e.shape, query: e.code + ";Sender", message: e.message}
-	}
 	var ie *inputError
 	if errors.As(err, &ie) {
 		return serializationError(ie.Error())
 	}
-	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
-		// The caller went away, or the server is shutting down, while the call waited.
-		return &wireError{status: http.StatusServiceUnavailable, typ: sqsNamespace + "ServiceUnavailable",
-			query: "ServiceUnavailable;Receiver", message: "The request was canceled while it waited."}
+	e := serviceErrorOf(err)
+	return &wireError{status: e.status, typ: sqsNamespace + e.shape, query: e.queryError(), message: e.message}
+}
+
+// code is the error code a caller's ErrorCode() gives for e: the legacy query code where the
+// answer has one, else the name of its shape.
+func (e *wireError) code() string {
+	if code, _, _ := strings.Cut(e.query, ";"); code != "" {
+		return code
 	}
-	return &wireError{status: http.StatusInternalServerError, typ: sqsNamespace + "InternalError",
-		query: "InternalError;Receiver", message: err.Error()}
+	return e.typ[strings.LastIndexByte(e.typ, '#')+1:]
+}
+
+// refuse records a request refused before it reached an operation (refuseRequest) and
+// returns its request id.
+func (h *wireHandler) refuse(op string, e *wireError) string {
+	return h.f.refuseRequest(op, e.code(), e.message)
 }
 
 // writeError writes e as SQS writes its errors.

@@ -16,7 +16,7 @@ import (
 	"github.com/aws/smithy-go/traits"
 )
 
-// The answers of the query protocol (query.go) are XML, in the shape the SQS model gives its
+// The answers of the query protocol (wire_query.go) are XML, in the shape the SQS model gives its
 // outputs for awsQuery (the xmlName and xmlFlattened traits the SDK's schemas carry, the same
 // model aws-sdk-go v1.47.5's api-2.json describes with locationName and flattened):
 //

@@ -123,7 +123,7 @@ func TestHandlerWritesErrorsAsSQS(t *testing.T) {
 func TestHandlerRefusesWhatIsNotAnAWSJSONRequest(t *testing.T) {
 	h := New().Handler()
 
-	// GET requests and form-encoded bodies are the query protocol's (query_test.go).
+	// GET requests and form-encoded bodies are the query protocol's (wire_query_test.go).
 	r := httptest.NewRequest(http.MethodPut, "/", nil)
 	w := httptest.NewRecorder()
 	h.ServeHTTP(w, r)
@@ -169,7 +169,7 @@ func TestHandlerNeverPanicsOnGarbage(t *testing.T) {
 	h := New().Handler()
 	bodies := []string{"", "null", "{}", "[]", `"x"`, "1e999", `{"QueueUrl":null}`, `{"Entries":[null]}`,
 		`{"Entries":{}}`, `{"MessageAttributes":{"a":null}}`, `{"Attributes":[]}`, `{"MaxResults":-1}`, "\x00\xff", `{"QueueUrl":"q"`}
-	for name := range doorOps {
+	for name := range operations {
 		for _, body := range bodies {
 			w := post(h, name, body)
 			assert.NotEqual(t, http.StatusInternalServerError, w.Code, "%s %q: %s", name, body, w.Body.String())
@@ -406,7 +406,7 @@ func TestStockClientOverLoopbackRunsEveryOperation(t *testing.T) {
 	must("PurgeQueue", pq, err)
 	dq, err := c.DeleteQueue(ctx, &sqs.DeleteQueueInput{QueueUrl: q.QueueUrl})
 	must("DeleteQueue", dq, err)
-	assert.Len(t, called, len(doorOps), "every operation was called")
+	assert.Len(t, called, len(operations), "every operation was called")
 }
 
 // TestLoopbackServerUnderConcurrentClients hammers the handler on loopback from many

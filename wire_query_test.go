@@ -419,8 +419,8 @@ func TestQueryDecodesEveryInputShape(t *testing.T) {
 			t.Errorf("%s: %s has shape type %d, which the query decoder does not read", op, path, s.Type())
 		}
 	}
-	assert.Len(t, doorOps, 23)
-	for name, op := range doorOps {
+	assert.Len(t, wireOps, 23)
+	for name, op := range wireOps {
 		require.NotNil(t, op.input, name)
 		walk(name, name, op.input)
 	}

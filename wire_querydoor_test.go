@@ -43,7 +43,7 @@ func (q *queryTranslator) Do(r *http.Request) (*http.Response, error) {
 		return nil, err
 	}
 	form := url.Values{"Action": {op}, "Version": {"2012-11-05"}}
-	if err := jsonToForm(form, doorOps[op].input, "", body); err != nil {
+	if err := jsonToForm(form, wireOps[op].input, "", body); err != nil {
 		return nil, fmt.Errorf("translating %s to the query protocol: %w", op, err)
 	}
 	req := r.Clone(r.Context())
