@@ -240,6 +240,18 @@ func (f *Fake) returned(c *call, params, out any, err error) {
 	f.notifyIdle()
 }
 
+// recordRejected records a call that the SDK's client-side validation refused before it
+// reached the fake (through Client), as door 1 records the same refusal: started, and
+// returned with err, the error the caller gets. Nothing else happens.
+func (f *Fake) recordRejected(op string, door Door, params any, err error) {
+	c := call{f: f, op: op, door: door}
+	f.mu.Lock()
+	c.id = f.startCall(op, door, params)
+	f.mu.Unlock()
+	c.req = c.id.seq
+	f.returned(&c, params, nil, operationError(op, "", err))
+}
+
 // refuseRequest records a request refused before it reached an operation — one door 3 could
 // not route or read — and returns its request id. op is the operation it named, or what its
 // X-Amz-Target header or Action parameter said; code and message are those of the error the

@@ -3,6 +3,7 @@ package sqsfake
 import (
 	"context"
 	"errors"
+	"github.com/aws/smithy-go"
 	"maps"
 	"net/http"
 	"net/http/httptest"
@@ -449,4 +450,27 @@ func TestCallRecordEntriesAreSmallAndHoldNoPointers(t *testing.T) {
 			t.Errorf("field %s is a %s", typ.Field(i).Name, typ.Field(i).Type)
 		}
 	}
+}
+
+// A call the SDK's client-side validation refuses is recorded through Client() as through
+// the fake's methods, so CallCount, Calls and WaitForCalls do not depend on the door: a test
+// that counts the call its code will make does not wait for ever when that call is refused
+// before it reaches the fake.
+func TestCallsRecordClientSideRejectionsThroughClient(t *testing.T) {
+	ctx := context.Background()
+	f := New()
+	c := f.Client()
+	next := f.CallCount() + 1
+	_, err := c.DeleteMessage(ctx, &sqs.DeleteMessageInput{QueueUrl: aws.String("jobs")})
+	var invalid smithy.InvalidParamsError
+	require.ErrorAs(t, err, &invalid)
+	wait, cancel := context.WithTimeout(ctx, 10*time.Second) // a guard: the call is counted at once
+	defer cancel()
+	require.NoError(t, f.WaitForCalls(wait, next))
+	require.Len(t, f.Calls(), 1)
+	call := f.Calls()[0]
+	assert.Equal(t, "#1 2025-01-01T00:00:00Z DeleteMessage jobs: no receipt handle → error operation error SQS: DeleteMessage, 1 validation error(s) found. - missing required field, DeleteMessageInput.ReceiptHandle. [client]", call.String())
+	assert.Equal(t, DoorClient, call.Caller.Door)
+	assert.Equal(t, err.Error(), call.Err.Error(), "the error the SDK gave the caller")
+	assert.Nil(t, f.LastError(), "a client-side rejection is no service error")
 }

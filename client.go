@@ -79,7 +79,31 @@ type doorMiddleware struct{ f *Fake }
 func (*doorMiddleware) ID() string { return "SQSFake" }
 
 func (m *doorMiddleware) add(s *middleware.Stack) error {
+	if err := s.Initialize.Add(rejectionRecorder{m.f}, middleware.Before); err != nil {
+		return err
+	}
 	return s.Serialize.Add(m, middleware.Before)
+}
+
+// rejectionRecorder records a call that the SDK's client-side validation refuses: such a
+// call never reaches doorMiddleware, yet door 1 counts and records the same call, and a test
+// that counts the calls its code makes (WaitForCalls) must see it through either door.
+type rejectionRecorder struct{ f *Fake }
+
+// ID names the middleware in the SDK's stack.
+func (rejectionRecorder) ID() string { return "SQSFakeRejections" }
+
+// HandleInitialize runs the rest of the stack and records the call if validation refused it.
+func (r rejectionRecorder) HandleInitialize(ctx context.Context, in middleware.InitializeInput, next middleware.InitializeHandler) (
+	middleware.InitializeOutput, middleware.Metadata, error) {
+	out, md, err := next.HandleInitialize(ctx, in)
+	var invalid smithy.InvalidParamsError
+	if err != nil && errors.As(err, &invalid) {
+		if name := middleware.GetOperationName(ctx); operationIndex[name] != 0 {
+			r.f.recordRejected(name, DoorClient, in.Parameters, err)
+		}
+	}
+	return out, md, err
 }
 
 // HandleSerialize calls the door-1 method for the operation and returns its result; it never

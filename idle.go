@@ -74,7 +74,10 @@ func (f *Fake) WaitIdle(ctx context.Context) error {
 // a goroutine that has not yet reached the fake is waited for, because its call is not yet
 // counted. WaitForCalls cannot know about calls that will never come: if the code under test
 // makes fewer than expected, it waits until ctx ends, and its error then lists the calls the
-// fake had. Calls of other goroutines count too; count them all. A goroutine that waits on the
+// fake had. Calls of other goroutines count too; count them all. A call the SDK refuses on the
+// caller's side (its client-side validation) counts through the fake's methods and Client()
+// alike; through an SDK client of your own over HTTPClient or a server, it never reaches the
+// fake, as it would never reach SQS, and is not counted. A goroutine that waits on the
 // fake's clock outside any call — a heartbeat, a back-off between retries — is waited for with
 // WaitForTimers instead, which counts the timers armed on the clock.
 func (f *Fake) WaitForCalls(ctx context.Context, n int) error {
