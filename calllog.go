@@ -86,7 +86,11 @@ type callLogs struct {
 // that they hold what every kept entry indexes (an entry adds at most one to each).
 func (l *callLogs) setLimit(n int) {
 	l.recs.limit = n
-	l.keys.limit, l.extras.limit = n+2*logChunk, n+2*logChunk
+	side := n + 2*logChunk
+	if side < n { // math.MaxInt: every entry
+		side = n
+	}
+	l.keys.limit, l.extras.limit = side, side
 }
 
 // reset empties the logs and keeps their limits.

@@ -46,6 +46,7 @@ func configure(opts []Option) (*Fake, error) {
 		deletedAt:     make(map[string]int64),
 		queueNames:    make(map[uint32]string),
 	}
+	f.calls.setLimit(DefaultCallLimit)
 	for i, o := range opts {
 		if o == nil {
 			return nil, fmt.Errorf("sqsfake: New: option %d of %d is nil", i+1, len(opts))

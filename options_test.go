@@ -150,3 +150,11 @@ func TestCheckOptionsReturnsTheErrorNewWouldPanicWith(t *testing.T) {
 
 	assert.EqualError(t, CheckOptions(nil), "sqsfake: New: option 1 of 1 is nil")
 }
+
+// The call record keeps DefaultCallLimit calls unless told otherwise; math.MaxInt keeps every
+// call, its side logs too.
+func TestCallLimitDefaultsAndEverything(t *testing.T) {
+	assert.Equal(t, DefaultCallLimit, New().calls.recs.limit)
+	every := New(WithCallLimit(math.MaxInt)).calls
+	assert.Equal(t, []int{math.MaxInt, math.MaxInt, math.MaxInt}, []int{every.recs.limit, every.keys.limit, every.extras.limit})
+}
