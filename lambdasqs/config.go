@@ -1,0 +1,147 @@
+package lambdasqs
+
+import (
+	"fmt"
+	"strconv"
+	"time"
+)
+
+// ReportBatchItemFailures is the one value FunctionResponseTypes accepts (R43).
+const ReportBatchItemFailures = "ReportBatchItemFailures"
+
+// DefaultFunctionTimeout is the timeout of a function created without one: 3 seconds, as
+// CreateFunction has it (A12).
+const DefaultFunctionTimeout = 3 * time.Second
+
+// Config is an event source mapping's configuration as CreateEventSourceMapping has it, plus
+// the function's own name and timeout. The zero value is Lambda's defaults: a batch of 10, no
+// batching window, no partial batch responses, no concurrency cap, enabled, a 3-second timeout.
+type Config struct {
+	// BatchSize is the most records in one invocation: 0 means Lambda's default, 10; 1–10,000
+	// on a standard queue (above 10 only with a batching window), 1–10 on a FIFO queue (R38, R39).
+	BatchSize int32
+	// MaximumBatchingWindowInSeconds is how long Lambda gathers records before it invokes:
+	// 0–300, standard queues only (R34, R40).
+	MaximumBatchingWindowInSeconds int32
+	// FunctionResponseTypes is empty or holds ReportBatchItemFailures (R43).
+	FunctionResponseTypes []string
+	// MaximumConcurrency is ScalingConfig.MaximumConcurrency: 0 (unset) or 2–1,000 (R35). It is
+	// validated and recorded; see the package doc for what it changes.
+	MaximumConcurrency int32
+	// Disabled is Enabled=false: the mapping exists but does not poll (R37). The zero value is
+	// enabled, as Lambda's default is. SetEnabled changes it later.
+	Disabled bool
+	// FunctionTimeout is the function's timeout, whole seconds from 1 to 900; 0 means
+	// DefaultFunctionTimeout.
+	FunctionTimeout time.Duration
+	// FunctionName names the function in the InvokedFunctionArn of the context; "" means
+	// "function".
+	FunctionName string
+}
+
+// Error is an error of CreateEventSourceMapping (or CreateFunction, for a bad timeout), with
+// Lambda's code and message. It has the ErrorCode and ErrorMessage methods of smithy.APIError.
+type Error struct {
+	Code    string
+	Message string
+}
+
+// Error returns "Code: Message".
+func (e *Error) Error() string { return e.Code + ": " + e.Message }
+
+// ErrorCode returns the error's code, such as InvalidParameterValueException.
+func (e *Error) ErrorCode() string { return e.Code }
+
+// ErrorMessage returns the error's message.
+func (e *Error) ErrorMessage() string { return e.Message }
+
+func invalidParameter(format string, args ...any) *Error {
+	return &Error{Code: "InvalidParameterValueException", Message: fmt.Sprintf(format, args...)}
+}
+
+// constraint is AWS's model-validation error, the form every AWS JSON service returns for a
+// value outside a member's declared range.
+func constraint(value any, member, rule string) *Error {
+	return &Error{Code: "ValidationException", Message: fmt.Sprintf("1 validation error detected: Value '%v' at '%s' failed to satisfy constraint: %s", value, member, rule)}
+}
+
+// mapping is a validated Config.
+type mapping struct {
+	batchSize   int
+	window      time.Duration
+	report      bool
+	concurrency int
+	enabled     bool
+	timeout     time.Duration
+	function    string
+}
+
+// validate checks cfg against a queue as CreateEventSourceMapping does, in the order: the
+// API's declared ranges, then the SQS-specific rules, then the visibility timeout.
+func validate(cfg Config, fifo bool, visibility string) (mapping, error) {
+	m := mapping{batchSize: 10, enabled: !cfg.Disabled, timeout: DefaultFunctionTimeout, function: cfg.FunctionName}
+	if m.function == "" {
+		m.function = "function"
+	}
+	if cfg.FunctionTimeout != 0 {
+		s := cfg.FunctionTimeout / time.Second
+		if cfg.FunctionTimeout%time.Second != 0 || s < 1 || s > 900 {
+			// CreateFunction's Timeout is an integer of seconds, at least 1; the 900 s cap
+			// is Lambda's documented maximum.
+			return m, constraint(cfg.FunctionTimeout.Seconds(), "timeout", "Member must be a whole number of seconds from 1 to 900")
+		}
+		m.timeout = cfg.FunctionTimeout
+	}
+	if cfg.BatchSize != 0 {
+		if cfg.BatchSize < 1 {
+			return m, constraint(cfg.BatchSize, "batchSize", "Member must have value greater than or equal to 1")
+		}
+		if cfg.BatchSize > 10000 {
+			return m, constraint(cfg.BatchSize, "batchSize", "Member must have value less than or equal to 10000")
+		}
+		m.batchSize = int(cfg.BatchSize)
+	}
+	if cfg.MaximumBatchingWindowInSeconds < 0 {
+		return m, constraint(cfg.MaximumBatchingWindowInSeconds, "maximumBatchingWindowInSeconds", "Member must have value greater than or equal to 0")
+	}
+	if cfg.MaximumBatchingWindowInSeconds > 300 {
+		return m, constraint(cfg.MaximumBatchingWindowInSeconds, "maximumBatchingWindowInSeconds", "Member must have value less than or equal to 300")
+	}
+	m.window = time.Duration(cfg.MaximumBatchingWindowInSeconds) * time.Second
+	if len(cfg.FunctionResponseTypes) > 1 {
+		return m, constraint(cfg.FunctionResponseTypes, "functionResponseTypes", "Member must have length less than or equal to 1")
+	}
+	for _, t := range cfg.FunctionResponseTypes {
+		if t != ReportBatchItemFailures {
+			return m, constraint("["+t+"]", "functionResponseTypes", "Member must satisfy enum value set: [ReportBatchItemFailures]")
+		}
+		m.report = true
+	}
+	if cfg.MaximumConcurrency != 0 {
+		if cfg.MaximumConcurrency < 2 {
+			return m, constraint(cfg.MaximumConcurrency, "scalingConfig.maximumConcurrency", "Member must have value greater than or equal to 2")
+		}
+		if cfg.MaximumConcurrency > 1000 {
+			return m, constraint(cfg.MaximumConcurrency, "scalingConfig.maximumConcurrency", "Member must have value less than or equal to 1000")
+		}
+		m.concurrency = int(cfg.MaximumConcurrency)
+	}
+	if fifo {
+		if m.window > 0 {
+			return m, invalidParameter("Batching window is not supported for FIFO queues")
+		}
+		if m.batchSize > 10 {
+			return m, invalidParameter("Maximum batch size must be between 1 and 10 inclusive")
+		}
+	} else if m.batchSize > 10 && m.window == 0 {
+		return m, invalidParameter("Maximum batch window in seconds must be greater than 0 if maximum batch size is greater than 10")
+	}
+	vis, err := strconv.Atoi(visibility)
+	if err != nil {
+		return m, fmt.Errorf("lambdasqs: the queue's VisibilityTimeout %q is not a number", visibility)
+	}
+	if fn := int(m.timeout / time.Second); vis < fn {
+		return m, invalidParameter("Queue visibility timeout: %d seconds is less than Function timeout: %d seconds", vis, fn)
+	}
+	return m, nil
+}

@@ -1,0 +1,157 @@
+package lambdasqs_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/aws/aws-lambda-go/events"
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/sqs"
+	"github.com/aws/aws-sdk-go-v2/service/sqs/types"
+
+	"github.com/sqsfake/sqsfake"
+	"github.com/sqsfake/sqsfake/lambdasqs"
+)
+
+// setup makes a queue "jobs" with a 30-second visibility timeout whose dead-letter queue
+// "jobs-dlq" takes messages after 3 receives, and sends n messages "m0".."m<n-1>".
+func setup(ctx context.Context, n int) *sqsfake.Fake {
+	f := sqsfake.New()
+	dlq, _ := f.CreateQueue(ctx, &sqs.CreateQueueInput{QueueName: aws.String("jobs-dlq")})
+	info, _ := f.Queue(*dlq.QueueUrl)
+	q, _ := f.CreateQueue(ctx, &sqs.CreateQueueInput{QueueName: aws.String("jobs"), Attributes: map[string]string{
+		"VisibilityTimeout": "30",
+		"RedrivePolicy":     `{"deadLetterTargetArn":"` + info.Arn + `","maxReceiveCount":"3"}`,
+	}})
+	for i := range n {
+		f.SendMessage(ctx, &sqs.SendMessageInput{QueueUrl: q.QueueUrl, MessageBody: aws.String("m" + strconv.Itoa(i))})
+	}
+	return f
+}
+
+// A batch of 10 where the handler fails on one message and returns an error: Lambda deletes
+// nothing, so all ten come back after the visibility timeout, again and again, and after
+// maxReceiveCount (3) receives all ten end in the dead-letter queue.
+func Example_batchErrorWithoutReportBatchItemFailures() {
+	ctx := context.Background()
+	f := setup(ctx, 10)
+	handler := func(ctx context.Context, ev events.SQSEvent) error {
+		for _, r := range ev.Records {
+			if r.Body == "m3" {
+				return errors.New("cannot process m3")
+			}
+		}
+		return nil
+	}
+	trig, err := lambdasqs.New(f, "jobs", handler, lambdasqs.Config{})
+	if err != nil {
+		panic(err)
+	}
+	trig.Advance(ctx, 2*time.Minute)
+	for _, inv := range trig.Invocations() {
+		fmt.Printf("+%v: %d messages, %v, deleted %d\n", inv.At.Sub(sqsfake.DefaultStart), len(inv.MessageIDs), inv.Outcome, len(inv.Deleted))
+	}
+	fmt.Println("in the DLQ:", len(f.DeadLetters("jobs")))
+	// Output:
+	// +0s: 10 messages, FunctionError, deleted 0
+	// +30s: 10 messages, FunctionError, deleted 0
+	// +1m0s: 10 messages, FunctionError, deleted 0
+	// in the DLQ: 10
+}
+
+// The same batch with ReportBatchItemFailures: the handler names the one message it could not
+// process, Lambda deletes the other nine, and only the failed one returns — three times, then
+// to the dead-letter queue.
+func Example_batchItemFailures() {
+	ctx := context.Background()
+	f := setup(ctx, 10)
+	handler := func(ctx context.Context, ev events.SQSEvent) (events.SQSEventResponse, error) {
+		var resp events.SQSEventResponse
+		for _, r := range ev.Records {
+			if r.Body == "m3" {
+				resp.BatchItemFailures = append(resp.BatchItemFailures, events.SQSBatchItemFailure{ItemIdentifier: r.MessageId})
+			}
+		}
+		return resp, nil
+	}
+	trig, err := lambdasqs.New(f, "jobs", handler, lambdasqs.Config{FunctionResponseTypes: []string{lambdasqs.ReportBatchItemFailures}})
+	if err != nil {
+		panic(err)
+	}
+	trig.Advance(ctx, 2*time.Minute)
+	for _, inv := range trig.Invocations() {
+		fmt.Printf("+%v: %d messages, %v, deleted %d\n", inv.At.Sub(sqsfake.DefaultStart), len(inv.MessageIDs), inv.Outcome, len(inv.Deleted))
+	}
+	dl := f.DeadLetters("jobs")
+	fmt.Println("in the DLQ:", len(dl), dl[0].Body)
+	// Output:
+	// +0s: 10 messages, PartialFailure, deleted 9
+	// +30s: 1 messages, PartialFailure, deleted 0
+	// +1m0s: 1 messages, PartialFailure, deleted 0
+	// in the DLQ: 1 m3
+}
+
+// A function slower than its timeout: its context ends at the deadline on the fake's clock,
+// and whatever it returns afterwards, Lambda counts a timeout and deletes nothing.
+func Example_timeout() {
+	ctx := context.Background()
+	f := setup(ctx, 1)
+	handler := func(ctx context.Context, ev events.SQSEvent) error {
+		deadline, _ := ctx.Deadline()
+		fmt.Println("deadline in", deadline.Sub(f.Now()))
+		f.Advance(5 * time.Second) // the work takes 5 s of the fake's time
+		fmt.Println("context:", ctx.Err())
+		return nil
+	}
+	trig, _ := lambdasqs.New(f, "jobs", handler, lambdasqs.Config{FunctionTimeout: 3 * time.Second})
+	trig.Poll(ctx)
+	inv := trig.Invocations()[0]
+	fmt.Println(inv.Outcome, inv.Err, "kept:", len(inv.Kept))
+	// Output:
+	// deadline in 3s
+	// context: context deadline exceeded
+	// Timeout Task timed out after 3.00 seconds kept: 1
+}
+
+// On a FIFO queue, a failed message holds back the rest of its group: the later messages of
+// group A are not deleted even though the handler did not list them, while group B goes on.
+func Example_fifoGroupHeldBack() {
+	ctx := context.Background()
+	f := sqsfake.New()
+	q, _ := f.CreateQueue(ctx, &sqs.CreateQueueInput{QueueName: aws.String("orders.fifo"), Attributes: map[string]string{
+		"FifoQueue": "true", "ContentBasedDeduplication": "true", "VisibilityTimeout": "30",
+	}})
+	var entries []types.SendMessageBatchRequestEntry
+	for i, g := range []string{"A", "B", "A", "B", "A"} {
+		entries = append(entries, types.SendMessageBatchRequestEntry{Id: aws.String(strconv.Itoa(i)), MessageBody: aws.String(g + strconv.Itoa(i)), MessageGroupId: aws.String(g)})
+	}
+	f.SendMessageBatch(ctx, &sqs.SendMessageBatchInput{QueueUrl: q.QueueUrl, Entries: entries})
+	failed := false
+	handler := func(ctx context.Context, ev events.SQSEvent) (events.SQSEventResponse, error) {
+		var resp events.SQSEventResponse
+		var bodies []string
+		for _, r := range ev.Records {
+			bodies = append(bodies, r.Body)
+			if r.Body == "A2" && !failed {
+				failed = true
+				resp.BatchItemFailures = append(resp.BatchItemFailures, events.SQSBatchItemFailure{ItemIdentifier: r.MessageId})
+			}
+		}
+		fmt.Println(strings.Join(bodies, " "))
+		return resp, nil
+	}
+	trig, _ := lambdasqs.New(f, "orders.fifo", handler, lambdasqs.Config{FunctionResponseTypes: []string{lambdasqs.ReportBatchItemFailures}})
+	trig.Advance(ctx, time.Minute)
+	for _, inv := range trig.Invocations() {
+		fmt.Printf("+%v: %v, %d deleted, %d kept\n", inv.At.Sub(sqsfake.DefaultStart), inv.Outcome, len(inv.Deleted), len(inv.Kept))
+	}
+	// Output:
+	// A0 A2 A4 B1 B3
+	// A2 A4
+	// +0s: PartialFailure, 3 deleted, 2 kept
+	// +30s: Success, 2 deleted, 0 kept
+}

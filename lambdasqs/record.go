@@ -1,0 +1,113 @@
+package lambdasqs
+
+import (
+	"context"
+	"time"
+)
+
+// Outcome is what Lambda made of an invocation's answer.
+type Outcome int
+
+// The outcomes of an invocation.
+const (
+	// Success: the function returned no error (and, with ReportBatchItemFailures, an empty or
+	// null failure list); the whole batch is deleted.
+	Success Outcome = iota + 1
+	// PartialFailure: with ReportBatchItemFailures, the function listed some messages; only
+	// those (and, on FIFO, the later messages of their groups) stay in the queue.
+	PartialFailure
+	// FunctionError: the function returned an error; nothing is deleted.
+	FunctionError
+	// Panic: the function panicked, which the Go runtime reports as a function error.
+	Panic
+	// Timeout: the function ran to or past its deadline; nothing is deleted, whatever it returned.
+	Timeout
+	// InvalidResponse: a failure list named an empty or unknown itemIdentifier; the whole
+	// batch fails.
+	InvalidResponse
+)
+
+// String returns the outcome's name.
+func (o Outcome) String() string {
+	switch o {
+	case Success:
+		return "Success"
+	case PartialFailure:
+		return "PartialFailure"
+	case FunctionError:
+		return "FunctionError"
+	case Panic:
+		return "Panic"
+	case Timeout:
+		return "Timeout"
+	case InvalidResponse:
+		return "InvalidResponse"
+	}
+	return "Outcome(0)"
+}
+
+// Invocation is the record of one invocation of the handler.
+type Invocation struct {
+	RequestID  string    // the context's AwsRequestID
+	At         time.Time // when the handler was invoked, on the fake's clock
+	Ended      time.Time // when it returned, on the fake's clock
+	MessageIDs []string  // the batch, in order
+	Outcome    Outcome
+	Err        error    // the function's error, panic or timeout; nil on success
+	Reported   []string // the itemIdentifiers the function returned, as it returned them
+	Deleted    []string // the messages Lambda deleted, in batch order
+	Kept       []string // the messages left to return after their visibility timeout
+}
+
+// Invocations returns a copy of the record of every invocation so far, in order.
+func (t *Trigger) Invocations() []Invocation {
+	t.recMu.Lock()
+	defer t.recMu.Unlock()
+	return append([]Invocation(nil), t.log...)
+}
+
+// Advance moves the fake's clock forward by d, polling at the start and at every moment in
+// between when a message becomes visible or a batching window ends, and once more at the end.
+// When it returns, every invocation due by then has been made and answered. A handler that
+// moves the clock itself (to play a slow function) moves it for the trigger too.
+func (t *Trigger) Advance(ctx context.Context, d time.Duration) error {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	target := t.f.Now().Add(d)
+	for {
+		if err := t.poll(ctx); err != nil {
+			return err
+		}
+		now := t.f.Now()
+		if !now.Before(target) {
+			return nil
+		}
+		next := t.next(now)
+		if next.IsZero() || next.After(target) {
+			next = target
+		}
+		t.f.Advance(next.Sub(now))
+	}
+}
+
+// next is the earliest moment after now at which the trigger has something to do: a message
+// of its queue becomes visible, or the pending batch's window ends. Zero when there is none.
+func (t *Trigger) next(now time.Time) time.Time {
+	var next time.Time
+	consider := func(at time.Time) {
+		if at.After(now) && (next.IsZero() || at.Before(next)) {
+			next = at
+		}
+	}
+	if t.m.enabled {
+		if len(t.pending) > 0 && t.m.window > 0 {
+			consider(t.since.Add(t.m.window))
+		}
+		if info, ok := t.f.Queue(t.url); ok {
+			for _, m := range info.Messages {
+				consider(m.VisibleAt)
+			}
+		}
+	}
+	return next
+}

@@ -1,0 +1,347 @@
+package lambdasqs
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strconv"
+	"sync"
+	"time"
+
+	"github.com/aws/aws-lambda-go/events"
+	"github.com/aws/aws-lambda-go/lambdacontext"
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/sqs"
+	"github.com/aws/aws-sdk-go-v2/service/sqs/types"
+
+	"github.com/sqsfake/sqsfake"
+)
+
+// Handler is the handler shapes a Go Lambda function consuming SQS has: with a partial batch
+// response, or with an error only.
+type Handler interface {
+	func(context.Context, events.SQSEvent) (events.SQSEventResponse, error) |
+		func(context.Context, events.SQSEvent) error
+}
+
+type handlerFunc = func(context.Context, events.SQSEvent) (events.SQSEventResponse, error)
+
+// MaxPayload is Lambda's invocation payload quota, 6 MB, which ends a batch early (R31).
+const MaxPayload = 6 * 1024 * 1024
+
+// Trigger is an event source mapping from one sqsfake queue to one handler. It polls only when
+// the test asks it to — in Poll and Advance, on the caller's goroutine — so every invocation
+// has been made and answered when those return. Its methods are safe for concurrent use, but
+// the calls are serialized: one poller at a time.
+type Trigger struct {
+	f        *sqsfake.Fake
+	url, arn string
+	fifo     bool
+	m        mapping
+	h        handlerFunc
+
+	mu      sync.Mutex // serializes polling
+	pending []pendingRecord
+	since   time.Time // when the pending batch's first record was received
+
+	recMu sync.Mutex
+	log   []Invocation
+	seq   uint64
+}
+
+type pendingRecord struct {
+	rec  events.SQSMessage
+	size int
+}
+
+// New returns a trigger that feeds the queue (a name, URL or ARN of f) to h with the
+// configuration cfg, or Lambda's error for a configuration CreateEventSourceMapping refuses.
+func New[H Handler](f *sqsfake.Fake, queue string, h H, cfg Config) (*Trigger, error) {
+	info, ok := f.Queue(queue)
+	if !ok {
+		return nil, &Error{Code: "InvalidParameterValueException", Message: "Error occurred while ReceiveMessage. SQS Error Code: AWS.SimpleQueueService.NonExistentQueue. SQS Error Message: The specified queue does not exist."}
+	}
+	m, err := validate(cfg, info.FIFO, info.Attributes["VisibilityTimeout"])
+	if err != nil {
+		return nil, err
+	}
+	t := &Trigger{f: f, url: info.URL, arn: info.Arn, fifo: info.FIFO, m: m}
+	switch h := any(h).(type) {
+	case func(context.Context, events.SQSEvent) (events.SQSEventResponse, error):
+		t.h = h
+	case func(context.Context, events.SQSEvent) error:
+		t.h = func(ctx context.Context, ev events.SQSEvent) (events.SQSEventResponse, error) {
+			return events.SQSEventResponse{}, h(ctx, ev)
+		}
+	}
+	if t.h == nil {
+		return nil, errors.New("lambdasqs: nil handler")
+	}
+	return t, nil
+}
+
+// SetEnabled pauses (false) or resumes (true) polling, as UpdateEventSourceMapping's Enabled.
+// A batch being gathered when the mapping is paused stays in flight and returns to the queue
+// when its visibility timeout ends.
+func (t *Trigger) SetEnabled(on bool) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.m.enabled = on
+	if !on {
+		t.pending = nil
+	}
+}
+
+// Poll does, at the fake's current time, what the mapping's pollers do: it receives every
+// message that is available, builds batches, invokes the handler for each full batch (or each
+// batch whose window has ended) and applies its answer, until nothing more is due. A batch
+// still inside its batching window waits for a later Poll or Advance. Poll returns an error
+// only when a call to the fake fails or ctx ends.
+func (t *Trigger) Poll(ctx context.Context) error {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.poll(ctx)
+}
+
+func (t *Trigger) poll(ctx context.Context) error {
+	for t.m.enabled {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		full, err := t.gather(ctx)
+		if err != nil {
+			return err
+		}
+		if len(t.pending) == 0 {
+			return nil
+		}
+		if !full && t.m.window > 0 && t.f.Now().Before(t.since.Add(t.m.window)) {
+			return nil // the window is still open: wait for more records
+		}
+		if err := t.invoke(ctx); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// gather receives into the pending batch until it is full (batch size or payload) or a receive
+// comes back short. It reports whether the batch is full.
+func (t *Trigger) gather(ctx context.Context) (bool, error) {
+	size := eventOverhead
+	for _, p := range t.pending {
+		size += p.size
+	}
+	for len(t.pending) < t.m.batchSize {
+		want := min(10, t.m.batchSize-len(t.pending))
+		out, err := t.f.ReceiveMessage(ctx, &sqs.ReceiveMessageInput{
+			QueueUrl:                    &t.url,
+			MaxNumberOfMessages:         int32(want),
+			MessageSystemAttributeNames: []types.MessageSystemAttributeName{types.MessageSystemAttributeNameAll},
+			MessageAttributeNames:       []string{"All"},
+		})
+		if err != nil {
+			return false, fmt.Errorf("lambdasqs: ReceiveMessage: %w", err)
+		}
+		if len(t.pending) == 0 && len(out.Messages) > 0 {
+			t.since = t.f.Now()
+		}
+		for _, msg := range out.Messages {
+			rec := t.record(msg)
+			n := recordSize(&rec)
+			if len(t.pending) > 0 && size+n > MaxPayload {
+				// Over the payload quota: this record opens the next batch. It keeps the
+				// visibility timeout of its receive.
+				if err := t.invoke(ctx); err != nil {
+					return false, err
+				}
+				t.since = t.f.Now()
+				size = eventOverhead
+			}
+			t.pending = append(t.pending, pendingRecord{rec: rec, size: n})
+			size += n
+		}
+		if len(out.Messages) < want {
+			return len(t.pending) >= t.m.batchSize, nil
+		}
+	}
+	return true, nil
+}
+
+// eventOverhead is the size of `{"Records":[]}`.
+const eventOverhead = 14
+
+// recordSize estimates a record's size in the invocation payload: its strings, its attributes
+// and the JSON around them, without escapes.
+func recordSize(r *events.SQSMessage) int {
+	n := 330 + len(r.MessageId) + len(r.ReceiptHandle) + len(r.Body) + len(r.Md5OfBody) + len(r.Md5OfMessageAttributes) + len(r.EventSourceARN) + len(r.AWSRegion)
+	for k, v := range r.Attributes {
+		n += len(k) + len(v) + 6
+	}
+	for k, v := range r.MessageAttributes {
+		n += len(k) + len(v.DataType) + 80 + (len(v.BinaryValue)+2)/3*4
+		if v.StringValue != nil {
+			n += len(*v.StringValue)
+		}
+	}
+	return n
+}
+
+// lambdaAttributes are the system attributes a Lambda record carries (R2, R3).
+var lambdaAttributes = []string{"ApproximateReceiveCount", "SentTimestamp", "SenderId", "ApproximateFirstReceiveTimestamp", "SequenceNumber", "MessageGroupId", "MessageDeduplicationId", "AWSTraceHeader"}
+
+// record is msg as a Lambda record (R1–R6).
+func (t *Trigger) record(msg types.Message) events.SQSMessage {
+	attrs := make(map[string]string, 8)
+	for _, k := range lambdaAttributes {
+		if v, ok := msg.Attributes[k]; ok {
+			attrs[k] = v
+		}
+	}
+	mattrs := make(map[string]events.SQSMessageAttribute, len(msg.MessageAttributes))
+	for k, v := range msg.MessageAttributes {
+		a := events.SQSMessageAttribute{StringValue: v.StringValue, BinaryValue: v.BinaryValue, StringListValues: v.StringListValues, BinaryListValues: v.BinaryListValues, DataType: aws.ToString(v.DataType)}
+		if a.StringListValues == nil {
+			a.StringListValues = []string{}
+		}
+		if a.BinaryListValues == nil {
+			a.BinaryListValues = [][]byte{}
+		}
+		mattrs[k] = a
+	}
+	return events.SQSMessage{
+		MessageId:              aws.ToString(msg.MessageId),
+		ReceiptHandle:          aws.ToString(msg.ReceiptHandle),
+		Body:                   aws.ToString(msg.Body),
+		Md5OfBody:              aws.ToString(msg.MD5OfBody),
+		Md5OfMessageAttributes: aws.ToString(msg.MD5OfMessageAttributes),
+		Attributes:             attrs,
+		MessageAttributes:      mattrs,
+		EventSourceARN:         t.arn,
+		EventSource:            "aws:sqs",
+		AWSRegion:              t.f.Region(),
+	}
+}
+
+// invoke hands the pending batch to the handler and applies its answer.
+func (t *Trigger) invoke(ctx context.Context) error {
+	batch := t.pending
+	t.pending = nil
+	ev := events.SQSEvent{Records: make([]events.SQSMessage, len(batch))}
+	for i, p := range batch {
+		ev.Records[i] = p.rec
+	}
+	t.recMu.Lock()
+	t.seq++
+	seq := t.seq
+	t.recMu.Unlock()
+	inv := Invocation{
+		RequestID:  requestID(seq),
+		At:         t.f.Now(),
+		MessageIDs: make([]string, len(batch)),
+	}
+	for i, r := range ev.Records {
+		inv.MessageIDs[i] = r.MessageId
+	}
+	deadline := inv.At.Add(t.m.timeout)
+	lc := &lambdacontext.LambdaContext{
+		AwsRequestID:       inv.RequestID,
+		InvokedFunctionArn: fmt.Sprintf("arn:aws:lambda:%s:%s:function:%s", t.f.Region(), t.f.AccountID(), t.m.function),
+	}
+	hctx, cancel := t.f.Clock().WithDeadline(lambdacontext.NewContext(ctx, lc), deadline)
+	resp, err, panicked := call(hctx, t.h, ev)
+	cancel()
+	inv.Ended = t.f.Now()
+	keep := t.outcome(&inv, ev.Records, resp, err, panicked, !inv.Ended.Before(deadline))
+	var del []types.DeleteMessageBatchRequestEntry
+	for i, r := range ev.Records {
+		if keep[i] {
+			inv.Kept = append(inv.Kept, r.MessageId)
+			continue
+		}
+		inv.Deleted = append(inv.Deleted, r.MessageId)
+		del = append(del, types.DeleteMessageBatchRequestEntry{Id: aws.String(strconv.Itoa(len(del) % 10)), ReceiptHandle: aws.String(r.ReceiptHandle)})
+	}
+	for len(del) > 0 {
+		n := min(10, len(del))
+		out, derr := t.f.DeleteMessageBatch(ctx, &sqs.DeleteMessageBatchInput{QueueUrl: &t.url, Entries: del[:n]})
+		if derr != nil {
+			return fmt.Errorf("lambdasqs: DeleteMessageBatch: %w", derr)
+		}
+		if len(out.Failed) > 0 {
+			return fmt.Errorf("lambdasqs: DeleteMessageBatch: %s: %s", aws.ToString(out.Failed[0].Code), aws.ToString(out.Failed[0].Message))
+		}
+		del = del[n:]
+	}
+	t.recMu.Lock()
+	t.log = append(t.log, inv)
+	t.recMu.Unlock()
+	return nil
+}
+
+// call runs the handler, turning a panic into a function error as the Go runtime does (R21).
+func call(ctx context.Context, h handlerFunc, ev events.SQSEvent) (resp events.SQSEventResponse, err error, panicked bool) {
+	defer func() {
+		if v := recover(); v != nil {
+			resp, err, panicked = events.SQSEventResponse{}, fmt.Errorf("panic: %v", v), true
+		}
+	}()
+	resp, err = h(ctx, ev)
+	return resp, err, false
+}
+
+// outcome classifies the answer and returns which records stay in the queue (R10–R22, R24–R26).
+func (t *Trigger) outcome(inv *Invocation, recs []events.SQSMessage, resp events.SQSEventResponse, err error, panicked, timedOut bool) []bool {
+	keep := make([]bool, len(recs))
+	all := func(o Outcome, e error) []bool {
+		inv.Outcome, inv.Err = o, e
+		for i := range keep {
+			keep[i] = true
+		}
+		return keep
+	}
+	switch {
+	case timedOut:
+		return all(Timeout, fmt.Errorf("Task timed out after %.2f seconds", t.m.timeout.Seconds()))
+	case panicked:
+		return all(Panic, err)
+	case err != nil:
+		return all(FunctionError, err)
+	}
+	for _, f := range resp.BatchItemFailures {
+		inv.Reported = append(inv.Reported, f.ItemIdentifier)
+	}
+	if !t.m.report || len(resp.BatchItemFailures) == 0 {
+		inv.Outcome = Success // R17 (A2), R19
+		return keep
+	}
+	index := make(map[string]int, len(recs))
+	for i, r := range recs {
+		index[r.MessageId] = i
+	}
+	for _, f := range resp.BatchItemFailures {
+		i, ok := index[f.ItemIdentifier]
+		if !ok {
+			return all(InvalidResponse, fmt.Errorf("batchItemFailures: itemIdentifier %q is not a message of the batch", f.ItemIdentifier)) // R18
+		}
+		keep[i] = true
+	}
+	inv.Outcome = PartialFailure
+	if t.fifo {
+		// R24–R26: a group's later messages wait for its failed one.
+		held := map[string]bool{}
+		for i, r := range recs {
+			g := r.Attributes["MessageGroupId"]
+			if held[g] {
+				keep[i] = true
+			} else if keep[i] {
+				held[g] = true
+			}
+		}
+	}
+	return keep
+}
+
+func requestID(seq uint64) string {
+	return fmt.Sprintf("00000000-0000-4000-8000-%012x", seq)
+}
