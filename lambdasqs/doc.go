@@ -1,0 +1,93 @@
+// Package lambdasqs plays AWS Lambda's SQS event source mapping against a sqsfake queue, on the
+// fake's clock: it receives messages as Lambda's pollers do, invokes the function's ordinary Go
+// handler with an events.SQSEvent, and does with the answer what Lambda does — so a test can
+// ask "a batch of 10, one message fails: what happens to the other nine?" with no network and
+// no sleep.
+//
+//	trig, err := lambdasqs.New(f, "jobs", handler, lambdasqs.Config{
+//		FunctionResponseTypes: []string{lambdasqs.ReportBatchItemFailures},
+//	})
+//	trig.Advance(ctx, 2*time.Minute) // every invocation due by then is made and answered
+//	trig.Invocations()               // time, message ids, outcome, reported failures
+//
+// # Driving it
+//
+// The trigger is synchronous: it polls only inside Poll and Advance, on the caller's goroutine,
+// and invokes the handler there. That is the simplest deterministic design: when Poll or
+// Advance returns, every due invocation has been made and answered, so there is nothing to wait
+// for, no goroutine to leak and no real time involved. Advance moves the fake's clock
+// (Fake.Advance) to each moment a message of the queue becomes visible again or a batching
+// window ends, and polls there. A handler plays a slow function by moving the fake's clock
+// itself (f.Advance inside the handler): its context's deadline is on the fake's clock.
+//
+// Receives use no long poll (WaitTimeSeconds 0): in a synchronous design a long poll on an
+// empty queue would block the test. A receive that finds messages answers the same either way,
+// and Advance polls at every moment a message becomes available, which is what Lambda's
+// continuous long polling observes.
+//
+// # Lambda's behaviour, point by point
+//
+// The rule ids (R…, A…) are those of the project's SPEC-lambda.md, which quotes the AWS Lambda
+// documentation for each.
+//
+//	Rule                                              Here
+//	BatchSize default 10; 1–10,000; FIFO ≤ 10 (R38)   validated; FIFO > 10: InvalidParameterValueException
+//	                                                  "Maximum batch size must be between 1 and 10 inclusive"
+//	BatchSize > 10 needs a window (R39)               InvalidParameterValueException "Maximum batch window in
+//	                                                  seconds must be greater than 0 if maximum batch size is
+//	                                                  greater than 10" (message seen in aws/chalice#1778,
+//	                                                  ansible-collections/amazon.aws#1995)
+//	Window 0–300 (R40); not on FIFO (R34, A8)         FIFO with a window is refused: "Batching window is not
+//	                                                  supported for FIFO queues" (seen in aws/aws-lambda-dotnet#1758)
+//	FunctionResponseTypes (R43)                       0–1 items, ReportBatchItemFailures only
+//	ScalingConfig.MaximumConcurrency 2–1,000 (R35)    validated (see "Not modelled")
+//	Enabled (R37)                                     Config.Disabled, SetEnabled
+//	Visibility timeout < function timeout (R9, A11)   InvalidParameterValueException "Queue visibility timeout:
+//	                                                  60 seconds is less than Function timeout: 120 seconds"
+//	                                                  (seen in hashicorp/terraform-provider-aws#18099 and others);
+//	                                                  equal is accepted
+//	Out-of-range numbers                              ValidationException in AWS's model-validation form
+//	                                                  ("1 validation error detected: …"); the exact text for
+//	                                                  each member is not verified
+//	Record fields (R1–R6)                             messageId, receiptHandle, body, md5OfBody,
+//	                                                  md5OfMessageAttributes, attributes (ApproximateReceiveCount,
+//	                                                  SentTimestamp, SenderId, ApproximateFirstReceiveTimestamp;
+//	                                                  FIFO: SequenceNumber, MessageGroupId, MessageDeduplicationId;
+//	                                                  AWSTraceHeader when present), messageAttributes in the
+//	                                                  lower-camel shape with empty lists (A1), eventSource
+//	                                                  "aws:sqs", eventSourceARN, awsRegion
+//	Context (R7, R8)                                  deadline = invocation time + function timeout on the fake's
+//	                                                  clock; lambdacontext with a deterministic AwsRequestID
+//	                                                  and InvokedFunctionArn
+//	Success deletes the batch (R10)                   DeleteMessageBatch of every record
+//	Error keeps the batch (R11, R12, R20)             nothing deleted; messages return after the visibility
+//	                                                  timeout and the queue's redrive policy applies (R13, R23)
+//	Panic (R21, A3)                                   a function error
+//	Timeout (R22, A5)                                 the handler returned at or after its deadline on the fake's
+//	                                                  clock: a failure, whatever it returned
+//	ReportBatchItemFailures (R15, R16)                only the listed messages stay
+//	Empty/unknown itemIdentifier (R18)                the whole batch fails (InvalidResponse)
+//	Empty or null list, empty response (R19)          success
+//	List without ReportBatchItemFailures (R17, A2)    ignored: success
+//	FIFO order and hold-back (R24–R26, A4)            records in the order the queue hands them; with a partial
+//	                                                  failure, every later message of a failed message's group is
+//	                                                  kept too, whether or not the handler listed it
+//	Batches (R31)                                     receives of up to 10, filled up to BatchSize, the window,
+//	                                                  or the 6 MB payload (MaxPayload)
+//
+// # Not modelled yet
+//
+//   - FilterCriteria (R27–R30): not accepted; no message is filtered.
+//   - Concurrency and scaling (R35, R36, A10): MaximumConcurrency is validated but changes
+//     nothing, since invocations run one after another on the caller's goroutine; a handler
+//     that takes time does so by moving the clock, which later batches of the same poll see.
+//   - Back-off after function errors (R14, A9): the docs give no number; Lambda polls again
+//     at once here.
+//   - The 20-second wait on low traffic with a window (R32, A6) and the effective visibility
+//     timeout of R33: the window ends exactly MaximumBatchingWindowInSeconds after the batch's
+//     first receive.
+//   - The payload size is estimated from the record's strings plus a fixed allowance for the
+//     JSON around them; JSON escapes are not counted.
+//   - A handler that blocks on its context without moving the clock blocks the test: nothing
+//     else moves the fake's clock while the handler runs.
+package lambdasqs
