@@ -230,7 +230,9 @@ func TestDisabledMappingDoesNotPoll(t *testing.T) {
 
 type recorder struct{ msgs []string }
 
-func (r *recorder) Errorf(format string, args ...any) { r.msgs = append(r.msgs, fmt.Sprintf(format, args...)) }
+func (r *recorder) Errorf(format string, args ...any) {
+	r.msgs = append(r.msgs, fmt.Sprintf(format, args...))
+}
 
 func TestAssertionsReportTheInvocations(t *testing.T) {
 	ctx := context.Background()

@@ -1,0 +1,84 @@
+package lambdasqs_test
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"github.com/aws/aws-lambda-go/events"
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/sqs"
+	"github.com/aws/aws-sdk-go-v2/service/sqs/types"
+
+	"github.com/sqsfake/sqsfake"
+	"github.com/sqsfake/sqsfake/lambdasqs"
+)
+
+func sendBatch(b *testing.B, f *sqsfake.Fake, url string, n int) {
+	entries := make([]types.SendMessageBatchRequestEntry, 0, 10)
+	ids := []string{"0", "1", "2", "3", "4", "5", "6", "7", "8", "9"}
+	for i := 0; i < n; i += 10 {
+		entries = entries[:0]
+		for j := range min(10, n-i) {
+			entries = append(entries, types.SendMessageBatchRequestEntry{Id: &ids[j], MessageBody: aws.String("payload")})
+		}
+		if _, err := f.SendMessageBatch(context.Background(), &sqs.SendMessageBatchInput{QueueUrl: &url, Entries: entries}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkInvokeBatchOf10 receives a batch of 10, invokes a handler and deletes the batch.
+// The bar: at most 20 µs an op (sending the 10 messages is outside the timer).
+func BenchmarkInvokeBatchOf10(b *testing.B) {
+	ctx := context.Background()
+	f := sqsfake.New()
+	url := queue(b, f, "q", nil)
+	trig, err := lambdasqs.New(f, "q", func(context.Context, events.SQSEvent) error { return nil }, lambdasqs.Config{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	for b.Loop() {
+		b.StopTimer()
+		sendBatch(b, f, url, 10)
+		b.StartTimer()
+		if err := trig.Poll(ctx); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkDrain1000With1PercentFailures drains 1,000 messages of which 1 % fail once, with
+// ReportBatchItemFailures: 100 batches, then the 10 failures again after the visibility timeout.
+// The bar: under 50 ms an op.
+func BenchmarkDrain1000With1PercentFailures(b *testing.B) {
+	ctx := context.Background()
+	for b.Loop() {
+		f := sqsfake.New()
+		url := queue(b, f, "q", nil)
+		sendBatch(b, f, url, 1000)
+		seen := map[string]bool{}
+		n := 0
+		trig, err := lambdasqs.New(f, "q", func(_ context.Context, ev events.SQSEvent) (events.SQSEventResponse, error) {
+			var resp events.SQSEventResponse
+			for _, r := range ev.Records {
+				n++
+				if n%100 == 0 && !seen[r.MessageId] {
+					seen[r.MessageId] = true
+					resp.BatchItemFailures = append(resp.BatchItemFailures, events.SQSBatchItemFailure{ItemIdentifier: r.MessageId})
+				}
+			}
+			return resp, nil
+		}, lambdasqs.Config{FunctionResponseTypes: []string{lambdasqs.ReportBatchItemFailures}})
+		if err != nil {
+			b.Fatal(err)
+		}
+		if err := trig.Advance(ctx, time.Minute); err != nil {
+			b.Fatal(err)
+		}
+		if info, _ := f.Queue("q"); info.Visible+info.InFlight != 0 {
+			b.Fatalf("%d messages left", info.Visible+info.InFlight)
+		}
+	}
+}
+
