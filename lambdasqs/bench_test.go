@@ -81,4 +81,3 @@ func BenchmarkDrain1000With1PercentFailures(b *testing.B) {
 		}
 	}
 }
-

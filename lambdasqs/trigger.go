@@ -302,7 +302,7 @@ func (t *Trigger) outcome(inv *Invocation, recs []events.SQSMessage, resp events
 	}
 	switch {
 	case timedOut:
-		return all(Timeout, fmt.Errorf("Task timed out after %.2f seconds", t.m.timeout.Seconds()))
+		return all(Timeout, &TimeoutError{Timeout: t.m.timeout})
 	case panicked:
 		return all(Panic, err)
 	case err != nil:
@@ -344,4 +344,15 @@ func (t *Trigger) outcome(inv *Invocation, recs []events.SQSMessage, resp events
 
 func requestID(seq uint64) string {
 	return fmt.Sprintf("00000000-0000-4000-8000-%012x", seq)
+}
+
+// TimeoutError is the error of an invocation that ran to or past its deadline. Its text is
+// Lambda's: "Task timed out after 3.00 seconds".
+type TimeoutError struct {
+	Timeout time.Duration // the function's timeout
+}
+
+// Error returns Lambda's text for the timeout.
+func (e *TimeoutError) Error() string {
+	return fmt.Sprintf("Task timed out after %.2f seconds", e.Timeout.Seconds())
 }
