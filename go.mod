@@ -1,9 +1,9 @@
 module github.com/sqsfake/sqsfake
 
-go 1.26
+go 1.25
 
 require (
-	github.com/aws/aws-lambda-go v1.55.1
+	github.com/aws/aws-lambda-go v1.54.0
 	github.com/aws/aws-sdk-go-v2 v1.48.0
 	github.com/aws/aws-sdk-go-v2/service/sqs v1.53.0
 	github.com/aws/smithy-go v1.28.9
