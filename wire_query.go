@@ -43,7 +43,11 @@ import (
 //     InvalidParameterValue in SQS's "Value … for parameter … is invalid. Reason: …" words
 //     (UNVERIFIED: no capture of AWS's answer was found);
 //   - a map entry without its key (MessageAttribute.1.Value.… without MessageAttribute.1.Name)
-//     or without its value: MissingParameter naming the parameter (UNVERIFIED).
+//     or without its value: MissingParameter naming the parameter (UNVERIFIED);
+//   - a batch without entries: EmptyBatchRequest (aws/aws-sdk-php#630); a missing member:
+//     MissingParameter naming the query parameter, DeleteMessageBatchRequestEntry.1.Id rather
+//     than Entries[0].Id (aws/aws-sdk-js#2388; renameMissing);
+//   - a method other than GET and POST: HTTP 405, as on the awsJson1_0 path (isQueryRequest).
 //
 // Version is not checked: SDKs send 2012-11-05, and SQS has served older WSDL versions
 // (UNVERIFIED for a request without one; LocalStack, moto and ElasticMQ ignore it). Unknown
@@ -56,13 +60,20 @@ import (
 const queryContentType = "text/xml"
 
 // isQueryRequest reports whether a request speaks the query protocol: it has no X-Amz-Target,
-// and it is a GET, a form-encoded POST, or a POST with an Action in its query string.
+// and it is a GET, a form-encoded POST, or a POST with an Action in its query string. Query
+// requests are "HTTP GET or POST" (Amazon SQS Developer Guide, "Making Query API requests";
+// LocalStack and fake_sqs serve those two): a PUT, DELETE or any other method goes to the
+// awsJson1_0 path, which refuses it with HTTP 405.
 func isQueryRequest(r *http.Request) bool {
 	if r.Header.Get("X-Amz-Target") != "" {
 		return false
 	}
-	if r.Method == http.MethodGet {
+	switch r.Method {
+	case http.MethodGet:
 		return true
+	case http.MethodPost:
+	default:
+		return false
 	}
 	ct := r.Header.Get("Content-Type")
 	if ct == "" {
@@ -120,13 +131,21 @@ func (h *wireHandler) serveQuery(w http.ResponseWriter, r *http.Request, body []
 	if _, ok := d.get("QueueUrl"); !ok && queueURL != "" && op.input.Member("QueueUrl") != nil {
 		d.params = append(d.params, formParam{"QueueUrl", queueURL})
 	}
+	if entries := op.input.Member("Entries"); entries != nil && !d.present(entries, memberElement(entries)) {
+		// A batch without a single entry parameter is an empty batch: SQS answers
+		// EmptyBatchRequest, as it answered aws-sdk-php v3 when it sent DeleteMessageBatch's
+		// entries under names SQS did not read (aws/aws-sdk-php#630), rather than
+		// MissingParameter.
+		d.params = append(d.params, formParam{memberElement(entries), ""})
+	}
 	if werr := d.structure(op.input, ""); werr != nil {
 		writeQueryError(w, h.refuse(action, werr), werr)
 		return
 	}
-	out, requestID, err := h.call(op, action, r, d.buf)
+	rename := func(e *wireError) *wireError { return d.renameMissing(op.input, e) }
+	out, requestID, err := h.call(op, action, r, d.buf, rename)
 	if err != nil {
-		writeQueryError(w, requestID, wireErrorOf(err))
+		writeQueryError(w, requestID, rename(wireErrorOf(err)))
 		return
 	}
 	payload := newXMLWriter(action)
@@ -460,6 +479,99 @@ func (d *formDecoder) numbers(base string) []int {
 	}
 	slices.Sort(numbers)
 	return numbers
+}
+
+// missingPrefix opens the message of every MissingParameter answer.
+const missingPrefix = "The request must contain the parameter "
+
+// renameMissing returns e, a MissingParameter answer to a query request whose input is
+// structure s, with the member it names as the query protocol names it: the engine and the
+// SDK's validators name members as awsJson1_0 does (Entries[0].Id,
+// MessageAttributes["k"].DataType, AWSAccountIds), SQS names the parameter the request lacks
+// (DeleteMessageBatchRequestEntry.1.Id, as real SQS answered aws-sdk-js v2 in
+// aws/aws-sdk-js#2388; MessageAttribute.1.Value.DataType, AWSAccountId, the latter two
+// UNVERIFIED). Any other answer, or a member path it cannot follow, is returned as it is.
+func (d *formDecoder) renameMissing(s *smithy.Schema, e *wireError) *wireError {
+	path, ok := strings.CutPrefix(e.message, missingPrefix)
+	if !ok || !strings.HasPrefix(e.query, "MissingParameter;") {
+		return e
+	}
+	path, ok = strings.CutSuffix(path, ".")
+	if !ok {
+		return e
+	}
+	param, ok := d.paramOf(s, path)
+	if !ok || param == path {
+		return e
+	}
+	return &wireError{status: e.status, typ: e.typ, query: e.query, message: missingPrefix + param + "."}
+}
+
+// paramOf returns the query parameter of a member path of structure s in awsJson1_0's
+// words: member names joined by dots, list items as [i] from 0, map entries as ["key"]. A map
+// entry is numbered as the request numbers it.
+func (d *formDecoder) paramOf(s *smithy.Schema, path string) (string, bool) {
+	param, cur := "", s
+	for path != "" {
+		switch path[0] {
+		case '.':
+			path = path[1:]
+		case '[':
+			end := strings.IndexByte(path, ']')
+			if end < 0 {
+				return "", false
+			}
+			switch cur.Type() {
+			case smithy.ShapeTypeList, smithy.ShapeTypeSet:
+				i, err := strconv.Atoi(path[1:end])
+				if err != nil || i < 0 {
+					return "", false
+				}
+				if !flattened(cur) {
+					param += "." + elementOr(cur.ListMember(), "member")
+				}
+				param += "." + strconv.Itoa(i+1)
+				cur, path = cur.ListMember(), path[end+1:]
+			case smithy.ShapeTypeMap:
+				quoted, err := strconv.QuotedPrefix(path[1:])
+				if err != nil || !strings.HasPrefix(path[1+len(quoted):], "]") {
+					return "", false
+				}
+				key, _ := strconv.Unquote(quoted)
+				base := param
+				if !flattened(cur) {
+					base += ".entry"
+				}
+				keyName, valueName := elementOr(cur.MapKey(), "key"), elementOr(cur.MapValue(), "value")
+				n := slices.IndexFunc(d.numbers(base), func(n int) bool {
+					v, ok := d.get(base + "." + strconv.Itoa(n) + "." + keyName)
+					return ok && v == key
+				})
+				if n < 0 {
+					return "", false
+				}
+				param = base + "." + strconv.Itoa(d.numbers(base)[n]) + "." + valueName
+				cur, path = cur.MapValue(), path[1+len(quoted)+1:]
+			default:
+				return "", false
+			}
+		default:
+			end := strings.IndexAny(path, ".[")
+			if end < 0 {
+				end = len(path)
+			}
+			m := cur.Member(path[:end])
+			if m == nil {
+				return "", false
+			}
+			if param != "" {
+				param += "."
+			}
+			param += memberElement(m)
+			cur, path = m, path[end:]
+		}
+	}
+	return param, true
 }
 
 func invalidParameter(value, param, reason string) *wireError {

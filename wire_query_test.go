@@ -551,3 +551,68 @@ func TestQueryRefusesTextThatIsNotUnicode(t *testing.T) {
 		})
 	}
 }
+
+// TestQueryBatchWithoutEntriesIsAnEmptyBatch pins the answer to a batch request that gives no
+// entry parameters at all: EmptyBatchRequest, as real SQS answered aws-sdk-php v3 when it sent
+// DeleteMessageBatch's entries under names SQS did not read (aws/aws-sdk-php#630), not a
+// MissingParameter naming the JSON member Entries.
+func TestQueryBatchWithoutEntriesIsAnEmptyBatch(t *testing.T) {
+	f := New()
+	h := f.Handler()
+	queryRequest(h, http.MethodPost, "/", "Action=CreateQueue&QueueName=jobs")
+	for _, op := range []string{"SendMessageBatch", "DeleteMessageBatch", "ChangeMessageVisibilityBatch"} {
+		for _, form := range []string{"Action=" + op + "&QueueUrl=jobs", "Action=" + op + "&QueueUrl=jobs&" + op + "RequestEntry="} {
+			t.Run(form, func(t *testing.T) {
+				w := queryRequest(h, http.MethodPost, "/", form)
+				assert.Equal(t, http.StatusBadRequest, w.Code)
+				assert.Equal(t, queryErrorAnswer("Sender", "AWS.SimpleQueueService.EmptyBatchRequest",
+					"There should be at least one "+op+"RequestEntry in the request."), maskRequestID(t, w))
+			})
+		}
+	}
+}
+
+// TestQueryMissingParameterNamesTheQueryParameter pins that a missing member is named as the
+// query protocol names it: DeleteMessageBatchRequestEntry.1.Id, as real SQS answered
+// aws-sdk-js v2 (aws/aws-sdk-js#2388), where awsJson1_0 says Entries[0].Id.
+func TestQueryMissingParameterNamesTheQueryParameter(t *testing.T) {
+	f := New()
+	h := f.Handler()
+	queryRequest(h, http.MethodPost, "/", "Action=CreateQueue&QueueName=jobs")
+	for _, tc := range []struct{ form, param string }{
+		{"Action=DeleteMessageBatch&QueueUrl=jobs&DeleteMessageBatchRequestEntry.1.ReceiptHandle=h", "DeleteMessageBatchRequestEntry.1.Id"},
+		{"Action=SendMessageBatch&QueueUrl=jobs&SendMessageBatchRequestEntry.1.Id=a&SendMessageBatchRequestEntry.2.Id=b", "SendMessageBatchRequestEntry.1.MessageBody"},
+		{"Action=ChangeMessageVisibilityBatch&QueueUrl=jobs&ChangeMessageVisibilityBatchRequestEntry.3.Id=a", "ChangeMessageVisibilityBatchRequestEntry.1.ReceiptHandle"},
+		{"Action=SendMessageBatch&QueueUrl=jobs&SendMessageBatchRequestEntry.1.Id=a&SendMessageBatchRequestEntry.1.MessageBody=x&SendMessageBatchRequestEntry.1.MessageAttribute.1.Name=k&SendMessageBatchRequestEntry.1.MessageAttribute.1.Value.StringValue=v",
+			`SendMessageBatchRequestEntry.1.MessageAttribute.1.Value.DataType`},
+		{"Action=SendMessage&QueueUrl=jobs&MessageBody=x&MessageAttribute.1.Name=k&MessageAttribute.1.Value.StringValue=v", "MessageAttribute.1.Value.DataType"},
+		{"Action=SendMessage&QueueUrl=jobs&MessageBody=x&MessageSystemAttribute.1.Name=AWSTraceHeader&MessageSystemAttribute.1.Value.StringValue=v", "MessageSystemAttribute.1.Value.DataType"},
+		{"Action=AddPermission&QueueUrl=jobs&Label=l&ActionName.1=SendMessage", "AWSAccountId"},
+		{"Action=AddPermission&QueueUrl=jobs&Label=l&AWSAccountId.1=123456789012", "ActionName"},
+		{"Action=TagQueue&QueueUrl=jobs", "Tag"},
+		{"Action=UntagQueue&QueueUrl=jobs", "TagKey"},
+	} {
+		t.Run(tc.param, func(t *testing.T) {
+			w := queryRequest(h, http.MethodPost, "/", tc.form)
+			assert.Equal(t, http.StatusBadRequest, w.Code)
+			assert.Equal(t, queryErrorAnswer("Sender", "MissingParameter", "The request must contain the parameter "+tc.param+"."), maskRequestID(t, w))
+		})
+	}
+}
+
+// TestQueryServesOnlyGETAndPOST pins that a request in another method is no query request:
+// SQS's query API is "HTTP GET or POST" (Amazon SQS Developer Guide, "Making Query API
+// requests"), and the fake answers the other methods as its awsJson1_0 path does, with 405.
+func TestQueryServesOnlyGETAndPOST(t *testing.T) {
+	f := New()
+	h := f.Handler()
+	queryRequest(h, http.MethodPost, "/", "Action=CreateQueue&QueueName=jobs")
+	for _, method := range []string{http.MethodPut, http.MethodDelete, http.MethodPatch} {
+		t.Run(method, func(t *testing.T) {
+			w := queryRequest(h, method, "/123456789012/jobs", "Action=DeleteQueue")
+			assert.Equal(t, http.StatusMethodNotAllowed, w.Code)
+			assert.Equal(t, `{"__type":"com.amazon.coral.service#UnknownOperationException","message":"SQS requests are POSTs with an X-Amz-Target header; got `+method+`."}`, w.Body.String())
+		})
+	}
+	assert.Equal(t, []string{"jobs"}, f.QueueNames(), "no request deleted the queue")
+}
