@@ -10,6 +10,8 @@ import (
 	"sync"
 
 	"github.com/aws/smithy-go"
+
+	"github.com/sqsfake/sqsfake/internal/reqlog"
 )
 
 // Door 3's second protocol: SQS's query protocol (awsQuery), the protocol of aws-sdk-go v1
@@ -117,7 +119,10 @@ func (h *wireHandler) serveQuery(w http.ResponseWriter, r *http.Request, body []
 		return
 	}
 	queueURL := queueInPath(r)
-	action, _ := d.get("Action")
+	action, given := d.get("Action")
+	if given {
+		reqlog.SetAction(r.Context(), action)
+	}
 	if action == "" && queueURL != "" {
 		requestID := h.refuse("", errNoActionOnQueue)
 		writeAnswer(w, http.StatusNotFound, queryContentTypeHeader, requestID, []byte("<UnknownOperationException/>"))

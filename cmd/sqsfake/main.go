@@ -94,6 +94,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/sqs"
 	"github.com/sqsfake/sqsfake"
+	"github.com/sqsfake/sqsfake/internal/reqlog"
 )
 
 func main() {
@@ -421,13 +422,21 @@ func (s *server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		start := time.Now()
 		rec := &statusRecorder{ResponseWriter: w, status: http.StatusOK}
 		w = rec
+		ctx, note := reqlog.With(r.Context())
+		r = r.WithContext(ctx)
 		defer func() {
 			what := r.Header.Get("X-Amz-Target")
 			if what == "" {
 				what = r.URL.Path
 			}
-			// The path and the target come from the client: quoted, they cannot forge a line.
-			s.logger.Printf("%s %s %q → %d in %v", r.RemoteAddr, r.Method, what, rec.status, time.Since(start).Round(time.Microsecond))
+			// The path, the target and the Action come from the client: quoted, they cannot
+			// forge a line. A query request's Action is noted by the wire handler, which
+			// read it from the query string or the form body.
+			action := ""
+			if note.Action != "" {
+				action = " Action=" + strconv.Quote(note.Action)
+			}
+			s.logger.Printf("%s %s %q%s → %d in %v", r.RemoteAddr, r.Method, what, action, rec.status, time.Since(start).Round(time.Microsecond))
 		}()
 	}
 	control := strings.HasPrefix(r.URL.Path, controlPrefix)

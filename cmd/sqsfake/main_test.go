@@ -486,6 +486,30 @@ func TestRequestLogQuotesUntrustedStrings(t *testing.T) {
 	assert.Contains(t, lines[2], `GET "/_sqsfake/\r\nnothing" → 403`)
 }
 
+// TestRequestLogNamesTheQueryAction pins that a query request's line names its Action, from
+// the query string of a GET or the form body of a POST, quoted as every client string is.
+func TestRequestLogNamesTheQueryAction(t *testing.T) {
+	s := newTestServer(t, "-queues", "jobs")
+	var log bytes.Buffer
+	s.logger = stdlog.New(&log, "", 0)
+	serve(s, http.MethodGet, "/123456789012/jobs?Action=GetQueueAttributes&AttributeName.1=All", "127.0.0.1")
+	r := httptest.NewRequest(http.MethodPost, "/", strings.NewReader("Action=SendMessage%0A127.0.0.1:1&QueueUrl=jobs"))
+	r.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	r.Host = "127.0.0.1"
+	s.ServeHTTP(httptest.NewRecorder(), r)
+	r = httptest.NewRequest(http.MethodPost, "/", strings.NewReader("Action=ListQueues"))
+	r.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	r.Host = "127.0.0.1"
+	w := httptest.NewRecorder()
+	s.ServeHTTP(w, r)
+	lines := strings.Split(strings.TrimSuffix(log.String(), "\n"), "\n")
+	require.Len(t, lines, 3, log.String())
+	assert.Contains(t, lines[0], `GET "/123456789012/jobs" Action="GetQueueAttributes" → 200`)
+	assert.Contains(t, lines[1], `POST "/" Action="SendMessage\n127.0.0.1:1" → 400`)
+	assert.Contains(t, lines[2], `POST "/" Action="ListQueues" → 200`)
+	assert.Empty(t, w.Header().Values("X-Sqsfake-Action"), "nothing of the log reaches the client")
+}
+
 type syncBuffer struct {
 	mu  sync.Mutex
 	buf bytes.Buffer
