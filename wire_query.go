@@ -170,7 +170,12 @@ var queryContentTypeHeader = []string{queryContentType}
 
 // parse reads the parameters of a request: those of a form-encoded body, then those of the
 // query string that the body does not give. A parameter given twice counts once, as its
-// first value.
+// first value (TestQueryDuplicateParameterKeepsItsFirstValue). No capture of SQS's answer to
+// a repeated parameter was found (UNVERIFIED), and emulators differ: moto's _get_param takes
+// the first value, a Java servlet's getParameter (SQS's front end is Java) the first,
+// ElasticMQ's Pekko parameterMap the last. No SDK repeats a parameter. The awsJson1_0 path
+// keeps the last of a repeated JSON member, as encoding/json and Jackson (by default) do;
+// the two protocols parse differently, so the fake does not force one rule on both.
 func (d *formDecoder) parse(r *http.Request, body []byte) *wireError {
 	if r.Method != http.MethodGet && len(body) > 0 {
 		if !d.add(string(body), false) {

@@ -616,3 +616,18 @@ func TestQueryServesOnlyGETAndPOST(t *testing.T) {
 	}
 	assert.Equal(t, []string{"jobs"}, f.QueueNames(), "no request deleted the queue")
 }
+
+// TestQueryDuplicateParameterKeepsItsFirstValue pins the rule for a parameter given twice
+// (see formDecoder.parse): the first value counts, in the body as in the query string.
+func TestQueryDuplicateParameterKeepsItsFirstValue(t *testing.T) {
+	f := New()
+	h := f.Handler()
+	queryRequest(h, http.MethodPost, "/", "Action=CreateQueue&QueueName=jobs")
+	for _, method := range []string{http.MethodGet, http.MethodPost} {
+		t.Run(method, func(t *testing.T) {
+			w := queryRequest(h, method, "/", "Action=GetQueueUrl&QueueName=jobs&QueueName=missing")
+			assert.Equal(t, http.StatusOK, w.Code)
+			assert.Equal(t, queryAnswer("GetQueueUrl", `<GetQueueUrlResult><QueueUrl>https://sqs.us-east-1.amazonaws.com/123456789012/jobs</QueueUrl></GetQueueUrlResult>`), maskRequestID(t, w))
+		})
+	}
+}
