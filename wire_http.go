@@ -157,7 +157,7 @@ func (h *wireHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 
-	out, requestID, err := h.call(op, name, r, body.Bytes(), nil)
+	out, requestID, err := h.call(op, name, r, body.Bytes())
 	if err != nil {
 		writeError(w, requestID, wireErrorOf(err))
 		return
@@ -180,20 +180,14 @@ func writeAnswer(w http.ResponseWriter, status int, contentType []string, reques
 }
 
 // call runs op, named name, on the JSON body of a request and returns its output, or its
-// error, and the request id of the call; shape, if not nil, words the answer to a refused
-// request as the protocol does, for the record of the refusal. A body that does not decode
-// into the operation's input reaches no operation: the refusal is recorded as such. An
-// injected lost response drops the connection here: the operation happened; the answer
-// never comes.
-func (h *wireHandler) call(op wireOp, name string, r *http.Request, body []byte, shape func(*wireError) *wireError) (smithy.Serializable, string, error) {
+// error, and the request id of the call. A body that does not decode into the operation's
+// input reaches no operation: the refusal is recorded as such. An injected lost response
+// drops the connection here: the operation happened; the answer never comes.
+func (h *wireHandler) call(op wireOp, name string, r *http.Request, body []byte) (smithy.Serializable, string, error) {
 	cn := &callNumber{door: DoorHTTP}
 	out, err := op.run(h.f, context.WithValue(r.Context(), callNumberKey{}, cn), body, r)
 	if err != nil && cn.n == 0 {
-		e := wireErrorOf(err)
-		if shape != nil {
-			e = shape(e)
-		}
-		return nil, h.refuse(name, e), err
+		return nil, h.refuse(name, wireErrorOf(err)), err
 	}
 	if err != nil && isLostResponse(err) {
 		panic(http.ErrAbortHandler)

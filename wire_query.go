@@ -147,10 +147,9 @@ func (h *wireHandler) serveQuery(w http.ResponseWriter, r *http.Request, body []
 		writeQueryError(w, h.refuse(action, werr), werr)
 		return
 	}
-	rename := func(e *wireError) *wireError { return d.renameMissing(op.input, e) }
-	out, requestID, err := h.call(op, action, r, d.buf, rename)
+	out, requestID, err := h.call(op, action, r, d.buf)
 	if err != nil {
-		writeQueryError(w, requestID, rename(wireErrorOf(err)))
+		writeQueryError(w, requestID, d.renameMissing(op.input, wireErrorOf(err)))
 		return
 	}
 	payload := newXMLWriter(action)
