@@ -66,6 +66,14 @@ func (t *Trigger) Invocations() []Invocation {
 	return append([]Invocation(nil), t.log...)
 }
 
+// Filtered returns the ids of the messages deleted without an invocation because they matched
+// no filter of FilterCriteria, in the order they were received.
+func (t *Trigger) Filtered() []string {
+	t.recMu.Lock()
+	defer t.recMu.Unlock()
+	return append([]string(nil), t.filtered...)
+}
+
 // Advance moves the fake's clock forward by d, polling at the start and at every moment in
 // between when a message becomes visible or a batching window ends, and once more at the end.
 // When it returns, every invocation due by then has been made and answered. A handler that

@@ -44,9 +44,10 @@ type Trigger struct {
 	pending []pendingRecord
 	since   time.Time // when the pending batch's first record was received
 
-	recMu sync.Mutex
-	log   []Invocation
-	seq   uint64
+	recMu    sync.Mutex
+	log      []Invocation
+	filtered []string
+	seq      uint64
 }
 
 type pendingRecord struct {
@@ -146,8 +147,17 @@ func (t *Trigger) gather(ctx context.Context) (bool, error) {
 		if len(t.pending) == 0 && len(out.Messages) > 0 {
 			t.since = t.f.Now()
 		}
+		var drop []types.DeleteMessageBatchRequestEntry
 		for _, msg := range out.Messages {
 			rec := t.record(msg)
+			if t.m.filters != nil && !matchAny(t.m.filters, &rec) {
+				// R29: a message no filter matches is deleted without an invocation.
+				drop = append(drop, types.DeleteMessageBatchRequestEntry{Id: aws.String(strconv.Itoa(len(drop))), ReceiptHandle: aws.String(rec.ReceiptHandle)})
+				t.recMu.Lock()
+				t.filtered = append(t.filtered, rec.MessageId)
+				t.recMu.Unlock()
+				continue
+			}
 			n := recordSize(&rec)
 			if len(t.pending) > 0 && size+n > MaxPayload {
 				// Over the payload quota: this record opens the next batch. It keeps the
@@ -160,6 +170,9 @@ func (t *Trigger) gather(ctx context.Context) (bool, error) {
 			}
 			t.pending = append(t.pending, pendingRecord{rec: rec, size: n})
 			size += n
+		}
+		if err := t.delete(ctx, drop); err != nil {
+			return false, err
 		}
 		if len(out.Messages) < want {
 			return len(t.pending) >= t.m.batchSize, nil
@@ -262,20 +275,28 @@ func (t *Trigger) invoke(ctx context.Context) error {
 		inv.Deleted = append(inv.Deleted, r.MessageId)
 		del = append(del, types.DeleteMessageBatchRequestEntry{Id: aws.String(strconv.Itoa(len(del) % 10)), ReceiptHandle: aws.String(r.ReceiptHandle)})
 	}
+	if err := t.delete(ctx, del); err != nil {
+		return err
+	}
+	t.recMu.Lock()
+	t.log = append(t.log, inv)
+	t.recMu.Unlock()
+	return nil
+}
+
+// delete deletes the entries, 10 at a time (their ids must be unique within each 10).
+func (t *Trigger) delete(ctx context.Context, del []types.DeleteMessageBatchRequestEntry) error {
 	for len(del) > 0 {
 		n := min(10, len(del))
-		out, derr := t.f.DeleteMessageBatch(ctx, &sqs.DeleteMessageBatchInput{QueueUrl: &t.url, Entries: del[:n]})
-		if derr != nil {
-			return fmt.Errorf("lambdasqs: DeleteMessageBatch: %w", derr)
+		out, err := t.f.DeleteMessageBatch(ctx, &sqs.DeleteMessageBatchInput{QueueUrl: &t.url, Entries: del[:n]})
+		if err != nil {
+			return fmt.Errorf("lambdasqs: DeleteMessageBatch: %w", err)
 		}
 		if len(out.Failed) > 0 {
 			return fmt.Errorf("lambdasqs: DeleteMessageBatch: %s: %s", aws.ToString(out.Failed[0].Code), aws.ToString(out.Failed[0].Message))
 		}
 		del = del[n:]
 	}
-	t.recMu.Lock()
-	t.log = append(t.log, inv)
-	t.recMu.Unlock()
 	return nil
 }
 
