@@ -63,7 +63,11 @@ type Invocation struct {
 func (t *Trigger) Invocations() []Invocation {
 	t.recMu.Lock()
 	defer t.recMu.Unlock()
-	return append([]Invocation(nil), t.log...)
+	out := make([]Invocation, 0, t.logged)
+	for _, c := range t.log {
+		out = append(out, c...)
+	}
+	return out
 }
 
 // Filtered returns the ids of the messages deleted without an invocation because they matched
