@@ -25,6 +25,13 @@
 // and Advance polls at every moment a message becomes available, which is what Lambda's
 // continuous long polling observes.
 //
+// # Cost
+//
+// BenchmarkInvokeBatchOf10 (receive 10, invoke, delete 10) measures about 25 µs a batch on a
+// shared 2-core machine, of which about 7 µs is this package and the rest the fake's
+// ReceiveMessage and DeleteMessageBatch; a 1,000-message drain with 1 % failures takes about
+// 6 ms.
+//
 // # Lambda's behaviour, point by point
 //
 // The rule ids (R…, A…) are those of the project's SPEC-lambda.md, which quotes the AWS Lambda
@@ -104,8 +111,14 @@
 //   - Concurrency and scaling (R35, R36, A10): MaximumConcurrency is validated but changes
 //     nothing, since invocations run one after another on the caller's goroutine; a handler
 //     that takes time does so by moving the clock, which later batches of the same poll see.
-//   - Back-off after function errors (R14, A9): the docs give no number; Lambda polls again
-//     at once here.
+//     Running batches side by side would need handlers on their own goroutines sharing the
+//     fake's one clock, which this synchronous design does not do; so neither throttling by a
+//     function's concurrency limit nor MaximumConcurrency can show.
+//   - Back-off after function errors (R14, A9): Lambda "gradually backs off, reducing the amount
+//     of concurrency allocated", with no number and no floor given. Here at most one batch is
+//     in flight, the least any scale-down leaves, so there is nothing to reduce: the trigger
+//     polls again at once after a failure. A pause between polls would invent a delay the docs
+//     do not describe.
 //   - The 20-second wait on low traffic with a window (R32, A6) and the effective visibility
 //     timeout of R33: the window ends exactly MaximumBatchingWindowInSeconds after the batch's
 //     first receive.
