@@ -28,6 +28,10 @@ type Config struct {
 	// MaximumConcurrency is ScalingConfig.MaximumConcurrency: 0 (unset) or 2–1,000 (R35). It is
 	// validated and recorded; see the package doc for what it changes.
 	MaximumConcurrency int32
+	// FilterCriteria holds up to MaxFilters filter patterns; when it has any, a message that
+	// matches none is deleted without an invocation (R27–R30). See the package doc for the
+	// pattern syntax lambdasqs supports.
+	FilterCriteria FilterCriteria
 	// Disabled is Enabled=false: the mapping exists but does not poll (R37). The zero value is
 	// enabled, as Lambda's default is. SetEnabled changes it later.
 	Disabled bool
@@ -74,6 +78,7 @@ type mapping struct {
 	enabled     bool
 	timeout     time.Duration
 	function    string
+	filters     []*pattern
 }
 
 // validate checks cfg against a queue as CreateEventSourceMapping does, in the order: the
@@ -126,6 +131,11 @@ func validate(cfg Config, fifo bool, visibility string) (mapping, error) {
 		}
 		m.concurrency = int(cfg.MaximumConcurrency)
 	}
+	filters, err := compileFilters(cfg.FilterCriteria)
+	if err != nil {
+		return m, err
+	}
+	m.filters = filters
 	if fifo {
 		if m.window > 0 {
 			return m, invalidParameter("Batching window is not supported for FIFO queues")

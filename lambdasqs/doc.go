@@ -25,6 +25,13 @@
 // and Advance polls at every moment a message becomes available, which is what Lambda's
 // continuous long polling observes.
 //
+// # Cost
+//
+// BenchmarkInvokeBatchOf10 (receive 10, invoke, delete 10) measures about 25 µs a batch on a
+// shared 2-core machine, of which about 7 µs is this package and the rest the fake's
+// ReceiveMessage and DeleteMessageBatch; a 1,000-message drain with 1 % failures takes about
+// 6 ms.
+//
 // # Lambda's behaviour, point by point
 //
 // The rule ids (R…, A…) are those of the project's SPEC-lambda.md, which quotes the AWS Lambda
@@ -72,17 +79,46 @@
 //	FIFO order and hold-back (R24–R26, A4)            records in the order the queue hands them; with a partial
 //	                                                  failure, every later message of a failed message's group is
 //	                                                  kept too, whether or not the handler listed it
+//	FilterCriteria (R27–R30)                          up to 5 filters (MaxFilters), ORed; a message matching none
+//	                                                  is deleted without an invocation (Trigger.Filtered); a
+//	                                                  malformed pattern: InvalidParameterValueException "Invalid
+//	                                                  filter pattern definition." (seen in aws/aws-cdk#23057);
+//	                                                  6 filters: InvalidParameterValueException (text not verified)
 //	Batches (R31)                                     receives of up to 10, filled up to BatchSize, the window,
 //	                                                  or the 6 MB payload (MaxPayload)
 //
+// # Filter patterns
+//
+// Config.FilterCriteria takes Lambda's filter rule syntax (EventBridge's) on the record. The
+// pattern's keys are the record's: body, attributes and messageAttributes (in the record's
+// lower-camel shape, e.g. {"messageAttributes":{"kind":{"stringValue":["urgent"]}}}). A body
+// that parses as JSON is matched by an object pattern on body; a body that does not is matched
+// by a list pattern on body; the other combinations drop the message (R30). Inside a pattern,
+// keys are ANDed, a list's matchers are ORed, and an array in the message matches when one of
+// its elements does. Supported matchers: exact strings, numbers, booleans and null (exact,
+// case-sensitive), {"prefix": s}, {"suffix": s}, {"equals-ignore-case": s}, {"anything-but":
+// value or list of strings/numbers}, {"numeric": [op, n] or [op, n, op, n]} with = < <= > >=,
+// and {"exists": bool}. Refused with an error of this package (not one of Lambda's, and not an
+// *Error): wildcard, cidr, $or, prefix/suffix with an equals-ignore-case operand, anything-but
+// with an operator, and record keys other than the three above.
+//
+// The current Lambda guide says "Amazon SQS event source mappings only support filtering on the
+// body key" (R28) while its example record and general filtering page show attributes and
+// messageAttributes; lambdasqs matches all three and documents the choice here.
+//
 // # Not modelled yet
 //
-//   - FilterCriteria (R27–R30): not accepted; no message is filtered.
 //   - Concurrency and scaling (R35, R36, A10): MaximumConcurrency is validated but changes
 //     nothing, since invocations run one after another on the caller's goroutine; a handler
 //     that takes time does so by moving the clock, which later batches of the same poll see.
-//   - Back-off after function errors (R14, A9): the docs give no number; Lambda polls again
-//     at once here.
+//     Running batches side by side would need handlers on their own goroutines sharing the
+//     fake's one clock, which this synchronous design does not do; so neither throttling by a
+//     function's concurrency limit nor MaximumConcurrency can show.
+//   - Back-off after function errors (R14, A9): Lambda "gradually backs off, reducing the amount
+//     of concurrency allocated", with no number and no floor given. Here at most one batch is
+//     in flight, the least any scale-down leaves, so there is nothing to reduce: the trigger
+//     polls again at once after a failure. A pause between polls would invent a delay the docs
+//     do not describe.
 //   - The 20-second wait on low traffic with a window (R32, A6) and the effective visibility
 //     timeout of R33: the window ends exactly MaximumBatchingWindowInSeconds after the batch's
 //     first receive.

@@ -155,3 +155,32 @@ func Example_fifoGroupHeldBack() {
 	// +0s: PartialFailure, 3 deleted, 2 kept
 	// +30s: Success, 2 deleted, 0 kept
 }
+
+// FilterCriteria: Lambda deletes the messages no filter matches without invoking the function,
+// so the handler only sees the orders.
+func Example_filterCriteria() {
+	ctx := context.Background()
+	f := sqsfake.New()
+	q, _ := f.CreateQueue(ctx, &sqs.CreateQueueInput{QueueName: aws.String("events")})
+	for _, b := range []string{`{"type":"order","total":12}`, `{"type":"refund","total":5}`, "ping", `{"type":"order","total":0}`} {
+		f.SendMessage(ctx, &sqs.SendMessageInput{QueueUrl: q.QueueUrl, MessageBody: aws.String(b)})
+	}
+	trig, err := lambdasqs.New(f, "events", func(_ context.Context, ev events.SQSEvent) error {
+		for _, r := range ev.Records {
+			fmt.Println("handled", r.Body)
+		}
+		return nil
+	}, lambdasqs.Config{FilterCriteria: lambdasqs.FilterCriteria{Filters: []lambdasqs.Filter{
+		{Pattern: `{"body":{"type":["order"],"total":[{"numeric":[">",0]}]}}`},
+	}}})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	trig.Poll(ctx)
+	info, _ := f.Queue("events")
+	fmt.Println("filtered out:", len(trig.Filtered()), "left in the queue:", info.Visible+info.InFlight)
+	// Output:
+	// handled {"type":"order","total":12}
+	// filtered out: 3 left in the queue: 0
+}

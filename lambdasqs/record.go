@@ -63,7 +63,19 @@ type Invocation struct {
 func (t *Trigger) Invocations() []Invocation {
 	t.recMu.Lock()
 	defer t.recMu.Unlock()
-	return append([]Invocation(nil), t.log...)
+	out := make([]Invocation, 0, t.logged)
+	for _, c := range t.log {
+		out = append(out, c...)
+	}
+	return out
+}
+
+// Filtered returns the ids of the messages deleted without an invocation because they matched
+// no filter of FilterCriteria, in the order they were received.
+func (t *Trigger) Filtered() []string {
+	t.recMu.Lock()
+	defer t.recMu.Unlock()
+	return append([]string(nil), t.filtered...)
 }
 
 // Advance moves the fake's clock forward by d, polling at the start and at every moment in

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"strconv"
 	"sync"
 	"time"
 
@@ -40,18 +39,19 @@ type Trigger struct {
 	m        mapping
 	h        handlerFunc
 
-	mu      sync.Mutex // serializes polling
-	pending []pendingRecord
-	since   time.Time // when the pending batch's first record was received
+	functionArn string
 
-	recMu sync.Mutex
-	log   []Invocation
-	seq   uint64
-}
+	mu      sync.Mutex          // serializes polling
+	pending []events.SQSMessage // the batch being gathered
+	handles []string            // its receipt handles, which the handler cannot alter
+	size    int                 // its estimated payload size
+	since   time.Time           // when its first record was received
 
-type pendingRecord struct {
-	rec  events.SQSMessage
-	size int
+	recMu    sync.Mutex
+	log      [][]Invocation // in chunks of logChunk, so that the record never moves as it grows
+	logged   int
+	filtered []string
+	seq      uint64
 }
 
 // New returns a trigger that feeds the queue (a name, URL or ARN of f) to h with the
@@ -65,7 +65,8 @@ func New[H Handler](f *sqsfake.Fake, queue string, h H, cfg Config) (*Trigger, e
 	if err != nil {
 		return nil, err
 	}
-	t := &Trigger{f: f, url: info.URL, arn: info.Arn, fifo: info.FIFO, m: m}
+	t := &Trigger{f: f, url: info.URL, arn: info.Arn, fifo: info.FIFO, m: m,
+		functionArn: fmt.Sprintf("arn:aws:lambda:%s:%s:function:%s", f.Region(), f.AccountID(), m.function)}
 	switch h := any(h).(type) {
 	case func(context.Context, events.SQSEvent) (events.SQSEventResponse, error):
 		t.h = h
@@ -88,7 +89,7 @@ func (t *Trigger) SetEnabled(on bool) {
 	defer t.mu.Unlock()
 	t.m.enabled = on
 	if !on {
-		t.pending = nil
+		t.pending, t.handles = nil, nil
 	}
 }
 
@@ -128,17 +129,16 @@ func (t *Trigger) poll(ctx context.Context) error {
 // gather receives into the pending batch until it is full (batch size or payload) or a receive
 // comes back short. It reports whether the batch is full.
 func (t *Trigger) gather(ctx context.Context) (bool, error) {
-	size := eventOverhead
-	for _, p := range t.pending {
-		size += p.size
+	if len(t.pending) == 0 {
+		t.size = eventOverhead
 	}
 	for len(t.pending) < t.m.batchSize {
 		want := min(10, t.m.batchSize-len(t.pending))
 		out, err := t.f.ReceiveMessage(ctx, &sqs.ReceiveMessageInput{
 			QueueUrl:                    &t.url,
 			MaxNumberOfMessages:         int32(want),
-			MessageSystemAttributeNames: []types.MessageSystemAttributeName{types.MessageSystemAttributeNameAll},
-			MessageAttributeNames:       []string{"All"},
+			MessageSystemAttributeNames: lambdaAttributes,
+			MessageAttributeNames:       allAttributes,
 		})
 		if err != nil {
 			return false, fmt.Errorf("lambdasqs: ReceiveMessage: %w", err)
@@ -146,20 +146,37 @@ func (t *Trigger) gather(ctx context.Context) (bool, error) {
 		if len(t.pending) == 0 && len(out.Messages) > 0 {
 			t.since = t.f.Now()
 		}
+		var drop []types.DeleteMessageBatchRequestEntry
 		for _, msg := range out.Messages {
 			rec := t.record(msg)
+			if t.m.filters != nil && !matchAny(t.m.filters, &rec) {
+				// R29: a message no filter matches is deleted without an invocation.
+				drop = append(drop, types.DeleteMessageBatchRequestEntry{Id: &deleteIDs[len(drop)%10], ReceiptHandle: msg.ReceiptHandle})
+				t.recMu.Lock()
+				t.filtered = append(t.filtered, rec.MessageId)
+				t.recMu.Unlock()
+				continue
+			}
 			n := recordSize(&rec)
-			if len(t.pending) > 0 && size+n > MaxPayload {
+			if len(t.pending) > 0 && t.size+n > MaxPayload {
 				// Over the payload quota: this record opens the next batch. It keeps the
 				// visibility timeout of its receive.
 				if err := t.invoke(ctx); err != nil {
 					return false, err
 				}
 				t.since = t.f.Now()
-				size = eventOverhead
+				t.size = eventOverhead
 			}
-			t.pending = append(t.pending, pendingRecord{rec: rec, size: n})
-			size += n
+			if t.pending == nil {
+				t.pending = make([]events.SQSMessage, 0, min(t.m.batchSize, 10))
+				t.handles = make([]string, 0, min(t.m.batchSize, 10))
+			}
+			t.pending = append(t.pending, rec)
+			t.handles = append(t.handles, rec.ReceiptHandle)
+			t.size += n
+		}
+		if err := t.delete(ctx, drop); err != nil {
+			return false, err
 		}
 		if len(out.Messages) < want {
 			return len(t.pending) >= t.m.batchSize, nil
@@ -167,6 +184,8 @@ func (t *Trigger) gather(ctx context.Context) (bool, error) {
 	}
 	return true, nil
 }
+
+const logChunk = 256
 
 // eventOverhead is the size of `{"Records":[]}`.
 const eventOverhead = 14
@@ -187,16 +206,22 @@ func recordSize(r *events.SQSMessage) int {
 	return n
 }
 
-// lambdaAttributes are the system attributes a Lambda record carries (R2, R3).
-var lambdaAttributes = []string{"ApproximateReceiveCount", "SentTimestamp", "SenderId", "ApproximateFirstReceiveTimestamp", "SequenceNumber", "MessageGroupId", "MessageDeduplicationId", "AWSTraceHeader"}
+// lambdaAttributes are the system attributes a Lambda record carries (R2, R3), the only ones
+// the trigger asks for.
+var lambdaAttributes = []types.MessageSystemAttributeName{"ApproximateReceiveCount", "SentTimestamp", "SenderId", "ApproximateFirstReceiveTimestamp", "SequenceNumber", "MessageGroupId", "MessageDeduplicationId", "AWSTraceHeader"}
+
+var allAttributes = []string{"All"}
+
+// deleteIDs are the ids of a DeleteMessageBatch's entries.
+var deleteIDs = [10]string{"0", "1", "2", "3", "4", "5", "6", "7", "8", "9"}
 
 // record is msg as a Lambda record (R1–R6).
 func (t *Trigger) record(msg types.Message) events.SQSMessage {
-	attrs := make(map[string]string, 8)
-	for _, k := range lambdaAttributes {
-		if v, ok := msg.Attributes[k]; ok {
-			attrs[k] = v
-		}
+	// The receive asked for Lambda's attributes only: the map is the record's (the message is
+	// the trigger's own copy, rendered for this receive).
+	attrs := msg.Attributes
+	if attrs == nil {
+		attrs = map[string]string{}
 	}
 	mattrs := make(map[string]events.SQSMessageAttribute, len(msg.MessageAttributes))
 	for k, v := range msg.MessageAttributes {
@@ -225,12 +250,9 @@ func (t *Trigger) record(msg types.Message) events.SQSMessage {
 
 // invoke hands the pending batch to the handler and applies its answer.
 func (t *Trigger) invoke(ctx context.Context) error {
-	batch := t.pending
-	t.pending = nil
-	ev := events.SQSEvent{Records: make([]events.SQSMessage, len(batch))}
-	for i, p := range batch {
-		ev.Records[i] = p.rec
-	}
+	ev := events.SQSEvent{Records: t.pending}
+	handles := t.handles
+	t.pending, t.handles = nil, nil
 	t.recMu.Lock()
 	t.seq++
 	seq := t.seq
@@ -238,7 +260,7 @@ func (t *Trigger) invoke(ctx context.Context) error {
 	inv := Invocation{
 		RequestID:  requestID(seq),
 		At:         t.f.Now(),
-		MessageIDs: make([]string, len(batch)),
+		MessageIDs: make([]string, len(ev.Records)),
 	}
 	for i, r := range ev.Records {
 		inv.MessageIDs[i] = r.MessageId
@@ -246,36 +268,55 @@ func (t *Trigger) invoke(ctx context.Context) error {
 	deadline := inv.At.Add(t.m.timeout)
 	lc := &lambdacontext.LambdaContext{
 		AwsRequestID:       inv.RequestID,
-		InvokedFunctionArn: fmt.Sprintf("arn:aws:lambda:%s:%s:function:%s", t.f.Region(), t.f.AccountID(), t.m.function),
+		InvokedFunctionArn: t.functionArn,
 	}
 	hctx, cancel := t.f.Clock().WithDeadline(lambdacontext.NewContext(ctx, lc), deadline)
 	resp, err, panicked := call(hctx, t.h, ev)
 	cancel()
 	inv.Ended = t.f.Now()
 	keep := t.outcome(&inv, ev.Records, resp, err, panicked, !inv.Ended.Before(deadline))
-	var del []types.DeleteMessageBatchRequestEntry
-	for i, r := range ev.Records {
+	del := make([]types.DeleteMessageBatchRequestEntry, 0, len(ev.Records))
+	for i, id := range inv.MessageIDs {
 		if keep[i] {
-			inv.Kept = append(inv.Kept, r.MessageId)
+			inv.Kept = append(inv.Kept, id)
 			continue
 		}
-		inv.Deleted = append(inv.Deleted, r.MessageId)
-		del = append(del, types.DeleteMessageBatchRequestEntry{Id: aws.String(strconv.Itoa(len(del) % 10)), ReceiptHandle: aws.String(r.ReceiptHandle)})
+		del = append(del, types.DeleteMessageBatchRequestEntry{Id: &deleteIDs[len(del)%10], ReceiptHandle: &handles[i]})
 	}
+	if len(del) > 0 {
+		inv.Deleted = make([]string, 0, len(del))
+		for i, id := range inv.MessageIDs {
+			if !keep[i] {
+				inv.Deleted = append(inv.Deleted, id)
+			}
+		}
+	}
+	if err := t.delete(ctx, del); err != nil {
+		return err
+	}
+	t.recMu.Lock()
+	if t.logged%logChunk == 0 {
+		t.log = append(t.log, make([]Invocation, 0, logChunk))
+	}
+	t.log[len(t.log)-1] = append(t.log[len(t.log)-1], inv)
+	t.logged++
+	t.recMu.Unlock()
+	return nil
+}
+
+// delete deletes the entries, 10 at a time (their ids must be unique within each 10).
+func (t *Trigger) delete(ctx context.Context, del []types.DeleteMessageBatchRequestEntry) error {
 	for len(del) > 0 {
 		n := min(10, len(del))
-		out, derr := t.f.DeleteMessageBatch(ctx, &sqs.DeleteMessageBatchInput{QueueUrl: &t.url, Entries: del[:n]})
-		if derr != nil {
-			return fmt.Errorf("lambdasqs: DeleteMessageBatch: %w", derr)
+		out, err := t.f.DeleteMessageBatch(ctx, &sqs.DeleteMessageBatchInput{QueueUrl: &t.url, Entries: del[:n]})
+		if err != nil {
+			return fmt.Errorf("lambdasqs: DeleteMessageBatch: %w", err)
 		}
 		if len(out.Failed) > 0 {
 			return fmt.Errorf("lambdasqs: DeleteMessageBatch: %s: %s", aws.ToString(out.Failed[0].Code), aws.ToString(out.Failed[0].Message))
 		}
 		del = del[n:]
 	}
-	t.recMu.Lock()
-	t.log = append(t.log, inv)
-	t.recMu.Unlock()
 	return nil
 }
 
