@@ -89,22 +89,20 @@
 //
 // # Filter patterns
 //
-// Config.FilterCriteria takes Lambda's filter rule syntax (EventBridge's) on the record. The
-// pattern's keys are the record's: body, attributes and messageAttributes (in the record's
-// lower-camel shape, e.g. {"messageAttributes":{"kind":{"stringValue":["urgent"]}}}). A body
-// that parses as JSON is matched by an object pattern on body; a body that does not is matched
-// by a list pattern on body; the other combinations drop the message (R30). Inside a pattern,
-// keys are ANDed, a list's matchers are ORed, and an array in the message matches when one of
-// its elements does. Supported matchers: exact strings, numbers, booleans and null (exact,
-// case-sensitive), {"prefix": s}, {"suffix": s}, {"equals-ignore-case": s}, {"anything-but":
-// value or list of strings/numbers}, {"numeric": [op, n] or [op, n, op, n]} with = < <= > >=,
-// and {"exists": bool}. Refused with an error of this package (not one of Lambda's, and not an
-// *Error): wildcard, cidr, $or, prefix/suffix with an equals-ignore-case operand, anything-but
-// with an operator, and record keys other than the three above.
-//
-// The current Lambda guide says "Amazon SQS event source mappings only support filtering on the
-// body key" (R28) while its example record and general filtering page show attributes and
-// messageAttributes; lambdasqs matches all three and documents the choice here.
+// Config.FilterCriteria takes Lambda's filter rule syntax (EventBridge's) on the record's body,
+// the one key SQS event source mappings filter on ("Amazon SQS event source mappings only
+// support filtering on the body key", R28). A body that parses as JSON is matched by an object
+// pattern on body; a body that does not is matched by a list pattern on body; the other
+// combinations drop the message (R30). Inside a pattern, keys are ANDed, a list's matchers are
+// ORed, and an array in the message matches when one of its elements does. Supported matchers:
+// exact strings, numbers, booleans and null (exact, case-sensitive), {"prefix": s},
+// {"suffix": s}, {"equals-ignore-case": s}, {"anything-but": value or list of strings/numbers},
+// {"numeric": [op, n] or [op, n, op, n]} with = < <= > >=, and {"exists": bool}. Refused with an
+// error of this package (not one of Lambda's, and not an *Error): wildcard, cidr, $or,
+// prefix/suffix with an equals-ignore-case operand, anything-but with an operator, and record
+// keys other than body — Lambda's guide and general filtering page also show attributes and
+// messageAttributes, but what an SQS mapping does with them is not documented, so lambdasqs
+// refuses them rather than guess.
 //
 // # Not modelled yet
 //

@@ -1,7 +1,6 @@
 package lambdasqs
 
 import (
-	"encoding/base64"
 	"encoding/json"
 	"fmt"
 	"math"
@@ -85,9 +84,12 @@ func compileFilters(fc FilterCriteria) ([]*pattern, error) {
 		}
 		for k := range obj {
 			switch k {
-			case "body", "attributes", "messageAttributes":
+			case "body":
 			default:
-				return nil, unsupported(fmt.Sprintf("the record key %q (lambdasqs filters on body, attributes and messageAttributes)", k))
+				// "Amazon SQS event source mappings only support filtering on the body key"
+				// (Lambda's docs, SPEC-lambda.md R28); what Lambda does with a pattern on another
+				// key is not documented, so it is refused here rather than guessed.
+				return nil, unsupported(fmt.Sprintf("the record key %q (SQS event source mappings filter on body only)", k))
 			}
 		}
 		p, err := compileObject(obj)
@@ -236,34 +238,13 @@ func compileOperator(op map[string]any) (matcher, error) {
 	panic("unreachable")
 }
 
-// filterView is the part of a record a pattern sees: body (parsed when it is JSON), attributes
-// and messageAttributes in the record's JSON shape.
+// filterView is the part of a record a pattern sees: its body, parsed when it is JSON.
 func filterView(r *events.SQSMessage) map[string]any {
-	view := map[string]any{}
 	var body any
 	if json.Unmarshal([]byte(r.Body), &body) == nil {
-		view["body"] = jsonBody{body}
-	} else {
-		view["body"] = r.Body
+		return map[string]any{"body": jsonBody{body}}
 	}
-	attrs := make(map[string]any, len(r.Attributes))
-	for k, v := range r.Attributes {
-		attrs[k] = v
-	}
-	view["attributes"] = attrs
-	mattrs := make(map[string]any, len(r.MessageAttributes))
-	for k, v := range r.MessageAttributes {
-		a := map[string]any{"dataType": v.DataType, "stringListValues": []any{}, "binaryListValues": []any{}}
-		if v.StringValue != nil {
-			a["stringValue"] = *v.StringValue
-		}
-		if v.BinaryValue != nil {
-			a["binaryValue"] = base64.StdEncoding.EncodeToString(v.BinaryValue)
-		}
-		mattrs[k] = a
-	}
-	view["messageAttributes"] = mattrs
-	return view
+	return map[string]any{"body": r.Body}
 }
 
 // jsonBody marks a body that parsed as JSON, which only an object pattern on body may match

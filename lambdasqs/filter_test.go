@@ -93,9 +93,6 @@ func TestFilterCriteriaMatchAsLambdaDoes(t *testing.T) {
 		{"plain body, plain pattern", "hello world", "", []string{`{"body":[{"prefix":"hello"}]}`}, true},
 		{"plain body, object pattern: dropped", "hello world", "", []string{`{"body":{"kind":["order"]}}`}, false},
 		{"JSON body, plain pattern: dropped", `"hello"`, "", []string{`{"body":["hello"]}`}, false},
-		{"message attribute", order, "urgent", []string{`{"messageAttributes":{"kind":{"stringValue":["urgent"]}}}`}, true},
-		{"message attribute missing", order, "", []string{`{"messageAttributes":{"kind":{"stringValue":["urgent"]}}}`}, false},
-		{"system attribute", order, "", []string{`{"attributes":{"ApproximateReceiveCount":["1"]}}`}, true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			assert.Equal(t, tc.want, filtered(t, tc.body, tc.kind, tc.patterns...))
@@ -130,6 +127,9 @@ func TestFilterCriteriaValidation(t *testing.T) {
 		{"wildcard", []lambdasqs.Filter{{Pattern: `{"body":{"a":[{"wildcard":"*b"}]}}`}}, nil, "wildcard"},
 		{"$or", []lambdasqs.Filter{{Pattern: `{"body":{"$or":{"a":["b"]}}}`}}, nil, "$or"},
 		{"another record key", []lambdasqs.Filter{{Pattern: `{"messageId":["x"]}`}}, nil, `"messageId"`},
+		// SQS event source mappings filter on body only (SPEC-lambda.md R28).
+		{"message attributes", []lambdasqs.Filter{{Pattern: `{"messageAttributes":{"kind":{"stringValue":["urgent"]}}}`}}, nil, `"messageAttributes"`},
+		{"system attributes", []lambdasqs.Filter{{Pattern: `{"attributes":{"ApproximateReceiveCount":["1"]}}`}}, nil, `"attributes"`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := lambdasqs.New(f, "q", ok, lambdasqs.Config{FilterCriteria: lambdasqs.FilterCriteria{Filters: tc.filters}})
