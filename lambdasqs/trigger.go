@@ -262,8 +262,17 @@ func (t *Trigger) invoke(ctx context.Context) error {
 		At:         t.f.Now(),
 		MessageIDs: make([]string, len(ev.Records)),
 	}
+	// What the outcome is applied to is taken before the call: the handler has the records
+	// themselves and may reorder or edit them, as it may its own copy of the event on Lambda.
+	var groups []string
+	if t.fifo {
+		groups = make([]string, len(ev.Records))
+	}
 	for i, r := range ev.Records {
 		inv.MessageIDs[i] = r.MessageId
+		if groups != nil {
+			groups[i] = r.Attributes["MessageGroupId"]
+		}
 	}
 	deadline := inv.At.Add(t.m.timeout)
 	lc := &lambdacontext.LambdaContext{
@@ -274,7 +283,7 @@ func (t *Trigger) invoke(ctx context.Context) error {
 	resp, err, panicked := call(hctx, t.h, ev)
 	cancel()
 	inv.Ended = t.f.Now()
-	keep := t.outcome(&inv, ev.Records, resp, err, panicked, !inv.Ended.Before(deadline))
+	keep := t.outcome(&inv, groups, resp, err, panicked, !inv.Ended.Before(deadline))
 	del := make([]types.DeleteMessageBatchRequestEntry, 0, len(ev.Records))
 	for i, id := range inv.MessageIDs {
 		if keep[i] {
@@ -332,8 +341,10 @@ func call(ctx context.Context, h handlerFunc, ev events.SQSEvent) (resp events.S
 }
 
 // outcome classifies the answer and returns which records stay in the queue (R10–R22, R24–R26).
-func (t *Trigger) outcome(inv *Invocation, recs []events.SQSMessage, resp events.SQSEventResponse, err error, panicked, timedOut bool) []bool {
-	keep := make([]bool, len(recs))
+// outcome applies the handler's answer to the batch inv.MessageIDs names (groups: the FIFO
+// group of each, or nil on a standard queue) and says which messages stay.
+func (t *Trigger) outcome(inv *Invocation, groups []string, resp events.SQSEventResponse, err error, panicked, timedOut bool) []bool {
+	keep := make([]bool, len(inv.MessageIDs))
 	all := func(o Outcome, e error) []bool {
 		inv.Outcome, inv.Err = o, e
 		for i := range keep {
@@ -356,9 +367,9 @@ func (t *Trigger) outcome(inv *Invocation, recs []events.SQSMessage, resp events
 		inv.Outcome = Success // R17 (A2), R19
 		return keep
 	}
-	index := make(map[string]int, len(recs))
-	for i, r := range recs {
-		index[r.MessageId] = i
+	index := make(map[string]int, len(inv.MessageIDs))
+	for i, id := range inv.MessageIDs {
+		index[id] = i
 	}
 	for _, f := range resp.BatchItemFailures {
 		i, ok := index[f.ItemIdentifier]
@@ -371,8 +382,7 @@ func (t *Trigger) outcome(inv *Invocation, recs []events.SQSMessage, resp events
 	if t.fifo {
 		// R24–R26: a group's later messages wait for its failed one.
 		held := map[string]bool{}
-		for i, r := range recs {
-			g := r.Attributes["MessageGroupId"]
+		for i, g := range groups {
 			if held[g] {
 				keep[i] = true
 			} else if keep[i] {

@@ -5,6 +5,7 @@ import (
 	"crypto/md5"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -250,4 +251,43 @@ func TestAssertionsReportTheInvocations(t *testing.T) {
 	require.Len(t, r.msgs, 2)
 	assert.True(t, strings.HasPrefix(r.msgs[0], "lambdasqs: message "+*out.MessageId+" was in 2 invocations, want 1\ninvocations:\n  00:00:00.000 00000000-0000-4000-8000-000000000001: FunctionError of ["), r.msgs[0])
 	assert.Contains(t, r.msgs[1], "lambdasqs: outcomes [FunctionError FunctionError], want [Success]")
+}
+
+// The handler's records are its own, as its copy of the event is on Lambda: a handler that
+// reorders or edits them changes nothing about which messages are deleted or held back.
+func TestAHandlerThatReordersItsRecordsReportsTheRightMessage(t *testing.T) {
+	for _, fifo := range []bool{false, true} {
+		t.Run(fmt.Sprintf("fifo %v", fifo), func(t *testing.T) {
+			ctx := context.Background()
+			f := sqsfake.New()
+			name, attrs := "q", map[string]string(nil)
+			if fifo {
+				name, attrs = "q.fifo", map[string]string{"FifoQueue": "true", "ContentBasedDeduplication": "true"}
+			}
+			url := queue(t, f, name, attrs)
+			ids := map[string]string{}
+			for _, b := range []string{"a", "b", "c"} {
+				in := &sqs.SendMessageInput{QueueUrl: &url, MessageBody: aws.String(b)}
+				if fifo {
+					in.MessageGroupId = aws.String("g-" + b) // a group each: nothing else is held back
+				}
+				out, err := f.SendMessage(ctx, in)
+				require.NoError(t, err)
+				ids[b] = *out.MessageId
+			}
+			h := func(_ context.Context, ev events.SQSEvent) (events.SQSEventResponse, error) {
+				slices.Reverse(ev.Records)
+				for i := range ev.Records {
+					ev.Records[i].Attributes["MessageGroupId"] = "same"
+				}
+				return events.SQSEventResponse{BatchItemFailures: []events.SQSBatchItemFailure{{ItemIdentifier: ids["a"]}}}, nil
+			}
+			trig, err := lambdasqs.New(f, name, h, lambdasqs.Config{FunctionResponseTypes: []string{lambdasqs.ReportBatchItemFailures}})
+			require.NoError(t, err)
+			require.NoError(t, trig.Poll(ctx))
+			inv := trig.Invocations()[0]
+			assert.Equal(t, []string{ids["a"]}, inv.Kept)
+			assert.Equal(t, []string{ids["b"], ids["c"]}, inv.Deleted)
+		})
+	}
 }
