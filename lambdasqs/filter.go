@@ -104,13 +104,13 @@ func compileFilters(fc FilterCriteria) ([]*pattern, error) {
 func compileObject(obj map[string]any) (*pattern, error) {
 	p := &pattern{fields: make(map[string]*pattern, len(obj))}
 	for k, v := range obj {
+		if k == "$or" { // Lambda takes {"$or": [pattern, …]}; not modelled here
+			return nil, unsupported("$or")
+		}
 		switch v := v.(type) {
 		case map[string]any:
 			if len(v) == 0 {
 				return nil, invalidPattern()
-			}
-			if k == "$or" {
-				return nil, unsupported("$or")
 			}
 			sub, err := compileObject(v)
 			if err != nil {
@@ -289,8 +289,13 @@ func (p *pattern) matchObject(obj map[string]any) bool {
 
 func (p *pattern) match(v any, present bool) bool {
 	if p.fields != nil {
-		o, ok := v.(map[string]any)
-		return ok && p.matchObject(o)
+		switch x := v.(type) {
+		case map[string]any:
+			return p.matchObject(x)
+		case []any:
+			return p.matchFlattened(x)
+		}
+		return false
 	}
 	for _, m := range p.leaf {
 		if m.kind == "exists" {
@@ -316,6 +321,40 @@ func (p *pattern) match(v any, present bool) bool {
 		}
 	}
 	return false
+}
+
+// matchFlattened matches an object pattern against an array of objects as EventBridge does,
+// which flattens the array: each field of the pattern is matched against the values that field
+// has in any of the elements (so two fields may match in different elements).
+func (p *pattern) matchFlattened(list []any) bool {
+	for k, sub := range p.fields {
+		var values []any
+		present := false
+		for _, e := range list {
+			o, ok := e.(map[string]any)
+			if !ok {
+				continue
+			}
+			fv, ok := o[k]
+			if !ok {
+				continue
+			}
+			present = true
+			if inner, ok := fv.([]any); ok {
+				values = append(values, inner...)
+			} else {
+				values = append(values, fv)
+			}
+		}
+		var v any = values
+		if len(values) == 1 {
+			v = values[0] // one value: matched as it is, an object by an object pattern too
+		}
+		if !sub.match(v, present) {
+			return false
+		}
+	}
+	return true
 }
 
 func (m matcher) matchValue(v any) bool {

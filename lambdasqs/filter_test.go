@@ -88,6 +88,12 @@ func TestFilterCriteriaMatchAsLambdaDoes(t *testing.T) {
 		{"an object pattern on a string field does not match", order, "", []string{`{"body":{"kind":{"x":["y"]}}}`}, false},
 		{"exists true on an object field does not match", order, "", []string{`{"body":{"meta":[{"exists":true}]}}`}, false},
 		{"prefix on an array matches by any element", order, "", []string{`{"body":{"tags":[{"prefix":"ru"}]}}`}, true},
+		// EventBridge flattens arrays of objects: a field of the pattern matches the values that
+		// field has in any element.
+		{"object pattern on an array of objects", `{"items":[{"kind":"a"},{"kind":"b"}]}`, "", []string{`{"body":{"items":{"kind":["b"]}}}`}, true},
+		{"object pattern on an array of objects, no element matches", `{"items":[{"kind":"a"}]}`, "", []string{`{"body":{"items":{"kind":["b"]}}}`}, false},
+		{"flattened fields match across elements", `{"items":[{"kind":"a"},{"qty":2}]}`, "", []string{`{"body":{"items":{"kind":["a"],"qty":[2]}}}`}, true},
+		{"exists on a field of an array's objects", `{"items":[{"kind":"a"}]}`, "", []string{`{"body":{"items":{"kind":[{"exists":true}]}}}`}, true},
 		{"patterns are ORed", order, "", []string{`{"body":{"kind":["refund"]}}`, `{"body":{"total":[25]}}`}, true},
 		{"no pattern matches", order, "", []string{`{"body":{"kind":["refund"]}}`, `{"body":{"total":[1]}}`}, false},
 		{"plain body, plain pattern", "hello world", "", []string{`{"body":[{"prefix":"hello"}]}`}, true},
@@ -126,6 +132,7 @@ func TestFilterCriteriaValidation(t *testing.T) {
 		{"exists not a boolean", []lambdasqs.Filter{{Pattern: `{"body":{"a":[{"exists":"yes"}]}}`}}, invalid, ""},
 		{"wildcard", []lambdasqs.Filter{{Pattern: `{"body":{"a":[{"wildcard":"*b"}]}}`}}, nil, "wildcard"},
 		{"$or", []lambdasqs.Filter{{Pattern: `{"body":{"$or":{"a":["b"]}}}`}}, nil, "$or"},
+		{"$or as Lambda writes it", []lambdasqs.Filter{{Pattern: `{"body":{"$or":[{"a":["x"]},{"b":["y"]}]}}`}}, nil, "$or"},
 		{"another record key", []lambdasqs.Filter{{Pattern: `{"messageId":["x"]}`}}, nil, `"messageId"`},
 		// SQS event source mappings filter on body only (SPEC-lambda.md R28).
 		{"message attributes", []lambdasqs.Filter{{Pattern: `{"messageAttributes":{"kind":{"stringValue":["urgent"]}}}`}}, nil, `"messageAttributes"`},
