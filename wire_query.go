@@ -517,8 +517,8 @@ func (d *formDecoder) renameMissing(s *smithy.Schema, e *wireError) *wireError {
 }
 
 // paramOf returns the query parameter of a member path of structure s in awsJson1_0's
-// words: member names joined by dots, list items as [i] from 0, map entries as ["key"]. A map
-// entry is numbered as the request numbers it.
+// words: member names joined by dots, list items as [i] from 0, map entries as ["key"]. List
+// items and map entries are numbered as the request numbers them.
 func (d *formDecoder) paramOf(s *smithy.Schema, path string) (string, bool) {
 	param, cur := "", s
 	for path != "" {
@@ -539,7 +539,12 @@ func (d *formDecoder) paramOf(s *smithy.Schema, path string) (string, bool) {
 				if !flattened(cur) {
 					param += "." + elementOr(cur.ListMember(), "member")
 				}
-				param += "." + strconv.Itoa(i+1)
+				// Item i is the request's i-th number, in order (list writes them so).
+				nums := d.numbers(param)
+				if i >= len(nums) {
+					return "", false
+				}
+				param += "." + strconv.Itoa(nums[i])
 				cur, path = cur.ListMember(), path[end+1:]
 			case smithy.ShapeTypeMap:
 				quoted, err := strconv.QuotedPrefix(path[1:])

@@ -582,7 +582,9 @@ func TestQueryMissingParameterNamesTheQueryParameter(t *testing.T) {
 	for _, tc := range []struct{ form, param string }{
 		{"Action=DeleteMessageBatch&QueueUrl=jobs&DeleteMessageBatchRequestEntry.1.ReceiptHandle=h", "DeleteMessageBatchRequestEntry.1.Id"},
 		{"Action=SendMessageBatch&QueueUrl=jobs&SendMessageBatchRequestEntry.1.Id=a&SendMessageBatchRequestEntry.2.Id=b", "SendMessageBatchRequestEntry.1.MessageBody"},
-		{"Action=ChangeMessageVisibilityBatch&QueueUrl=jobs&ChangeMessageVisibilityBatchRequestEntry.3.Id=a", "ChangeMessageVisibilityBatchRequestEntry.1.ReceiptHandle"},
+		// An entry is named by the number the request gave it.
+		{"Action=ChangeMessageVisibilityBatch&QueueUrl=jobs&ChangeMessageVisibilityBatchRequestEntry.3.Id=a", "ChangeMessageVisibilityBatchRequestEntry.3.ReceiptHandle"},
+		{"Action=SendMessageBatch&QueueUrl=jobs&SendMessageBatchRequestEntry.1.Id=a&SendMessageBatchRequestEntry.1.MessageBody=x&SendMessageBatchRequestEntry.5.MessageBody=y", "SendMessageBatchRequestEntry.5.Id"},
 		{"Action=SendMessageBatch&QueueUrl=jobs&SendMessageBatchRequestEntry.1.Id=a&SendMessageBatchRequestEntry.1.MessageBody=x&SendMessageBatchRequestEntry.1.MessageAttribute.1.Name=k&SendMessageBatchRequestEntry.1.MessageAttribute.1.Value.StringValue=v",
 			`SendMessageBatchRequestEntry.1.MessageAttribute.1.Value.DataType`},
 		{"Action=SendMessage&QueueUrl=jobs&MessageBody=x&MessageAttribute.1.Name=k&MessageAttribute.1.Value.StringValue=v", "MessageAttribute.1.Value.DataType"},
