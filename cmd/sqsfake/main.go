@@ -243,12 +243,15 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		BaseContext:    func(net.Listener) context.Context { return base },
 		ErrorLog:       log.New(stderr, "sqsfake: http: ", log.LstdFlags),
 	}
-	fmt.Fprintf(stdout, "sqsfake: serving SQS at %s (region %s, account %s, %s clock)\n", cfg.endpoint, cfg.region, cfg.account, cfg.clock)
-	switch {
-	case addr.IP.IsUnspecified():
+	// The banner is written at once, so that a reader that waits for its first line has the
+	// whole of it.
+	banner := fmt.Sprintf("sqsfake: serving SQS at %s (region %s, account %s, %s clock)\n", cfg.endpoint, cfg.region, cfg.account, cfg.clock)
+	if endpointGiven && !addr.IP.IsUnspecified() {
+		banner += fmt.Sprintf("sqsfake: listening on %s\n", addr) // -addr with port 0 picks a free one
+	}
+	fmt.Fprint(stdout, banner)
+	if addr.IP.IsUnspecified() {
 		warnWildcard(stderr, cfg.addr, addr, interfaceIPs(), cfg.endpoint, endpointGiven)
-	case endpointGiven:
-		fmt.Fprintf(stdout, "sqsfake: listening on %s\n", addr) // -addr with port 0 picks a free one
 	}
 
 	served := make(chan error, 1)
