@@ -255,10 +255,11 @@ const DefaultCallLimit = 1 << 16
 // WithHistoryLimit bounds timelines: it keeps the newest n calls at least, and fewer than
 // n+8,192. CallCount, WaitForCalls and LastError never depend on it. The default is
 // DefaultCallLimit; WithCallLimit(math.MaxInt) keeps every call until Reset. An assertion
-// on calls that fails says so when the record has forgotten calls. A call's entry costs 40 bytes, 16 more for a call with a body or
-// a label, and it keeps the strings its input named: a body of up to 256 bytes (of a longer
-// one, a copy of its first 64 bytes), a label; queue URLs and names are kept once each. n
-// must be 0 or more; 0 keeps the smallest record, the newest 4,096 calls at least.
+// on calls that fails says so when the record has forgotten calls. A call's entry costs 40
+// bytes, 16 more for a call with a body or a label, and it keeps the strings its input named:
+// a body of up to 256 bytes (of a longer one, a copy of its first 64 bytes), a label; queue
+// URLs and names are kept once each. n must be 0 or more; 0 keeps the smallest record, the
+// newest 4,096 calls at least.
 func WithCallLimit(n int) Option {
 	return func(f *Fake) {
 		if n < 0 {
