@@ -70,7 +70,7 @@ type Fake struct {
 	requests    atomic.Uint64
 
 	pollers     []*poller // parked long polls, in the order they parked
-	pollWaiters []*pollWaiter
+	pollWaiters waitList  // WaitForPollers calls waiting
 
 	hist       history
 	codes      []string          // the error codes of failed calls on timelines, by number
@@ -78,7 +78,7 @@ type Fake struct {
 	calls      callLogs          // the call record
 	callGen    uint32            // counts Resets, so that a call that began before one leaves the new record alone
 	active     int               // calls begun and not yet returned, parked ones included
-	idleWaits  []*idleWaiter     // WaitIdle and WaitForCalls calls waiting
+	idleWaits  waitList          // WaitIdle and WaitForCalls calls waiting
 	queueNames map[uint32]string // every queue's name by id, deleted ones too, for timelines
 	idIndex    map[string]uint64 // MessageId → counter value, built on demand
 	idIndexed  uint64

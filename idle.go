@@ -12,32 +12,12 @@ import (
 // idle is decided under the fake's lock at each moment it can become true (a call returns, a
 // poll parks, a held response starts waiting), so a waiter never misses it.
 
-// idleWaiter is a WaitIdle or WaitForCalls call waiting.
-type idleWaiter struct {
-	calls uint64 // how many calls must have begun
-	ch    chan struct{}
-}
-
 // idle reports whether at least n calls have begun and every call that has is idle. Called
 // with f.mu held.
 func (f *Fake) idle(n uint64) bool { return f.requests.Load() >= n && f.active == f.parked() }
 
 // notifyIdle wakes the waits that are now satisfied. Called with f.mu held.
-func (f *Fake) notifyIdle() {
-	if len(f.idleWaits) == 0 {
-		return
-	}
-	kept := f.idleWaits[:0]
-	for _, w := range f.idleWaits {
-		if f.idle(w.calls) {
-			close(w.ch)
-		} else {
-			kept = append(kept, w)
-		}
-	}
-	clear(f.idleWaits[len(kept):])
-	f.idleWaits = kept
-}
+func (f *Fake) notifyIdle() { f.idleWaits.wake(f.idle) }
 
 // WaitIdle blocks until every call that has begun on the fake has either returned or is
 // waiting on the fake's clock — a receive parked in a long poll, or a response an injected
@@ -86,32 +66,12 @@ func (f *Fake) WaitForCalls(ctx context.Context, n int) error {
 
 func (f *Fake) waitIdle(ctx context.Context, n uint64, name string) error {
 	f.mu.Lock()
-	if f.idle(n) {
+	if f.idleWaits.await(ctx, &f.mu, n, f.idle) {
 		f.mu.Unlock()
 		return nil
 	}
-	w := &idleWaiter{calls: n, ch: make(chan struct{})}
-	f.idleWaits = append(f.idleWaits, w)
-	f.mu.Unlock()
-	select {
-	case <-w.ch:
-		return nil
-	case <-ctx.Done():
-	}
-	f.mu.Lock()
-	for i, x := range f.idleWaits {
-		if x == w {
-			f.idleWaits = append(f.idleWaits[:i], f.idleWaits[i+1:]...)
-			break
-		}
-	}
 	begun, running := f.requests.Load(), f.active-f.parked()
 	f.mu.Unlock()
-	select {
-	case <-w.ch: // satisfied while ctx ended
-		return nil
-	default:
-	}
 	var head string
 	if begun < n {
 		head = fmt.Sprintf("sqsfake: %s: %d of the %d calls awaited %s begun", name, begun, n, hasHave(begun))

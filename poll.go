@@ -32,12 +32,6 @@ type poller struct {
 	done     bool
 }
 
-// pollWaiter is a WaitForPollers call waiting for n parked polls.
-type pollWaiter struct {
-	n  int
-	ch chan struct{}
-}
-
 // settle brings q up to the clock's current time and returns that time.
 func (f *Fake) settle(q *queue) int64 {
 	now := f.now()
@@ -91,17 +85,12 @@ func (f *Fake) parked() int { return len(f.pollers) + f.waiting }
 // WaitIdle and WaitForCalls calls: a call that starts waiting on the clock is idle.
 func (f *Fake) notifyPollWaiters() {
 	f.notifyIdle()
-	kept := f.pollWaiters[:0]
-	for _, w := range f.pollWaiters {
-		if f.parked() >= w.n {
-			close(w.ch)
-		} else {
-			kept = append(kept, w)
-		}
-	}
-	clear(f.pollWaiters[len(kept):])
-	f.pollWaiters = kept
+	f.pollWaiters.wake(f.parkedAtLeast)
 }
+
+// parkedAtLeast reports whether n calls or more are waiting on the clock. Called with f.mu
+// held.
+func (f *Fake) parkedAtLeast(n uint64) bool { return uint64(f.parked()) >= n }
 
 func removePoller(list []*poller, pl *poller) []*poller {
 	for i, x := range list {
@@ -201,28 +190,11 @@ func (f *Fake) dropPoll(pl *poller) {
 // for it until ctx ends; WaitForCalls waits for the call either way.
 func (f *Fake) WaitForPollers(ctx context.Context, n int) error {
 	f.mu.Lock()
-	if f.parked() >= n {
-		f.mu.Unlock()
+	defer f.mu.Unlock()
+	if f.pollWaiters.await(ctx, &f.mu, uint64(max(n, 0)), f.parkedAtLeast) {
 		return nil
 	}
-	w := &pollWaiter{n: n, ch: make(chan struct{})}
-	f.pollWaiters = append(f.pollWaiters, w)
-	f.mu.Unlock()
-	select {
-	case <-w.ch:
-		return nil
-	case <-ctx.Done():
-		f.mu.Lock()
-		for i, x := range f.pollWaiters {
-			if x == w {
-				f.pollWaiters = append(f.pollWaiters[:i], f.pollWaiters[i+1:]...)
-				break
-			}
-		}
-		have := f.parked()
-		f.mu.Unlock()
-		return fmt.Errorf("sqsfake: WaitForPollers: %d of the %d calls awaited are waiting on the fake's clock: %w", have, n, ctx.Err())
-	}
+	return fmt.Errorf("sqsfake: WaitForPollers: %d of the %d calls awaited are waiting on the fake's clock: %w", f.parked(), n, ctx.Err())
 }
 
 // Pollers returns how many calls are waiting on the fake's clock: receives parked in long

@@ -43,8 +43,8 @@ type VirtualClock struct {
 	mu      sync.Mutex
 	now     time.Time
 	timers  binHeap[*vtimer, vtimerRole]
-	seq     uint64 // arming order, for timers due at the same instant
-	waiters []*timerWaiter
+	seq     uint64      // arming order, for timers due at the same instant
+	waiters waitList    // WaitForTimers calls waiting
 	compat  *clock.Mock // made on the first Timer, AfterFunc or Ticker; then it tells the time
 }
 
@@ -68,12 +68,6 @@ func (vtimerRole) less(a, b *vtimer) bool {
 }
 func (vtimerRole) setPos(t *vtimer, i int) { t.pos = i }
 func (vtimerRole) pos(t *vtimer) int       { return t.pos }
-
-// timerWaiter is a WaitForTimers call waiting for n armed timers.
-type timerWaiter struct {
-	n  int
-	ch chan struct{}
-}
 
 // NewVirtualClock returns a VirtualClock that shows start until it is moved.
 func NewVirtualClock(start time.Time) *VirtualClock {
@@ -156,17 +150,11 @@ func (c *VirtualClock) arm(t *vtimer) {
 	c.seq++
 	t.seq = c.seq
 	c.timers.push(t)
-	kept := c.waiters[:0]
-	for _, w := range c.waiters {
-		if c.timers.len() >= w.n {
-			close(w.ch)
-		} else {
-			kept = append(kept, w)
-		}
-	}
-	clear(c.waiters[len(kept):])
-	c.waiters = kept
+	c.waiters.wake(c.armedAtLeast)
 }
+
+// armedAtLeast reports whether n timers or more are armed. c.mu must be held.
+func (c *VirtualClock) armedAtLeast(n uint64) bool { return uint64(c.timers.len()) >= n }
 
 // disarm removes t if it is still armed.
 func (c *VirtualClock) disarm(t *vtimer) {
@@ -198,28 +186,11 @@ func (c *VirtualClock) Timers() int {
 // WaitArmed.
 func (c *VirtualClock) WaitForTimers(ctx context.Context, n int) error {
 	c.mu.Lock()
-	if c.timers.len() >= n {
-		c.mu.Unlock()
+	defer c.mu.Unlock()
+	if c.waiters.await(ctx, &c.mu, uint64(max(n, 0)), c.armedAtLeast) {
 		return nil
 	}
-	w := &timerWaiter{n: n, ch: make(chan struct{})}
-	c.waiters = append(c.waiters, w)
-	c.mu.Unlock()
-	select {
-	case <-w.ch:
-		return nil
-	case <-ctx.Done():
-		c.mu.Lock()
-		for i, x := range c.waiters {
-			if x == w {
-				c.waiters = append(c.waiters[:i], c.waiters[i+1:]...)
-				break
-			}
-		}
-		have := c.timers.len()
-		c.mu.Unlock()
-		return fmt.Errorf("sqsfake: WaitForTimers: %d of the %d timers awaited are armed on the clock: %w", have, n, ctx.Err())
-	}
+	return fmt.Errorf("sqsfake: WaitForTimers: %d of the %d timers awaited are armed on the clock: %w", c.timers.len(), n, ctx.Err())
 }
 
 // After returns a channel that receives the clock's time once d has passed on it. A d of
