@@ -3,7 +3,6 @@ package sqsfake
 import (
 	"context"
 	"fmt"
-	"runtime"
 	"slices"
 	"testing"
 	"time"
@@ -13,6 +12,8 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/sqs/types"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/sqsfake/sqsfake/internal/memtest"
 )
 
 // ergo is a fake with one-line helpers for the tests of the test-facing surface
@@ -716,7 +717,7 @@ func TestQueuePageCostsThePageNotTheQueue(t *testing.T) {
 		for i := range n {
 			e.send(url, fmt.Sprint(i))
 		}
-		return bytesPerRun(5, func() {
+		return memtest.BytesPerRun(5, func() {
 			page, _ := e.f.QueuePage("jobs", 0, 100)
 			if len(page.Messages) != 100 {
 				t.Fatalf("a page of %d messages", len(page.Messages))
@@ -725,18 +726,4 @@ func TestQueuePageCostsThePageNotTheQueue(t *testing.T) {
 	}
 	short, long := allocated(200), allocated(20000)
 	assert.LessOrEqual(t, long, short+1024, "a page of 100 allocates %d bytes from 200 messages, %d from 20,000", short, long)
-}
-
-// bytesPerRun is testing.AllocsPerRun for bytes: the average memory fn allocates in a run,
-// after a warm-up run, on one processor.
-func bytesPerRun(runs int, fn func()) uint64 {
-	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
-	fn()
-	var before, after runtime.MemStats
-	runtime.ReadMemStats(&before)
-	for range runs {
-		fn()
-	}
-	runtime.ReadMemStats(&after)
-	return (after.TotalAlloc - before.TotalAlloc) / uint64(runs)
 }

@@ -16,7 +16,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
-	"runtime"
 	"strconv"
 	"strings"
 	"sync"
@@ -30,6 +29,8 @@ import (
 	"github.com/aws/smithy-go"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/sqsfake/sqsfake/internal/memtest"
 )
 
 // endpointWriter is run's stdout in tests: it hands over the endpoint the server announces.
@@ -1109,7 +1110,7 @@ func TestStateMemoryIsBoundedByThePage(t *testing.T) {
 		r := httptest.NewRequest(http.MethodGet, "/_sqsfake/state", nil)
 		r.Host = "127.0.0.1:9324"
 		r.Header.Set("X-Sqsfake-Control", "1")
-		allocated = bytesPerRun(3, func() {
+		allocated = memtest.BytesPerRun(3, func() {
 			w := &discardWriter{header: http.Header{}}
 			s.ServeHTTP(w, r)
 			size = w.n
@@ -1121,18 +1122,4 @@ func TestStateMemoryIsBoundedByThePage(t *testing.T) {
 	assert.Greater(t, shortSize, 1000*200, "a page of 1000 messages")
 	assert.InDelta(t, shortSize, longSize, 100, "the same page of 1000 messages")
 	assert.Less(t, longAlloc, shortAlloc+shortAlloc/4, "state allocates %d bytes for 2,000 messages, %d for 20,000", shortAlloc, longAlloc)
-}
-
-// bytesPerRun is testing.AllocsPerRun for bytes: the average memory fn allocates in a run,
-// after a warm-up run, on one processor.
-func bytesPerRun(runs int, fn func()) uint64 {
-	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
-	fn()
-	var before, after runtime.MemStats
-	runtime.ReadMemStats(&before)
-	for range runs {
-		fn()
-	}
-	runtime.ReadMemStats(&after)
-	return (after.TotalAlloc - before.TotalAlloc) / uint64(runs)
 }
