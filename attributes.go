@@ -51,7 +51,8 @@ type queueConfig struct {
 	retentionPeriod       int
 	receiveWaitSeconds    int
 	visibilityTimeout     int
-	policy                string // "" when absent
+	policy                string       // "" when absent
+	policyRules           *queuePolicy // policy compiled; nil when absent
 	redrivePolicy         *redrivePolicy
 	redriveAllowPolicy    *redriveAllowPolicy
 	kmsMasterKeyID        string

@@ -43,6 +43,7 @@ type callExtra struct {
 	count  int32  // a batch's successful entries
 	group  string // a send's MessageGroupId
 	opName string // what a refused wire request named, when it is no operation
+	who    *actor // who the call acted as, when not the fake's own root user
 }
 
 // entryFailure is a failed batch entry: its Id and code.
@@ -195,11 +196,14 @@ var operationIndex = func() map[string]uint8 {
 }()
 
 // startCall numbers a call and reserves its entry. Called with f.mu held.
-func (f *Fake) startCall(op string, door Door, params any) callID {
+func (f *Fake) startCall(op string, door Door, who *actor, params any) callID {
 	f.active++
 	seq := f.requests.Add(1)
 	id := callID{seq: seq, gen: f.callGen, op: operationIndex[op]}
 	r := f.calls.recs.add(callRec{start: f.now(), op: id.op, door: door})
+	if who != nil && who != f.homeActor {
+		f.calls.extra(r).who = who
+	}
 	f.summariseInput(r, params)
 	return id
 }
@@ -250,7 +254,7 @@ func (f *Fake) returned(c *call, params, out any, err error) {
 func (f *Fake) recordRejected(op string, door Door, params any, err error) {
 	c := call{f: f, op: op, door: door}
 	f.mu.Lock()
-	c.id = f.startCall(op, door, params)
+	c.id = f.startCall(op, door, nil, params)
 	f.mu.Unlock()
 	c.req = c.id.seq
 	f.returned(&c, params, nil, operationError(op, "", err))

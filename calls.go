@@ -41,12 +41,18 @@ func (d Door) String() string {
 	return "Door(" + strconv.Itoa(int(d)) + ")"
 }
 
-// Caller says who made a call: the door it came through and the account it acted as. Today
-// every call acts as the fake's own account (WithAccountID); callers of other accounts may
-// be told apart by further fields later.
+// Caller says who made a call: the door it came through, and the account, region and
+// principal it acted as — the fake's own account and region and that account's root user,
+// unless the call acted as another identity (ActAs, a client's Region and static
+// credentials, a wire request's signature).
 type Caller struct {
-	Door      Door
-	AccountID string
+	Door         Door
+	AccountID    string
+	Region       string
+	PrincipalARN string
+	// Other reports that the call acted as another identity than the fake's own root
+	// user; String shows it.
+	Other bool
 }
 
 // Call is one call in the fake's call record (Calls).
@@ -145,6 +151,9 @@ func (c Call) String() string {
 	}
 	if c.Caller.Door != DoorMethods {
 		b.WriteString(" [" + c.Caller.Door.String() + "]")
+	}
+	if c.Caller.Other {
+		b.WriteString(" [as " + c.Caller.PrincipalARN + " in " + c.Caller.Region + "]")
 	}
 	return b.String()
 }
@@ -308,7 +317,7 @@ func (f *Fake) renderCall(seq uint64, v *callView) Call {
 		Seq:       seq,
 		RequestID: uuidFor(f.seed, streamRequestID, seq),
 		Operation: operationNames[v.op],
-		Caller:    Caller{Door: v.door, AccountID: f.account},
+		Caller:    Caller{Door: v.door, AccountID: f.account, Region: f.region, PrincipalARN: f.homeActor.principal},
 		Start:     time.Unix(0, v.start).UTC(),
 		Fault:     v.flags&callFault != 0,
 		Chaos:     v.flags&callChaos != 0,
@@ -319,6 +328,10 @@ func (f *Fake) renderCall(seq uint64, v *callView) Call {
 	}
 	if v.op == 0 {
 		c.Operation = v.x.opName
+	}
+	if a := v.x.who; a != nil {
+		c.Caller.AccountID, c.Caller.Region, c.Caller.PrincipalARN = a.sp.account, a.sp.region, a.principal
+		c.Caller.Other = true
 	}
 	if v.flags&callReturned != 0 {
 		c.End = c.Start

@@ -97,7 +97,7 @@ func TestCallsRecordEachCallsInputAndOutcomeThroughEveryDoor(t *testing.T) {
 			}
 			assert.Equal(t, want, got)
 			for _, c := range calls {
-				assert.Equal(t, Caller{Door: door, AccountID: DefaultAccountID}, c.Caller)
+				assert.Equal(t, Caller{Door: door, AccountID: DefaultAccountID, Region: DefaultRegion, PrincipalARN: "arn:aws:iam::" + DefaultAccountID + ":root"}, c.Caller)
 			}
 		})
 	}
@@ -112,7 +112,7 @@ func TestCallsCarryTheirFactsAsData(t *testing.T) {
 	send := calls[1]
 	assert.Equal(t, Call{
 		Seq: 2, RequestID: uuidFor(f.seed, streamRequestID, 2), Operation: "SendMessage",
-		Caller: Caller{Door: DoorMethods, AccountID: DefaultAccountID},
+		Caller: Caller{Door: DoorMethods, AccountID: DefaultAccountID, Region: DefaultRegion, PrincipalARN: "arn:aws:iam::" + DefaultAccountID + ":root"},
 		Start:  DefaultStart, End: DefaultStart, Queue: "jobs",
 		Input: `body "hello" (5 bytes), delay 5s`, Output: "message e971d095-7520-4d94-b0f9-05ed8b12ebc5",
 		MessageIDs: []string{"e971d095-7520-4d94-b0f9-05ed8b12ebc5"},

@@ -62,6 +62,8 @@ func (f *Fake) Client(optFns ...func(*sqs.Options)) *sqs.Client {
 		// that gets past the fake's middleware (per-call optFns that replace APIOptions) is
 		// refused here.
 		o.HTTPClient = escapeGuard{}
+		// The identity the client's own Region and credentials give its calls.
+		door.as = identityOf(o.Region, f.region, o.Credentials)
 	})
 	return sqs.New(sqs.Options{
 		Region:           f.region,
@@ -73,7 +75,10 @@ func (f *Fake) Client(optFns ...func(*sqs.Options)) *sqs.Client {
 }
 
 // doorMiddleware answers an operation at the Serialize step with the door-1 method.
-type doorMiddleware struct{ f *Fake }
+type doorMiddleware struct {
+	f  *Fake
+	as identity // who the client's calls act as, unless a call says otherwise
+}
 
 // ID names the middleware in the SDK's stack.
 func (*doorMiddleware) ID() string { return "SQSFake" }
@@ -116,7 +121,13 @@ func (m *doorMiddleware) HandleSerialize(ctx context.Context, in middleware.Seri
 	if !ok {
 		return middleware.SerializeOutput{}, md, fmt.Errorf("sqsfake: the fake does not know the operation %q", name)
 	}
-	cn := &callNumber{door: DoorClient}
+	cn := &callNumber{door: DoorClient, as: m.as}
+	if id, ok := ctx.Value(identityKey{}).(Identity); ok {
+		cn.as = identityFromPublic(id) // a per-call ActAs
+	}
+	if region := awsmiddleware.GetRegion(ctx); region != "" && cn.as.region == "" {
+		cn.as.region = region // a per-call Region
+	}
 	out, err := op.call(m.f, context.WithValue(ctx, callNumberKey{}, cn), in.Parameters, viaSDK(in.Parameters)...)
 	if err != nil {
 		// Door 1 returns the SDK's whole chain; the SDK adds the OperationError layer itself.

@@ -36,6 +36,7 @@ type errorKind struct {
 // errorKinds lists every error SQS can answer with, keyed by wire shape name (SPEC.md §11,
 // ECOSYSTEM.md §2.5). The two unmodeled shapes arrive as smithy.GenericAPIError.
 var errorKinds = map[string]errorKind{
+	"AccessDeniedException":             {"AccessDenied", 403},
 	"BatchEntryIdsNotDistinct":          {"AWS.SimpleQueueService.BatchEntryIdsNotDistinct", 400},
 	"BatchRequestTooLong":               {"AWS.SimpleQueueService.BatchRequestTooLong", 400},
 	"EmptyBatchRequest":                 {"AWS.SimpleQueueService.EmptyBatchRequest", 400},

@@ -61,9 +61,13 @@ type Fake struct {
 	opts                       sqs.Options
 	optErr                     *OptionError // the first option value New refuses
 
-	queues      map[string]*queue // by name
+	home        *space               // the fake's own account and region (WithAccountID, WithRegion)
+	homeActor   *actor               // the root user of home: who a call acts as by default
+	spaces      map[[2]string]*space // the other spaces callers acted in, by account and region
+	actors      map[identity]*actor  // the other identities callers acted as
+	queues      map[queueKey]*queue
 	queuesByID  map[uint32]*queue
-	deletedAt   map[string]int64 // name → when it was deleted, for the 60-second cooldown
+	deletedAt   map[queueKey]int64 // when a queue was deleted, for the 60-second cooldown on its name
 	nextQueueID uint32
 	nextMsgID   uint64
 	nextSeqNum  uint64 // FIFO sequence numbers
@@ -218,6 +222,8 @@ func New(opts ...Option) *Fake {
 		f.clk = NewVirtualClock(DefaultStart)
 	}
 	f.partition = partitionOf(f.region)
+	f.home = &space{account: f.account, region: f.region, partition: f.partition}
+	f.homeActor = &actor{sp: f.home, principal: rootARN(f.partition, f.account)}
 	f.opts = sqs.New(sqs.Options{
 		Region:           f.region,
 		BaseEndpoint:     aws.String("http://sqs.fake.invalid"),
@@ -250,6 +256,7 @@ type call struct {
 	op      string
 	req     uint64
 	id      callID       // its entry in the call record
+	who     *actor       // who the call acts as
 	door    Door         // the door it came through
 	reached bool         // it passed the SDK's client-side checks: SQS would have seen it
 	opts    *sqs.Options // set only when the caller passed optFns
@@ -260,16 +267,11 @@ type call struct {
 // client-side validation of params, checks the context, and takes an injected fault.
 func (f *Fake) begin(ctx context.Context, op string, params any, optFns []func(*sqs.Options)) (call, error) {
 	c := call{f: f, op: op, door: DoorMethods}
+	var who identity
 	cn, _ := ctx.Value(callNumberKey{}).(*callNumber)
 	if cn != nil {
 		c.door = cn.door
-	}
-	f.mu.Lock()
-	c.id = f.startCall(op, c.door, params)
-	f.mu.Unlock()
-	c.req = c.id.seq
-	if cn != nil {
-		cn.n = c.req
+		who = cn.as
 	}
 	if len(optFns) > 0 {
 		o := f.opts.Copy()
@@ -277,6 +279,17 @@ func (f *Fake) begin(ctx context.Context, op string, params any, optFns []func(*
 			fn(&o)
 		}
 		c.opts = &o
+		if cn == nil {
+			who = identityOf(o.Region, f.region, o.Credentials)
+		}
+	}
+	f.mu.Lock()
+	c.who = f.actorFor(who)
+	c.id = f.startCall(op, c.door, c.who, params)
+	f.mu.Unlock()
+	c.req = c.id.seq
+	if cn != nil {
+		cn.n = c.req
 	}
 	if err := validateInput(params); err != nil {
 		return c, operationError(op, "", err)
@@ -323,6 +336,7 @@ type callNumberKey struct{}
 type callNumber struct {
 	n    uint64
 	door Door
+	as   identity // who the request says it acts as: its signature, or ActAs
 }
 
 // requestID formats the call's request id, a UUID derived from the call's number.

@@ -88,7 +88,11 @@ type QueueInfo struct {
 	Name string `json:"name"`
 	URL  string `json:"url"`
 	Arn  string `json:"arn"`
-	FIFO bool   `json:"fifo"`
+	// AccountID and Region are the account and region the queue belongs to: the account of
+	// whoever created it, in the region it acted in.
+	AccountID string `json:"accountId"`
+	Region    string `json:"region"`
+	FIFO      bool   `json:"fifo"`
 	// Attributes are what GetQueueAttributes with "All" returns.
 	Attributes map[string]string `json:"attributes"`
 	// Tags are what ListQueueTags returns.
@@ -112,13 +116,23 @@ func (f *Fake) settleAll() int64 {
 	return now
 }
 
-// sortedQueues returns the queues in name order.
+// sortedQueues returns the queues in name order; queues of one name in several spaces by
+// account, then region.
 func (f *Fake) sortedQueues() []*queue {
 	qs := make([]*queue, 0, len(f.queues))
 	for _, q := range f.queues {
 		qs = append(qs, q)
 	}
-	sort.Slice(qs, func(i, j int) bool { return qs[i].name < qs[j].name })
+	sort.Slice(qs, func(i, j int) bool {
+		a, b := qs[i], qs[j]
+		if a.name != b.name {
+			return a.name < b.name
+		}
+		if a.sp.account != b.sp.account {
+			return a.sp.account < b.sp.account
+		}
+		return a.sp.region < b.sp.region
+	})
 	return qs
 }
 
@@ -137,7 +151,7 @@ func (f *Fake) lookupQueue(ref string) *queue {
 	if q := f.lookupARN(ref); q != nil {
 		return q
 	}
-	q, _ := f.lookupURL(ref)
+	q, _ := f.lookupURL(f.homeActor, ref)
 	return q
 }
 
@@ -200,7 +214,7 @@ func (f *Fake) queueInfo(q *queue, now int64) QueueInfo {
 
 // queueHead snapshots q without its messages.
 func (f *Fake) queueHead(q *queue, now int64) QueueInfo {
-	info := QueueInfo{Name: q.name, URL: q.url, Arn: q.arn, FIFO: q.fifo != nil, Attributes: map[string]string{}}
+	info := QueueInfo{Name: q.name, URL: q.url, Arn: q.arn, AccountID: q.sp.account, Region: q.sp.region, FIFO: q.fifo != nil, Attributes: map[string]string{}}
 	for _, n := range allQueueAttributeNames {
 		if v, ok := q.attribute(n); ok {
 			info.Attributes[n] = v

@@ -3,6 +3,7 @@ package sqsfake
 import (
 	"encoding/hex"
 	"strconv"
+	"strings"
 	"time"
 	"unicode/utf8"
 
@@ -220,7 +221,7 @@ type sendResult struct {
 	seqNum      string
 }
 
-func (f *Fake) sendMessage(in *sqs.SendMessageInput, zeros *explicitMembers, text *nonUnicode, id callID) (*sqs.SendMessageOutput, error) {
+func (f *Fake) sendMessage(a *actor, in *sqs.SendMessageInput, zeros *explicitMembers, text *nonUnicode, id callID) (*sqs.SendMessageOutput, error) {
 	r := sendRequest{
 		body: sanitizeBody(aws.ToString(in.MessageBody)), delay: in.DelaySeconds, zeroDelay: zeros != nil && zeros.delay,
 		attrs: in.MessageAttributes, sys: in.MessageSystemAttributes,
@@ -228,7 +229,7 @@ func (f *Fake) sendMessage(in *sqs.SendMessageInput, zeros *explicitMembers, tex
 	}
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	q, err := f.lookupURL(aws.ToString(in.QueueUrl))
+	q, err := f.queueFor(a, aws.ToString(in.QueueUrl), "SendMessage")
 	if err != nil {
 		return nil, err
 	}
@@ -314,10 +315,10 @@ type entryFailer func(id string) *sqsError
 
 const maxBatchPayload = 1048576
 
-func (f *Fake) sendMessageBatch(in *sqs.SendMessageBatchInput, zeros *explicitMembers, text *nonUnicode, failEntry entryFailer, cid callID) (*sqs.SendMessageBatchOutput, error) {
+func (f *Fake) sendMessageBatch(a *actor, in *sqs.SendMessageBatchInput, zeros *explicitMembers, text *nonUnicode, failEntry entryFailer, cid callID) (*sqs.SendMessageBatchOutput, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	q, err := f.lookupURL(aws.ToString(in.QueueUrl))
+	q, err := f.queueFor(a, aws.ToString(in.QueueUrl), "SendMessage")
 	if err != nil {
 		return nil, err
 	}
@@ -429,10 +430,10 @@ func (f *Fake) messageOf(q *queue, handle string) (*message, receipt, *sqsError)
 	return q.msgs[r.msg], r, nil
 }
 
-func (f *Fake) deleteMessage(in *sqs.DeleteMessageInput, id callID) (*sqs.DeleteMessageOutput, error) {
+func (f *Fake) deleteMessage(a *actor, in *sqs.DeleteMessageInput, id callID) (*sqs.DeleteMessageOutput, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	q, err := f.lookupURL(aws.ToString(in.QueueUrl))
+	q, err := f.queueFor(a, aws.ToString(in.QueueUrl), "DeleteMessage")
 	if err != nil {
 		return nil, err
 	}
@@ -444,8 +445,8 @@ func (f *Fake) deleteMessage(in *sqs.DeleteMessageInput, id callID) (*sqs.Delete
 	return &sqs.DeleteMessageOutput{}, nil
 }
 
-func (f *Fake) deleteMessageBatch(in *sqs.DeleteMessageBatchInput, failEntry entryFailer, id callID) (*sqs.DeleteMessageBatchOutput, error) {
-	ok, failed, err := runBatch(f, "DeleteMessageBatch", in.QueueUrl, in.Entries,
+func (f *Fake) deleteMessageBatch(a *actor, in *sqs.DeleteMessageBatchInput, failEntry entryFailer, id callID) (*sqs.DeleteMessageBatchOutput, error) {
+	ok, failed, err := runBatch(f, a, "DeleteMessageBatch", in.QueueUrl, in.Entries,
 		func(e types.DeleteMessageBatchRequestEntry) *string { return e.Id }, failEntry,
 		func(q *queue, e types.DeleteMessageBatchRequestEntry, now int64) *sqsError {
 			return f.deleteOne(q, aws.ToString(e.ReceiptHandle), now, id)
@@ -464,11 +465,11 @@ func (f *Fake) deleteMessageBatch(in *sqs.DeleteMessageBatchInput, failEntry ent
 // checks, then one for each entry in order. It returns the ids of the entries that
 // succeeded and the failures of the others. A deleted FIFO head or a visibility set to 0
 // may have made messages available, so parked polls are served at the end.
-func runBatch[E any](f *Fake, op string, queueURL *string, entries []E, id func(E) *string, failEntry entryFailer,
+func runBatch[E any](f *Fake, a *actor, op string, queueURL *string, entries []E, id func(E) *string, failEntry entryFailer,
 	one func(q *queue, e E, now int64) *sqsError) ([]string, []types.BatchResultErrorEntry, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	q, err := f.lookupURL(aws.ToString(queueURL))
+	q, err := f.queueFor(a, aws.ToString(queueURL), strings.TrimSuffix(op, "Batch"))
 	if err != nil {
 		return nil, nil, err
 	}
@@ -548,13 +549,13 @@ func (f *Fake) changeVisibilityOne(q *queue, handle string, timeout int32, now i
 	return nil
 }
 
-func (f *Fake) changeMessageVisibility(in *sqs.ChangeMessageVisibilityInput, zeros *explicitMembers, id callID) (*sqs.ChangeMessageVisibilityOutput, error) {
+func (f *Fake) changeMessageVisibility(a *actor, in *sqs.ChangeMessageVisibilityInput, zeros *explicitMembers, id callID) (*sqs.ChangeMessageVisibilityOutput, error) {
 	if zeros != nil && zeros.noVisibility {
 		return nil, errMissingParameter("VisibilityTimeout")
 	}
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	q, err := f.lookupURL(aws.ToString(in.QueueUrl))
+	q, err := f.queueFor(a, aws.ToString(in.QueueUrl), "ChangeMessageVisibility")
 	if err != nil {
 		return nil, err
 	}
@@ -565,8 +566,8 @@ func (f *Fake) changeMessageVisibility(in *sqs.ChangeMessageVisibilityInput, zer
 	return &sqs.ChangeMessageVisibilityOutput{}, nil
 }
 
-func (f *Fake) changeMessageVisibilityBatch(in *sqs.ChangeMessageVisibilityBatchInput, failEntry entryFailer, id callID) (*sqs.ChangeMessageVisibilityBatchOutput, error) {
-	ok, failed, err := runBatch(f, "ChangeMessageVisibilityBatch", in.QueueUrl, in.Entries,
+func (f *Fake) changeMessageVisibilityBatch(a *actor, in *sqs.ChangeMessageVisibilityBatchInput, failEntry entryFailer, id callID) (*sqs.ChangeMessageVisibilityBatchOutput, error) {
+	ok, failed, err := runBatch(f, a, "ChangeMessageVisibilityBatch", in.QueueUrl, in.Entries,
 		func(e types.ChangeMessageVisibilityBatchRequestEntry) *string { return e.Id }, failEntry,
 		func(q *queue, e types.ChangeMessageVisibilityBatchRequestEntry, now int64) *sqsError {
 			return f.changeVisibilityOne(q, aws.ToString(e.ReceiptHandle), e.VisibilityTimeout, now, true, id)

@@ -64,14 +64,18 @@ func errARNFormat(param string) *sqsError {
 	return errInvalidParameterValue("You must use this format to specify the " + param + ": arn:<partition>:<service>:<region>:<account-id>:<resource-id>")
 }
 
-// sourceQueue resolves a move task's source ARN.
-func (f *Fake) sourceQueue(arn string) (*queue, *sqsError) {
+// sourceQueue resolves a move task's source ARN for the caller a, who must be allowed action
+// on it (the move-task actions never cross accounts: SPEC-access §3).
+func (f *Fake) sourceQueue(a *actor, arn, action string) (*queue, *sqsError) {
 	if !wellFormedARN(arn) {
 		return nil, errARNFormat("SourceArn")
 	}
 	q := f.lookupARN(arn)
 	if q == nil {
 		return nil, errSourceNotFound()
+	}
+	if err := access(a, q, action); err != nil {
+		return nil, err
 	}
 	return q, nil
 }
@@ -86,12 +90,12 @@ func (f *Fake) isDeadLetterQueue(q *queue) bool {
 	return false
 }
 
-func (f *Fake) startMessageMoveTask(in *sqs.StartMessageMoveTaskInput) (*sqs.StartMessageMoveTaskOutput, error) {
+func (f *Fake) startMessageMoveTask(a *actor, in *sqs.StartMessageMoveTaskInput) (*sqs.StartMessageMoveTaskOutput, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	now := f.now()
 	f.progressTasks(now)
-	src, err := f.sourceQueue(aws.ToString(in.SourceArn))
+	src, err := f.sourceQueue(a, aws.ToString(in.SourceArn), "StartMessageMoveTask")
 	if err != nil {
 		return nil, err
 	}
@@ -381,11 +385,11 @@ func (f *Fake) nextTaskEvent(now int64) int64 {
 	return next
 }
 
-func (f *Fake) listMessageMoveTasks(in *sqs.ListMessageMoveTasksInput) (*sqs.ListMessageMoveTasksOutput, error) {
+func (f *Fake) listMessageMoveTasks(a *actor, in *sqs.ListMessageMoveTasksInput) (*sqs.ListMessageMoveTasksOutput, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.progressTasks(f.now())
-	src, err := f.sourceQueue(aws.ToString(in.SourceArn))
+	src, err := f.sourceQueue(a, aws.ToString(in.SourceArn), "ListMessageMoveTasks")
 	if err != nil {
 		return nil, err
 	}
@@ -425,7 +429,7 @@ func (f *Fake) listMessageMoveTasks(in *sqs.ListMessageMoveTasksInput) (*sqs.Lis
 	return out, nil
 }
 
-func (f *Fake) cancelMessageMoveTask(in *sqs.CancelMessageMoveTaskInput) (*sqs.CancelMessageMoveTaskOutput, error) {
+func (f *Fake) cancelMessageMoveTask(a *actor, in *sqs.CancelMessageMoveTaskInput) (*sqs.CancelMessageMoveTaskOutput, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.progressTasks(f.now())
@@ -441,6 +445,9 @@ func (f *Fake) cancelMessageMoveTask(in *sqs.CancelMessageMoveTaskInput) (*sqs.C
 	src := f.lookupARN(ref.SourceArn)
 	if src == nil {
 		return nil, errSourceNotFound()
+	}
+	if err := access(a, src, "CancelMessageMoveTask"); err != nil {
+		return nil, err
 	}
 	for _, t := range f.tasks[src.id] {
 		if t.id != ref.TaskID {

@@ -16,8 +16,8 @@ import (
 
 // invoke runs one operation through the door.
 func invoke[In, Out any](f *Fake, ctx context.Context, op string, params *In, optFns []func(*sqs.Options),
-	run func(*Fake, *In) (*Out, error)) (*Out, error) {
-	return invokeChecked(f, ctx, op, params, optFns, func(f *Fake, in *In, _ call) (*Out, error) { return run(f, in) }, nil)
+	run func(*Fake, *actor, *In) (*Out, error)) (*Out, error) {
+	return invokeChecked(f, ctx, op, params, optFns, func(f *Fake, in *In, c call) (*Out, error) { return run(f, c.who, in) }, nil)
 }
 
 // invokeChecked runs one operation through the door, then check, which stands for a check
@@ -69,14 +69,14 @@ func (f *Fake) CancelMessageMoveTask(ctx context.Context, params *sqs.CancelMess
 // ChangeMessageVisibility sets how long a received message stays hidden, counted from now.
 func (f *Fake) ChangeMessageVisibility(ctx context.Context, params *sqs.ChangeMessageVisibilityInput, optFns ...func(*sqs.Options)) (*sqs.ChangeMessageVisibilityOutput, error) {
 	return invokeChecked(f, ctx, "ChangeMessageVisibility", params, optFns, func(f *Fake, in *sqs.ChangeMessageVisibilityInput, c call) (*sqs.ChangeMessageVisibilityOutput, error) {
-		return f.changeMessageVisibility(in, explicitMembersOf(ctx), c.id)
+		return f.changeMessageVisibility(c.who, in, explicitMembersOf(ctx), c.id)
 	}, nil)
 }
 
 // ChangeMessageVisibilityBatch changes the visibility of up to 10 received messages.
 func (f *Fake) ChangeMessageVisibilityBatch(ctx context.Context, params *sqs.ChangeMessageVisibilityBatchInput, optFns ...func(*sqs.Options)) (*sqs.ChangeMessageVisibilityBatchOutput, error) {
 	return invokeChecked(f, ctx, "ChangeMessageVisibilityBatch", params, optFns, func(f *Fake, in *sqs.ChangeMessageVisibilityBatchInput, c call) (*sqs.ChangeMessageVisibilityBatchOutput, error) {
-		return f.changeMessageVisibilityBatch(in, entryFault(c.fault), c.id)
+		return f.changeMessageVisibilityBatch(c.who, in, entryFault(c.fault), c.id)
 	}, nil)
 }
 
@@ -89,14 +89,14 @@ func (f *Fake) CreateQueue(ctx context.Context, params *sqs.CreateQueueInput, op
 // DeleteMessage deletes the message a receipt handle names.
 func (f *Fake) DeleteMessage(ctx context.Context, params *sqs.DeleteMessageInput, optFns ...func(*sqs.Options)) (*sqs.DeleteMessageOutput, error) {
 	return invokeChecked(f, ctx, "DeleteMessage", params, optFns, func(f *Fake, in *sqs.DeleteMessageInput, c call) (*sqs.DeleteMessageOutput, error) {
-		return f.deleteMessage(in, c.id)
+		return f.deleteMessage(c.who, in, c.id)
 	}, nil)
 }
 
 // DeleteMessageBatch deletes up to 10 messages.
 func (f *Fake) DeleteMessageBatch(ctx context.Context, params *sqs.DeleteMessageBatchInput, optFns ...func(*sqs.Options)) (*sqs.DeleteMessageBatchOutput, error) {
 	return invokeChecked(f, ctx, "DeleteMessageBatch", params, optFns, func(f *Fake, in *sqs.DeleteMessageBatchInput, c call) (*sqs.DeleteMessageBatchOutput, error) {
-		return f.deleteMessageBatch(in, entryFault(c.fault), c.id)
+		return f.deleteMessageBatch(c.who, in, entryFault(c.fault), c.id)
 	}, nil)
 }
 
@@ -145,7 +145,7 @@ func (f *Fake) PurgeQueue(ctx context.Context, params *sqs.PurgeQueueInput, optF
 // time is above zero.
 func (f *Fake) ReceiveMessage(ctx context.Context, params *sqs.ReceiveMessageInput, optFns ...func(*sqs.Options)) (*sqs.ReceiveMessageOutput, error) {
 	return invokeChecked(f, ctx, "ReceiveMessage", params, optFns, func(f *Fake, in *sqs.ReceiveMessageInput, c call) (*sqs.ReceiveMessageOutput, error) {
-		return f.receiveMessage(ctx, in, explicitMembersOf(ctx), c.id)
+		return f.receiveMessage(ctx, c.who, in, explicitMembersOf(ctx), c.id)
 	}, nil)
 }
 
@@ -157,14 +157,14 @@ func (f *Fake) RemovePermission(ctx context.Context, params *sqs.RemovePermissio
 // SendMessage sends a message.
 func (f *Fake) SendMessage(ctx context.Context, params *sqs.SendMessageInput, optFns ...func(*sqs.Options)) (*sqs.SendMessageOutput, error) {
 	return invokeChecked(f, ctx, "SendMessage", params, optFns, func(f *Fake, in *sqs.SendMessageInput, c call) (*sqs.SendMessageOutput, error) {
-		return f.sendMessage(in, explicitMembersOf(ctx), nonUnicodeOf(ctx), c.id)
+		return f.sendMessage(c.who, in, explicitMembersOf(ctx), nonUnicodeOf(ctx), c.id)
 	}, checkSendChecksum)
 }
 
 // SendMessageBatch sends up to 10 messages; entries that fail are reported in Failed.
 func (f *Fake) SendMessageBatch(ctx context.Context, params *sqs.SendMessageBatchInput, optFns ...func(*sqs.Options)) (*sqs.SendMessageBatchOutput, error) {
 	return invokeChecked(f, ctx, "SendMessageBatch", params, optFns, func(f *Fake, in *sqs.SendMessageBatchInput, c call) (*sqs.SendMessageBatchOutput, error) {
-		return f.sendMessageBatch(in, explicitMembersOf(ctx), nonUnicodeOf(ctx), entryFault(c.fault), c.id)
+		return f.sendMessageBatch(c.who, in, explicitMembersOf(ctx), nonUnicodeOf(ctx), entryFault(c.fault), c.id)
 	}, checkSendBatchChecksums)
 }
 

@@ -41,9 +41,9 @@ func configure(opts []Option) (*Fake, error) {
 		seed:          0x5eed5eed,
 		inFlightLimit: DefaultInFlightLimit,
 		purgeCooldown: DefaultPurgeCooldown,
-		queues:        make(map[string]*queue),
+		queues:        make(map[queueKey]*queue),
 		queuesByID:    make(map[uint32]*queue),
-		deletedAt:     make(map[string]int64),
+		deletedAt:     make(map[queueKey]int64),
 		queueNames:    make(map[uint32]string),
 	}
 	f.calls.setLimit(DefaultCallLimit)

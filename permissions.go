@@ -79,10 +79,10 @@ func validLabel(label string) bool {
 	return validQueueName(label, false)
 }
 
-func (f *Fake) addPermission(in *sqs.AddPermissionInput) (*sqs.AddPermissionOutput, error) {
+func (f *Fake) addPermission(a *actor, in *sqs.AddPermissionInput) (*sqs.AddPermissionOutput, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	q, err := f.lookupURL(aws.ToString(in.QueueUrl))
+	q, err := f.queueFor(a, aws.ToString(in.QueueUrl), "AddPermission")
 	if err != nil {
 		return nil, err
 	}
@@ -133,10 +133,10 @@ func (f *Fake) addPermission(in *sqs.AddPermissionInput) (*sqs.AddPermissionOutp
 	return &sqs.AddPermissionOutput{}, nil
 }
 
-func (f *Fake) removePermission(in *sqs.RemovePermissionInput) (*sqs.RemovePermissionOutput, error) {
+func (f *Fake) removePermission(a *actor, in *sqs.RemovePermissionInput) (*sqs.RemovePermissionOutput, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	q, err := f.lookupURL(aws.ToString(in.QueueUrl))
+	q, err := f.queueFor(a, aws.ToString(in.QueueUrl), "RemovePermission")
 	if err != nil {
 		return nil, err
 	}

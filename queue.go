@@ -55,6 +55,7 @@ func (m *message) inFlight() bool { return m.pending && m.receiveCount > 0 }
 type queue struct {
 	id       uint32
 	name     string
+	sp       *space // the account and region the queue belongs to
 	url      string
 	arn      string
 	cfg      queueConfig

@@ -30,10 +30,14 @@ const (
 // redriveResolverFor checks a RedrivePolicy target for the queue whose ARN is source: it must
 // be a queue of this fake, of the same kind, whose RedriveAllowPolicy admits source. The
 // reasons' texts are unverified against AWS (SPEC.md §8.1, §13).
-func (f *Fake) redriveResolverFor(source string) redriveResolver {
+//
+// A target in another account or region is refused as one that does not exist: "a dead
+// letter queue must be created using the same AWS account and region as the source queue"
+// (SPEC-access §7; AWS's answer to one is unverified).
+func (f *Fake) redriveResolverFor(sp *space, source string) redriveResolver {
 	return func(arn string, fifo bool) string {
 		dlq := f.lookupARN(arn)
-		if dlq == nil {
+		if dlq == nil || dlq.sp != sp {
 			return "Dead letter target does not exist."
 		}
 		if dlq.cfg.fifo != fifo {
@@ -49,8 +53,10 @@ func (f *Fake) redriveResolverFor(source string) redriveResolver {
 	}
 }
 
-func (f *Fake) createQueue(in *sqs.CreateQueueInput) (*sqs.CreateQueueOutput, error) {
+func (f *Fake) createQueue(a *actor, in *sqs.CreateQueueInput) (*sqs.CreateQueueOutput, error) {
 	name := aws.ToString(in.QueueName)
+	sp := a.sp
+	key := queueKey{sp, name}
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	now := f.now()
@@ -72,11 +78,11 @@ func (f *Fake) createQueue(in *sqs.CreateQueueInput) (*sqs.CreateQueueOutput, er
 		}
 		return nil, errInvalidParameterValue(rule)
 	}
-	cfg, err := defaultQueueConfig(fifo).applyAttributes(in.Attributes, true, f.redriveResolverFor(f.queueARN(name)))
+	cfg, err := defaultQueueConfig(fifo).applyAttributes(in.Attributes, true, f.redriveResolverFor(sp, queueARN(sp, name)))
 	if err != nil {
 		return nil, err
 	}
-	if q := f.queues[name]; q != nil {
+	if q := f.queues[key]; q != nil {
 		for _, attr := range sortedKeys(in.Attributes) {
 			want, _ := cfg.comparable(attr)
 			have, _ := q.cfg.comparable(attr)
@@ -87,11 +93,11 @@ func (f *Fake) createQueue(in *sqs.CreateQueueInput) (*sqs.CreateQueueOutput, er
 		// Tags given to an idempotent re-create are ignored (SPEC.md §5.1, unverified).
 		return &sqs.CreateQueueOutput{QueueUrl: aws.String(q.url)}, nil
 	}
-	if at, ok := f.deletedAt[name]; ok {
+	if at, ok := f.deletedAt[key]; ok {
 		if now-at < int64(nameCooldown) {
 			return nil, newError("QueueDeletedRecently", "You must wait 60 seconds after deleting a queue before you can create another with the same name.")
 		}
-		delete(f.deletedAt, name)
+		delete(f.deletedAt, key)
 	}
 	var tags map[string]string
 	if len(in.Tags) > 0 {
@@ -104,25 +110,37 @@ func (f *Fake) createQueue(in *sqs.CreateQueueInput) (*sqs.CreateQueueOutput, er
 		}
 	}
 	f.nextQueueID++
-	q := newQueue(f.nextQueueID, name, f.queueURL(name), f.queueARN(name), cfg, now)
+	q := newQueue(f.nextQueueID, name, f.queueURL(sp, name), queueARN(sp, name), cfg, now)
+	q.sp = sp
 	q.tags = tags
 	q.lastPurge = neverPurged
 	q.hist = &f.hist
 	f.queueNames[q.id] = name
-	f.queues[name] = q
+	f.queues[key] = q
 	f.queuesByID[q.id] = q
 	return &sqs.CreateQueueOutput{QueueUrl: aws.String(q.url)}, nil
 }
 
-func (f *Fake) getQueueURL(in *sqs.GetQueueUrlInput) (*sqs.GetQueueUrlOutput, error) {
+func (f *Fake) getQueueURL(a *actor, in *sqs.GetQueueUrlInput) (*sqs.GetQueueUrlOutput, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	if in.QueueOwnerAWSAccountId != nil && *in.QueueOwnerAWSAccountId != f.account {
-		return nil, errQueueDoesNotExist()
+	sp := a.sp
+	if owner := aws.ToString(in.QueueOwnerAWSAccountId); owner != "" && owner != sp.account {
+		// Another account's queue: its owner must grant sqs:GetQueueUrl, and a caller it
+		// does not admit learns nothing — not even that the queue exists (SPEC-access §6).
+		if sp = f.findSpace(owner, sp.region); sp == nil {
+			return nil, errQueueDoesNotExist()
+		}
 	}
-	q := f.queues[aws.ToString(in.QueueName)]
+	q := f.queues[queueKey{sp, aws.ToString(in.QueueName)}]
 	if q == nil {
 		return nil, errQueueDoesNotExist()
+	}
+	if err := access(a, q, "GetQueueUrl"); err != nil {
+		if q.sp.account != a.sp.account {
+			return nil, errQueueDoesNotExist()
+		}
+		return nil, err
 	}
 	return &sqs.GetQueueUrlOutput{QueueUrl: aws.String(q.url)}, nil
 }
@@ -158,25 +176,25 @@ func pageOf(names []string, maxResults *int32, token *string) ([]string, *string
 	return page, next, nil
 }
 
-func (f *Fake) listQueues(in *sqs.ListQueuesInput) (*sqs.ListQueuesOutput, error) {
+func (f *Fake) listQueues(a *actor, in *sqs.ListQueuesInput) (*sqs.ListQueuesOutput, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	prefix := aws.ToString(in.QueueNamePrefix)
-	urls, next, err := f.queueURLPage(func(q *queue) bool { return strings.HasPrefix(q.name, prefix) }, in.MaxResults, in.NextToken)
+	urls, next, err := f.queueURLPage(a.sp, func(q *queue) bool { return strings.HasPrefix(q.name, prefix) }, in.MaxResults, in.NextToken)
 	if err != nil {
 		return nil, err
 	}
 	return &sqs.ListQueuesOutput{QueueUrls: urls, NextToken: next}, nil
 }
 
-func (f *Fake) listDeadLetterSourceQueues(in *sqs.ListDeadLetterSourceQueuesInput) (*sqs.ListDeadLetterSourceQueuesOutput, error) {
+func (f *Fake) listDeadLetterSourceQueues(a *actor, in *sqs.ListDeadLetterSourceQueuesInput) (*sqs.ListDeadLetterSourceQueuesOutput, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	dlq, err := f.lookupURL(aws.ToString(in.QueueUrl))
+	dlq, err := f.queueFor(a, aws.ToString(in.QueueUrl), "ListDeadLetterSourceQueues")
 	if err != nil {
 		return nil, err
 	}
-	urls, next, perr := f.queueURLPage(func(q *queue) bool {
+	urls, next, perr := f.queueURLPage(dlq.sp, func(q *queue) bool {
 		p := q.cfg.redrivePolicy
 		return p != nil && p.deadLetterTargetArn == dlq.arn
 	}, in.MaxResults, in.NextToken)
@@ -190,11 +208,11 @@ func (f *Fake) listDeadLetterSourceQueues(in *sqs.ListDeadLetterSourceQueuesInpu
 
 // queueURLPage returns one page of the URLs of the queues keep selects, in name order, for
 // ListQueues and ListDeadLetterSourceQueues; nil when none is selected.
-func (f *Fake) queueURLPage(keep func(*queue) bool, maxResults *int32, token *string) ([]string, *string, *sqsError) {
+func (f *Fake) queueURLPage(sp *space, keep func(*queue) bool, maxResults *int32, token *string) ([]string, *string, *sqsError) {
 	var names []string
-	for name, q := range f.queues {
-		if keep(q) {
-			names = append(names, name)
+	for key, q := range f.queues {
+		if key.sp == sp && keep(q) {
+			names = append(names, key.name)
 		}
 	}
 	sort.Strings(names)
@@ -204,15 +222,15 @@ func (f *Fake) queueURLPage(keep func(*queue) bool, maxResults *int32, token *st
 	}
 	var urls []string
 	for _, name := range page {
-		urls = append(urls, f.queues[name].url)
+		urls = append(urls, f.queues[queueKey{sp, name}].url)
 	}
 	return urls, next, nil
 }
 
-func (f *Fake) deleteQueue(in *sqs.DeleteQueueInput) (*sqs.DeleteQueueOutput, error) {
+func (f *Fake) deleteQueue(a *actor, in *sqs.DeleteQueueInput) (*sqs.DeleteQueueOutput, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	q, err := f.lookupURL(aws.ToString(in.QueueUrl))
+	q, err := f.queueFor(a, aws.ToString(in.QueueUrl), "DeleteQueue")
 	if err != nil {
 		return nil, err
 	}
@@ -222,17 +240,17 @@ func (f *Fake) deleteQueue(in *sqs.DeleteQueueInput) (*sqs.DeleteQueueOutput, er
 	for _, m := range q.inSendOrder() {
 		q.record(EventQueueDeleted, m, now)
 	}
-	delete(f.queues, q.name)
+	delete(f.queues, queueKey{q.sp, q.name})
 	delete(f.queuesByID, q.id)
-	f.deletedAt[q.name] = now
+	f.deletedAt[queueKey{q.sp, q.name}] = now
 	f.endPollsOf(q)
 	return &sqs.DeleteQueueOutput{}, nil
 }
 
-func (f *Fake) getQueueAttributes(in *sqs.GetQueueAttributesInput) (*sqs.GetQueueAttributesOutput, error) {
+func (f *Fake) getQueueAttributes(a *actor, in *sqs.GetQueueAttributesInput) (*sqs.GetQueueAttributesOutput, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	q, err := f.lookupURL(aws.ToString(in.QueueUrl))
+	q, err := f.queueFor(a, aws.ToString(in.QueueUrl), "GetQueueAttributes")
 	if err != nil {
 		return nil, err
 	}
@@ -266,10 +284,10 @@ func (f *Fake) getQueueAttributes(in *sqs.GetQueueAttributesInput) (*sqs.GetQueu
 	return out, nil
 }
 
-func (f *Fake) setQueueAttributes(in *sqs.SetQueueAttributesInput) (*sqs.SetQueueAttributesOutput, error) {
+func (f *Fake) setQueueAttributes(a *actor, in *sqs.SetQueueAttributesInput) (*sqs.SetQueueAttributesOutput, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	q, err := f.lookupURL(aws.ToString(in.QueueUrl))
+	q, err := f.queueFor(a, aws.ToString(in.QueueUrl), "SetQueueAttributes")
 	if err != nil {
 		return nil, err
 	}
@@ -279,7 +297,7 @@ func (f *Fake) setQueueAttributes(in *sqs.SetQueueAttributesInput) (*sqs.SetQueu
 	// Settle under the old settings first: a message that was due before the change keeps
 	// the history it had.
 	f.settle(q)
-	cfg, aerr := q.cfg.applyAttributes(in.Attributes, false, f.redriveResolverFor(q.arn))
+	cfg, aerr := q.cfg.applyAttributes(in.Attributes, false, f.redriveResolverFor(q.sp, q.arn))
 	if aerr != nil {
 		return nil, aerr
 	}
@@ -297,10 +315,10 @@ func (f *Fake) setQueueAttributes(in *sqs.SetQueueAttributesInput) (*sqs.SetQueu
 	return &sqs.SetQueueAttributesOutput{}, nil
 }
 
-func (f *Fake) purgeQueue(in *sqs.PurgeQueueInput) (*sqs.PurgeQueueOutput, error) {
+func (f *Fake) purgeQueue(a *actor, in *sqs.PurgeQueueInput) (*sqs.PurgeQueueOutput, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	q, err := f.lookupURL(aws.ToString(in.QueueUrl))
+	q, err := f.queueFor(a, aws.ToString(in.QueueUrl), "PurgeQueue")
 	if err != nil {
 		return nil, err
 	}
@@ -364,10 +382,10 @@ func validateTags(queueName string, existing, tags map[string]string) *sqsError 
 	return nil
 }
 
-func (f *Fake) tagQueue(in *sqs.TagQueueInput) (*sqs.TagQueueOutput, error) {
+func (f *Fake) tagQueue(a *actor, in *sqs.TagQueueInput) (*sqs.TagQueueOutput, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	q, err := f.lookupURL(aws.ToString(in.QueueUrl))
+	q, err := f.queueFor(a, aws.ToString(in.QueueUrl), "TagQueue")
 	if err != nil {
 		return nil, err
 	}
@@ -386,10 +404,10 @@ func (f *Fake) tagQueue(in *sqs.TagQueueInput) (*sqs.TagQueueOutput, error) {
 	return &sqs.TagQueueOutput{}, nil
 }
 
-func (f *Fake) untagQueue(in *sqs.UntagQueueInput) (*sqs.UntagQueueOutput, error) {
+func (f *Fake) untagQueue(a *actor, in *sqs.UntagQueueInput) (*sqs.UntagQueueOutput, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	q, err := f.lookupURL(aws.ToString(in.QueueUrl))
+	q, err := f.queueFor(a, aws.ToString(in.QueueUrl), "UntagQueue")
 	if err != nil {
 		return nil, err
 	}
@@ -405,10 +423,10 @@ func (f *Fake) untagQueue(in *sqs.UntagQueueInput) (*sqs.UntagQueueOutput, error
 	return &sqs.UntagQueueOutput{}, nil
 }
 
-func (f *Fake) listQueueTags(in *sqs.ListQueueTagsInput) (*sqs.ListQueueTagsOutput, error) {
+func (f *Fake) listQueueTags(a *actor, in *sqs.ListQueueTagsInput) (*sqs.ListQueueTagsOutput, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	q, err := f.lookupURL(aws.ToString(in.QueueUrl))
+	q, err := f.queueFor(a, aws.ToString(in.QueueUrl), "ListQueueTags")
 	if err != nil {
 		return nil, err
 	}

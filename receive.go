@@ -334,9 +334,9 @@ func (f *Fake) systemAttributes(m *message, sel sysAttrSet) map[string]string {
 	return a
 }
 
-func (f *Fake) receiveMessage(ctx context.Context, in *sqs.ReceiveMessageInput, zeros *explicitMembers, id callID) (*sqs.ReceiveMessageOutput, error) {
+func (f *Fake) receiveMessage(ctx context.Context, a *actor, in *sqs.ReceiveMessageInput, zeros *explicitMembers, id callID) (*sqs.ReceiveMessageOutput, error) {
 	f.mu.Lock()
-	q, err := f.lookupURL(aws.ToString(in.QueueUrl))
+	q, err := f.queueFor(a, aws.ToString(in.QueueUrl), "ReceiveMessage")
 	if err != nil {
 		f.mu.Unlock()
 		return nil, err

@@ -15,72 +15,112 @@ func partitionOf(region string) string {
 	return "aws"
 }
 
-// queueURL returns the URL AWS gives a queue of this fake, or, with WithEndpoint, the URL of
-// the queue at the fake's own server.
-func (f *Fake) queueURL(name string) string {
+// queueURL returns the URL AWS gives a queue of space sp, or, with WithEndpoint, the URL of
+// the queue at the fake's own server: <endpoint>/<account>/<name> in the fake's own region,
+// <endpoint>/queue/<region>/<account>/<name> in another, so that the URL names the region
+// whoever uses it (the path form LocalStack also serves).
+func (f *Fake) queueURL(sp *space, name string) string {
 	if f.endpoint != "" {
-		return f.endpoint + "/" + f.account + "/" + name
+		if sp.region != f.region {
+			return f.endpoint + "/queue/" + sp.region + "/" + sp.account + "/" + name
+		}
+		return f.endpoint + "/" + sp.account + "/" + name
 	}
-	host := "sqs." + f.region + ".amazonaws.com"
-	if f.partition == "aws-cn" {
+	host := "sqs." + sp.region + ".amazonaws.com"
+	if sp.partition == "aws-cn" {
 		host += ".cn"
 	}
-	return "https://" + host + "/" + f.account + "/" + name
+	return "https://" + host + "/" + sp.account + "/" + name
 }
 
-// queueARN returns the ARN of a queue of this fake.
-func (f *Fake) queueARN(name string) string {
-	return "arn:" + f.partition + ":sqs:" + f.region + ":" + f.account + ":" + name
+// queueARN returns the ARN of a queue of space sp.
+func queueARN(sp *space, name string) string {
+	return "arn:" + sp.partition + ":sqs:" + sp.region + ":" + sp.account + ":" + name
 }
 
-// nameFromURL extracts the queue name from what a caller passed as QueueUrl: a queue URL on
-// any host (AWS's, a legacy queue.amazonaws.com host, or the fake's own server), a path of
-// the form "<account>/<name>", or a bare queue name, all of which AWS accepts. It reports
-// false when the URL names another account.
-func (f *Fake) nameFromURL(u string) (string, bool) {
+// queueRef is what a QueueUrl names: a queue name, with the account and region when the URL
+// gives them ("" when it does not).
+type queueRef struct {
+	region, account, name string
+}
+
+// parseQueueURL reads what a caller passed as QueueUrl: a queue URL on any host (AWS's, a
+// legacy queue.amazonaws.com host, or the fake's own server, whose URLs may name the region
+// as /queue/<region>/<account>/<name>), a path of the form "<account>/<name>", or a bare queue
+// name, all of which AWS accepts. The host is not read: AWS resolves a queue from the account
+// and name in the path, in the region of the endpoint the request went to (SPEC.md §3), which
+// is the caller's region. It reports false when nothing names a queue.
+func parseQueueURL(u string) (queueRef, bool) {
 	if i := strings.Index(u, "://"); i >= 0 {
 		rest := u[i+3:]
 		slash := strings.IndexByte(rest, '/')
 		if slash < 0 {
-			return "", false
+			return queueRef{}, false
 		}
 		u = rest[slash+1:]
 	}
 	u = strings.TrimSuffix(u, "/")
+	var ref queueRef
+	if rest, ok := strings.CutPrefix(u, "queue/"); ok {
+		// /queue/<region>/<account>/<name>: exactly three segments.
+		if r, tail, ok := strings.Cut(rest, "/"); ok && strings.Count(tail, "/") == 1 {
+			ref.region, u = r, tail
+		}
+	}
 	if i := strings.LastIndexByte(u, '/'); i >= 0 {
 		account := u[:i]
 		if j := strings.LastIndexByte(account, '/'); j >= 0 {
 			account = account[j+1:]
 		}
-		if account != f.account {
-			return "", false
+		ref.account = account
+		if account == "" {
+			return queueRef{}, false
 		}
 		u = u[i+1:]
 	}
-	return u, u != ""
+	ref.name = u
+	return ref, u != ""
 }
 
-// lookupURL returns the queue a QueueUrl names, or QueueDoesNotExist.
-func (f *Fake) lookupURL(u string) (*queue, *sqsError) {
-	name, ok := f.nameFromURL(u)
+// lookupURL returns the queue a QueueUrl names for the caller a, or QueueDoesNotExist. A URL
+// without an account names the caller's own account; one without a region the caller's region.
+// It does not check that a may act on the queue (see access).
+func (f *Fake) lookupURL(a *actor, u string) (*queue, *sqsError) {
+	ref, ok := parseQueueURL(u)
 	if !ok {
 		return nil, errQueueDoesNotExist()
 	}
-	q := f.queues[name]
+	sp := a.sp
+	if ref.account != "" && ref.account != sp.account || ref.region != "" && ref.region != sp.region {
+		account, region := ref.account, ref.region
+		if account == "" {
+			account = sp.account
+		}
+		if region == "" {
+			region = sp.region
+		}
+		if sp = f.findSpace(account, region); sp == nil {
+			return nil, errQueueDoesNotExist()
+		}
+	}
+	q := f.queues[queueKey{sp, ref.name}]
 	if q == nil {
 		return nil, errQueueDoesNotExist()
 	}
 	return q, nil
 }
 
-// lookupARN returns the queue an ARN names in this fake's partition, region and account.
+// lookupARN returns the queue an ARN names, in whichever account and region it names.
 func (f *Fake) lookupARN(arn string) *queue {
 	parts := strings.Split(arn, ":")
-	if len(parts) != 6 || parts[0] != "arn" || parts[1] != f.partition || parts[2] != "sqs" ||
-		parts[3] != f.region || parts[4] != f.account {
+	if len(parts) != 6 || parts[0] != "arn" || parts[2] != "sqs" {
 		return nil
 	}
-	return f.queues[parts[5]]
+	sp := f.findSpace(parts[4], parts[3])
+	if sp == nil || parts[1] != sp.partition {
+		return nil
+	}
+	return f.queues[queueKey{sp, parts[5]}]
 }
 
 // validQueueName reports whether name is 1–80 characters of [A-Za-z0-9_-], with a ".fifo"

@@ -1,0 +1,238 @@
+package sqsfake
+
+import (
+	"cmp"
+	"context"
+	"reflect"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/sqs"
+	"github.com/aws/smithy-go/middleware"
+)
+
+// Accounts and regions. SQS queues live per account and region: one name in two regions is
+// two queues (SPEC-access §6), a queue URL names its account, and a caller acts in the region
+// of the endpoint it signs for. The fake keeps one space per (account, region) a caller has
+// acted in; every call acts as an identity — the fake's own account and region unless the
+// call says otherwise (ActAs, a client's Region and static credentials, or on the wire the
+// request's signature) — in that identity's space.
+
+// space is one account in one region: the queues created there share its name space.
+type space struct {
+	account, region, partition string
+}
+
+// queueKey names a queue: its name within its space.
+type queueKey struct {
+	sp   *space
+	name string
+}
+
+// identity is who a call says it acts as, before the fake resolves it to an actor. The zero
+// value is the fake's own account and region.
+type identity struct {
+	account   string // "" = the fake's account
+	region    string // "" = the fake's region
+	principal string // "" = the account's root
+	orgID     string // aws:PrincipalOrgID; "" = none configured
+	insecure  bool   // the request came over plain HTTP (aws:SecureTransport false)
+}
+
+// actor is a resolved identity: the space it acts in and the principal it acts as. Actors
+// are interned per identity, so the default path allocates nothing.
+type actor struct {
+	sp        *space
+	principal string
+	orgID     string
+	insecure  bool
+}
+
+// Identity says who a call acts as: an AWS account, a region and a principal of that account.
+// Zero fields take the fake's own values (WithAccountID, WithRegion) and the account's root
+// user (arn:aws:iam::<account>:root).
+type Identity struct {
+	// AccountID is the caller's 12-digit account: queues it creates belong to it, and a
+	// queue of another account admits it only if that queue's Policy allows.
+	AccountID string
+	// Region is the region the caller's endpoint serves: CreateQueue, GetQueueUrl and
+	// ListQueues act there, and a queue URL without a region names a queue there.
+	Region string
+	// PrincipalARN is the IAM user or role acting, e.g. arn:aws:iam::111122223333:user/alice,
+	// as a queue Policy's Principal names it.
+	PrincipalARN string
+	// OrgID is the AWS Organizations id the condition key aws:PrincipalOrgID compares; ""
+	// leaves the key absent, so conditions on it do not match.
+	OrgID string
+}
+
+// identityCredentials is the credentials provider ActAs installs: it carries the whole
+// identity to the fake, and gives an SDK that signs (door 3 through HTTPClient) the account
+// as its access key id, as 12-digit access keys name accounts on the wire.
+type identityCredentials struct{ id Identity }
+
+// Retrieve returns static credentials whose access key id is the account.
+func (c identityCredentials) Retrieve(context.Context) (aws.Credentials, error) {
+	key := c.id.AccountID
+	if key == "" {
+		key = "sqsfake"
+	}
+	return aws.Credentials{AccessKeyID: key, SecretAccessKey: "sqsfake", Source: "sqsfake.ActAs"}, nil
+}
+
+// identityKey is the context key under which ActAs's middleware passes an Identity to door 2.
+type identityKey struct{}
+
+// identityMiddleware puts an Identity in a call's context, for a per-call ActAs through a
+// client from Client.
+type identityMiddleware struct{ id Identity }
+
+// ID names the middleware in the SDK's stack.
+func (identityMiddleware) ID() string { return "SQSFakeActAs" }
+
+// HandleInitialize passes the identity on in the context.
+func (m identityMiddleware) HandleInitialize(ctx context.Context, in middleware.InitializeInput, next middleware.InitializeHandler) (
+	middleware.InitializeOutput, middleware.Metadata, error) {
+	return next.HandleInitialize(context.WithValue(ctx, identityKey{}, m.id), in)
+}
+
+// ActAs returns an option that makes calls act as id: give it to Client for a client of
+// another account or region, or to one call of the fake's methods or of such a client.
+//
+//	consumer := f.Client(sqsfake.ActAs(sqsfake.Identity{AccountID: "222222222222"}))
+//	f.SendMessage(ctx, in, sqsfake.ActAs(sqsfake.Identity{Region: "eu-west-1"}))
+//
+// It sets the client's Region and Credentials (static, with the account as access key id)
+// as an SDK configured for that account would have them; a client given its own Region and
+// static credentials (credentials.NewStaticCredentialsProvider) with a 12-digit access key id
+// acts as that account and region without ActAs.
+func ActAs(id Identity) func(*sqs.Options) {
+	return func(o *sqs.Options) {
+		if id.Region != "" {
+			o.Region = id.Region
+		}
+		o.Credentials = identityCredentials{id}
+		o.APIOptions = append(o.APIOptions, func(s *middleware.Stack) error {
+			return s.Initialize.Add(identityMiddleware{id}, middleware.After)
+		})
+	}
+}
+
+// identityOf returns the identity an SDK option set gives a call: its region, and the
+// account of ActAs's credentials or of static credentials with a 12-digit access key id.
+// Other credential providers are not consulted (they may reach a network): they act as the
+// fake's account.
+func identityOf(region, defaultRegion string, creds aws.CredentialsProvider) identity {
+	var id identity
+	if region != defaultRegion {
+		id.region = region
+	}
+	switch c := creds.(type) {
+	case identityCredentials:
+		id = identityFromPublic(c.id)
+		if c.id.Region == "" && region != defaultRegion {
+			id.region = region
+		}
+	default:
+		if isStaticCredentials(creds) {
+			// Retrieve on static credentials only reads the value they hold.
+			if v, err := creds.Retrieve(context.Background()); err == nil && accountIDPattern.MatchString(v.AccessKeyID) {
+				id.account = v.AccessKeyID
+			}
+		}
+	}
+	return id
+}
+
+// staticCredentialsType names credentials.StaticCredentialsProvider of aws-sdk-go-v2's
+// credentials module, which the fake recognises without depending on that module.
+const staticCredentialsType = "github.com/aws/aws-sdk-go-v2/credentials.StaticCredentialsProvider"
+
+// isStaticCredentials reports whether creds is a credentials.StaticCredentialsProvider.
+func isStaticCredentials(creds aws.CredentialsProvider) bool {
+	if creds == nil {
+		return false
+	}
+	t := reflect.TypeOf(creds)
+	return t.PkgPath()+"."+t.Name() == staticCredentialsType
+}
+
+// identityFromPublic converts an Identity.
+func identityFromPublic(p Identity) identity {
+	return identity{account: p.AccountID, region: p.Region, principal: p.PrincipalARN, orgID: p.OrgID}
+}
+
+// spaceOf returns the space of an account in a region, made on first use. Called with f.mu held.
+func (f *Fake) spaceOf(account, region string) *space {
+	if account == f.home.account && region == f.home.region {
+		return f.home
+	}
+	k := [2]string{account, region}
+	sp := f.spaces[k]
+	if sp == nil {
+		sp = &space{account: account, region: region, partition: partitionOf(region)}
+		if f.spaces == nil {
+			f.spaces = make(map[[2]string]*space)
+		}
+		f.spaces[k] = sp
+	}
+	return sp
+}
+
+// findSpace returns the space of an account in a region, or nil if nobody acted there: it
+// has no queue. Called with f.mu held.
+func (f *Fake) findSpace(account, region string) *space {
+	if account == f.home.account && region == f.home.region {
+		return f.home
+	}
+	return f.spaces[[2]string{account, region}]
+}
+
+// maxCachedActors bounds the identities the fake remembers.
+const maxCachedActors = 4096
+
+// actorFor resolves an identity. A region or account that is not well formed (an SDK
+// configured with the region "local", say) stands for the fake's own, as do the fake's own
+// values given explicitly. Called with f.mu held.
+func (f *Fake) actorFor(id identity) *actor {
+	if id == (identity{}) {
+		return f.homeActor
+	}
+	if a := f.actors[id]; a != nil {
+		return a
+	}
+	raw := id
+	if id.account == f.home.account || !accountIDPattern.MatchString(id.account) {
+		id.account = ""
+	}
+	if id.region == f.home.region || !regionPattern.MatchString(id.region) {
+		id.region = ""
+	}
+	if id.account == "" && id.principal == f.homeActor.principal {
+		id.principal = ""
+	}
+	var a *actor
+	if id == (identity{}) {
+		a = f.homeActor
+	} else {
+		account, region := cmp.Or(id.account, f.home.account), cmp.Or(id.region, f.home.region)
+		sp := f.spaceOf(account, region)
+		a = &actor{sp: sp, principal: cmp.Or(id.principal, rootARN(sp.partition, account)), orgID: id.orgID, insecure: id.insecure}
+	}
+	if f.actors == nil {
+		f.actors = make(map[identity]*actor)
+	}
+	if len(f.actors) < maxCachedActors { // a server flooded with made-up keys stays bounded
+		f.actors[raw] = a
+	}
+	return a
+}
+
+// rootARN is the principal ARN of an account's root user.
+func rootARN(partition, account string) string {
+	return "arn:" + partition + ":iam::" + account + ":root"
+}
+
+// public returns the identity the actor is, as the call record shows it.
+func (a *actor) public() Identity {
+	return Identity{AccountID: a.sp.account, Region: a.sp.region, PrincipalARN: a.principal, OrgID: a.orgID}
+}
