@@ -3,7 +3,6 @@ package sqsfake
 import (
 	"cmp"
 	"context"
-	"reflect"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/sqs"
@@ -101,10 +100,10 @@ func (m identityMiddleware) HandleInitialize(ctx context.Context, in middleware.
 //	consumer := f.Client(sqsfake.ActAs(sqsfake.Identity{AccountID: "222222222222"}))
 //	f.SendMessage(ctx, in, sqsfake.ActAs(sqsfake.Identity{Region: "eu-west-1"}))
 //
-// It sets the client's Region and Credentials (static, with the account as access key id)
-// as an SDK configured for that account would have them; a client given its own Region and
-// static credentials (credentials.NewStaticCredentialsProvider) with a 12-digit access key id
-// acts as that account and region without ActAs.
+// It sets the client's Region and Credentials (static, with the account as access key id) as
+// an SDK configured for that account would have them. A client from Client given only
+// another Region acts in that region; over the wire (Handler, HTTPClient, the server) the
+// access key a request is signed with names the account when it is 12 digits.
 func ActAs(id Identity) func(*sqs.Options) {
 	return func(o *sqs.Options) {
 		if id.Region != "" {
@@ -117,10 +116,9 @@ func ActAs(id Identity) func(*sqs.Options) {
 	}
 }
 
-// identityOf returns the identity an SDK option set gives a call: its region, and the
-// account of ActAs's credentials or of static credentials with a 12-digit access key id.
-// Other credential providers are not consulted (they may reach a network): they act as the
-// fake's account.
+// identityOf returns the identity an SDK option set gives a call in memory: its Region, and
+// the identity ActAs's credentials carry. Other credential providers are not consulted (they
+// may reach a network); the wire reads the access key a request was signed with instead.
 func identityOf(region, defaultRegion string, creds aws.CredentialsProvider) identity {
 	var id identity
 	if region != defaultRegion {
@@ -132,28 +130,8 @@ func identityOf(region, defaultRegion string, creds aws.CredentialsProvider) ide
 		if c.id.Region == "" && region != defaultRegion {
 			id.region = region
 		}
-	default:
-		if isStaticCredentials(creds) {
-			// Retrieve on static credentials only reads the value they hold.
-			if v, err := creds.Retrieve(context.Background()); err == nil && accountIDPattern.MatchString(v.AccessKeyID) {
-				id.account = v.AccessKeyID
-			}
-		}
 	}
 	return id
-}
-
-// staticCredentialsType names credentials.StaticCredentialsProvider of aws-sdk-go-v2's
-// credentials module, which the fake recognises without depending on that module.
-const staticCredentialsType = "github.com/aws/aws-sdk-go-v2/credentials.StaticCredentialsProvider"
-
-// isStaticCredentials reports whether creds is a credentials.StaticCredentialsProvider.
-func isStaticCredentials(creds aws.CredentialsProvider) bool {
-	if creds == nil {
-		return false
-	}
-	t := reflect.TypeOf(creds)
-	return t.PkgPath()+"."+t.Name() == staticCredentialsType
 }
 
 // identityFromPublic converts an Identity.

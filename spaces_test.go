@@ -1,0 +1,188 @@
+package sqsfake
+
+import (
+	"context"
+	"testing"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/sqs"
+	"github.com/aws/aws-sdk-go-v2/service/sqs/types"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+const (
+	accountB = "222222222222"
+	regionEU = "eu-central-1"
+)
+
+func TestOneNameInTwoRegionsIsTwoQueues(t *testing.T) {
+	ctx := context.Background()
+	f := New()
+	eu := ActAs(Identity{Region: regionEU})
+	us, err := f.CreateQueue(ctx, &sqs.CreateQueueInput{QueueName: aws.String("jobs")})
+	require.NoError(t, err)
+	de, err := f.CreateQueue(ctx, &sqs.CreateQueueInput{QueueName: aws.String("jobs")}, eu)
+	require.NoError(t, err)
+	assert.Equal(t, "https://sqs.us-east-1.amazonaws.com/123456789012/jobs", *us.QueueUrl)
+	assert.Equal(t, "https://sqs.eu-central-1.amazonaws.com/123456789012/jobs", *de.QueueUrl)
+
+	_, err = f.SendMessage(ctx, &sqs.SendMessageInput{QueueUrl: de.QueueUrl, MessageBody: aws.String("to eu")}, eu)
+	require.NoError(t, err)
+	got, err := f.ReceiveMessage(ctx, &sqs.ReceiveMessageInput{QueueUrl: us.QueueUrl})
+	require.NoError(t, err)
+	assert.Empty(t, got.Messages, "the us-east-1 queue has none of eu-central-1's messages")
+	got, err = f.ReceiveMessage(ctx, &sqs.ReceiveMessageInput{QueueUrl: de.QueueUrl}, eu)
+	require.NoError(t, err)
+	require.Len(t, got.Messages, 1)
+	assert.Equal(t, "to eu", *got.Messages[0].Body)
+
+	// The queue URL's host is not read, as AWS does not: a us-east-1 caller holding the
+	// eu-central-1 URL names the us-east-1 queue of that name.
+	attrs, err := f.GetQueueAttributes(ctx, &sqs.GetQueueAttributesInput{QueueUrl: de.QueueUrl, AttributeNames: []types.QueueAttributeName{"QueueArn"}})
+	require.NoError(t, err)
+	assert.Equal(t, "arn:aws:sqs:us-east-1:123456789012:jobs", attrs.Attributes["QueueArn"])
+	attrs, err = f.GetQueueAttributes(ctx, &sqs.GetQueueAttributesInput{QueueUrl: de.QueueUrl, AttributeNames: []types.QueueAttributeName{"QueueArn"}}, eu)
+	require.NoError(t, err)
+	assert.Equal(t, "arn:aws:sqs:eu-central-1:123456789012:jobs", attrs.Attributes["QueueArn"])
+
+	list, err := f.ListQueues(ctx, &sqs.ListQueuesInput{}, eu)
+	require.NoError(t, err)
+	assert.Equal(t, []string{*de.QueueUrl}, list.QueueUrls)
+	url, err := f.GetQueueUrl(ctx, &sqs.GetQueueUrlInput{QueueName: aws.String("jobs")}, eu)
+	require.NoError(t, err)
+	assert.Equal(t, *de.QueueUrl, *url.QueueUrl)
+}
+
+func TestAccountsHaveTheirOwnQueues(t *testing.T) {
+	ctx := context.Background()
+	f := New()
+	b := f.Client(ActAs(Identity{AccountID: accountB}))
+	_, err := f.CreateQueue(ctx, &sqs.CreateQueueInput{QueueName: aws.String("a-only")})
+	require.NoError(t, err)
+	bq, err := b.CreateQueue(ctx, &sqs.CreateQueueInput{QueueName: aws.String("b-only")})
+	require.NoError(t, err)
+	assert.Equal(t, "https://sqs.us-east-1.amazonaws.com/222222222222/b-only", *bq.QueueUrl)
+
+	listA, err := f.ListQueues(ctx, &sqs.ListQueuesInput{})
+	require.NoError(t, err)
+	assert.Equal(t, []string{"https://sqs.us-east-1.amazonaws.com/123456789012/a-only"}, listA.QueueUrls)
+	listB, err := b.ListQueues(ctx, &sqs.ListQueuesInput{})
+	require.NoError(t, err)
+	assert.Equal(t, []string{*bq.QueueUrl}, listB.QueueUrls)
+
+	_, err = b.GetQueueUrl(ctx, &sqs.GetQueueUrlInput{QueueName: aws.String("a-only")})
+	requireCode(t, err, "AWS.SimpleQueueService.NonExistentQueue")
+
+	infos := f.Queues()
+	require.Len(t, infos, 2)
+	assert.Equal(t, [2]string{DefaultAccountID, DefaultRegion}, [2]string{infos[0].AccountID, infos[0].Region})
+	assert.Equal(t, [2]string{accountB, DefaultRegion}, [2]string{infos[1].AccountID, infos[1].Region})
+}
+
+func TestClientOfAnotherRegionAndAccountActsThere(t *testing.T) {
+	ctx := context.Background()
+	f := New()
+	c := f.Client(func(o *sqs.Options) {
+		o.Region = "ap-southeast-2"
+	}, ActAs(Identity{AccountID: accountB}))
+	out, err := c.CreateQueue(ctx, &sqs.CreateQueueInput{QueueName: aws.String("q")})
+	require.NoError(t, err)
+	assert.Equal(t, "https://sqs.ap-southeast-2.amazonaws.com/222222222222/q", *out.QueueUrl)
+	calls := f.Calls()
+	require.Len(t, calls, 1)
+	assert.Equal(t, Caller{Door: DoorClient, AccountID: accountB, Region: "ap-southeast-2",
+		PrincipalARN: "arn:aws:iam::222222222222:root", Other: true}, calls[0].Caller)
+	assert.Contains(t, calls[0].String(), "[as arn:aws:iam::222222222222:root in ap-southeast-2]")
+}
+
+func TestCrossAccountCallWithoutPolicyIsDenied(t *testing.T) {
+	ctx := context.Background()
+	f := New()
+	q, err := f.CreateQueue(ctx, &sqs.CreateQueueInput{QueueName: aws.String("private")})
+	require.NoError(t, err)
+	b := ActAs(Identity{AccountID: accountB, PrincipalARN: "arn:aws:iam::222222222222:user/bob"})
+	_, err = f.SendMessage(ctx, &sqs.SendMessageInput{QueueUrl: q.QueueUrl, MessageBody: aws.String("x")}, b)
+	requireCode(t, err, "AccessDenied")
+	_, err = f.Client(b).ReceiveMessage(ctx, &sqs.ReceiveMessageInput{QueueUrl: q.QueueUrl})
+	requireCode(t, err, "AccessDenied")
+	// Nothing happened to the queue, and the record shows who was refused.
+	info, ok := f.Queue("private")
+	require.True(t, ok)
+	assert.Empty(t, info.Messages)
+	calls := f.Calls()
+	assert.Equal(t, "AccessDenied", calls[1].ErrorCode)
+	assert.Equal(t, "arn:aws:iam::222222222222:user/bob", calls[1].Caller.PrincipalARN)
+	// GetQueueUrl naming the owner tells a caller it does not admit nothing.
+	_, err = f.GetQueueUrl(ctx, &sqs.GetQueueUrlInput{QueueName: aws.String("private"), QueueOwnerAWSAccountId: aws.String(DefaultAccountID)}, b)
+	requireCode(t, err, "AWS.SimpleQueueService.NonExistentQueue")
+}
+
+func TestDeadLetterQueueMustShareAccountAndRegion(t *testing.T) {
+	ctx := context.Background()
+	f := New()
+	eu := ActAs(Identity{Region: regionEU})
+	dlq, err := f.CreateQueue(ctx, &sqs.CreateQueueInput{QueueName: aws.String("dlq")}, eu)
+	require.NoError(t, err)
+	_ = dlq
+	policy := `{"deadLetterTargetArn":"arn:aws:sqs:eu-central-1:123456789012:dlq","maxReceiveCount":"3"}`
+	_, err = f.CreateQueue(ctx, &sqs.CreateQueueInput{QueueName: aws.String("src"), Attributes: map[string]string{"RedrivePolicy": policy}})
+	requireCode(t, err, "InvalidParameterValue")
+	assert.Len(t, f.Queues(), 1, "nothing was created")
+	_, err = f.CreateQueue(ctx, &sqs.CreateQueueInput{QueueName: aws.String("src"), Attributes: map[string]string{"RedrivePolicy": policy}}, eu)
+	require.NoError(t, err)
+	srcs, err := f.ListDeadLetterSourceQueues(ctx, &sqs.ListDeadLetterSourceQueuesInput{QueueUrl: dlq.QueueUrl}, eu)
+	require.NoError(t, err)
+	assert.Equal(t, []string{"https://sqs.eu-central-1.amazonaws.com/123456789012/src"}, srcs.QueueUrls)
+}
+
+func TestDeletedNameCooldownIsPerSpace(t *testing.T) {
+	ctx := context.Background()
+	f := New()
+	q, err := f.CreateQueue(ctx, &sqs.CreateQueueInput{QueueName: aws.String("q")})
+	require.NoError(t, err)
+	_, err = f.DeleteQueue(ctx, &sqs.DeleteQueueInput{QueueUrl: q.QueueUrl})
+	require.NoError(t, err)
+	_, err = f.CreateQueue(ctx, &sqs.CreateQueueInput{QueueName: aws.String("q")})
+	requireCode(t, err, "AWS.SimpleQueueService.QueueDeletedRecently")
+	_, err = f.CreateQueue(ctx, &sqs.CreateQueueInput{QueueName: aws.String("q")}, ActAs(Identity{AccountID: accountB}))
+	assert.NoError(t, err, "another account's name space has no cooldown")
+}
+
+func TestServerURLsNameTheRegionOutsideTheFakesOwn(t *testing.T) {
+	ctx := context.Background()
+	f := New(WithEndpoint("http://127.0.0.1:4566"))
+	home, err := f.CreateQueue(ctx, &sqs.CreateQueueInput{QueueName: aws.String("q")})
+	require.NoError(t, err)
+	eu := ActAs(Identity{Region: regionEU})
+	away, err := f.CreateQueue(ctx, &sqs.CreateQueueInput{QueueName: aws.String("q")}, eu)
+	require.NoError(t, err)
+	assert.Equal(t, "http://127.0.0.1:4566/123456789012/q", *home.QueueUrl)
+	assert.Equal(t, "http://127.0.0.1:4566/queue/eu-central-1/123456789012/q", *away.QueueUrl)
+	// The region in the path names the queue whoever uses the URL.
+	_, err = f.SendMessage(ctx, &sqs.SendMessageInput{QueueUrl: away.QueueUrl, MessageBody: aws.String("x")})
+	require.NoError(t, err)
+	info, ok := f.Queue("arn:aws:sqs:eu-central-1:123456789012:q")
+	require.True(t, ok)
+	assert.Len(t, info.Messages, 1)
+	homeInfo, _ := f.Queue("q")
+	assert.Empty(t, homeInfo.Messages)
+}
+
+func TestMoveTasksDoNotCrossAccounts(t *testing.T) {
+	ctx := context.Background()
+	f := New()
+	dlq, err := f.CreateQueue(ctx, &sqs.CreateQueueInput{QueueName: aws.String("dlq")})
+	require.NoError(t, err)
+	_, err = f.CreateQueue(ctx, &sqs.CreateQueueInput{QueueName: aws.String("src"), Attributes: map[string]string{
+		"RedrivePolicy": `{"deadLetterTargetArn":"arn:aws:sqs:us-east-1:123456789012:dlq","maxReceiveCount":"3"}`}})
+	require.NoError(t, err)
+	_ = dlq
+	b := ActAs(Identity{AccountID: accountB})
+	_, err = f.StartMessageMoveTask(ctx, &sqs.StartMessageMoveTaskInput{SourceArn: aws.String("arn:aws:sqs:us-east-1:123456789012:dlq")}, b)
+	requireCode(t, err, "AccessDenied")
+	_, err = f.ListMessageMoveTasks(ctx, &sqs.ListMessageMoveTasksInput{SourceArn: aws.String("arn:aws:sqs:us-east-1:123456789012:dlq")}, b)
+	requireCode(t, err, "AccessDenied")
+	_, err = f.StartMessageMoveTask(ctx, &sqs.StartMessageMoveTaskInput{SourceArn: aws.String("arn:aws:sqs:us-east-1:123456789012:dlq")})
+	require.NoError(t, err)
+}
