@@ -175,6 +175,7 @@ func (l *callLogs) queueOf(r *callRec) string {
 type callID struct {
 	seq uint64
 	gen uint32 // the fake's Reset generation when the call began
+	by  uint32 // who the call acted as (actor.num): the events it makes name it
 	op  uint8
 }
 
@@ -203,6 +204,7 @@ func (f *Fake) startCall(op string, door Door, who *actor, params any) callID {
 	r := f.calls.recs.add(callRec{start: f.now(), op: id.op, door: door})
 	if who != nil && who != f.homeActor {
 		f.calls.extra(r).who = who
+		id.by = who.num
 	}
 	f.summariseInput(r, params)
 	return id
@@ -547,7 +549,7 @@ func (f *Fake) noteFailedHandle(id callID, handle, code string, fault bool) {
 	if err != nil {
 		return
 	}
-	e := event{at: f.now(), idNum: r.msg, queue: r.queue, receive: r.receive, kind: EventCallFailed, op: id.op, code: f.internCode(code)}
+	e := event{at: f.now(), idNum: r.msg, queue: r.queue, to: id.by, receive: r.receive, kind: EventCallFailed, op: id.op, code: f.internCode(code)}
 	if fault {
 		e.other = 1
 	}
@@ -557,7 +559,7 @@ func (f *Fake) noteFailedHandle(id callID, handle, code string, fault bool) {
 // noteNoEffect adds to a message's timeline a call naming it by a receipt handle that
 // succeeded without changing anything. Called with f.mu held.
 func (f *Fake) noteNoEffect(id callID, q *queue, r receipt, now int64) {
-	f.hist.add(event{at: now, idNum: r.msg, queue: q.id, receive: r.receive, kind: EventCallIgnored, op: id.op})
+	f.hist.add(event{at: now, idNum: r.msg, queue: q.id, to: id.by, receive: r.receive, kind: EventCallIgnored, op: id.op})
 }
 
 // internCode returns the number under which a timeline event keeps an error code.

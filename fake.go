@@ -65,6 +65,7 @@ type Fake struct {
 	homeActor   *actor               // the root user of home: who a call acts as by default
 	spaces      map[[2]string]*space // the other spaces callers acted in, by account and region
 	actors      map[identity]*actor  // the other identities callers acted as
+	actorList   []*actor             // those actors by number (actor.num - 1)
 	queues      map[queueKey]*queue
 	queuesByID  map[uint32]*queue
 	deletedAt   map[queueKey]int64 // when a queue was deleted, for the 60-second cooldown on its name

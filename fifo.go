@@ -164,7 +164,7 @@ func (f *Fake) receiveFIFO(q *queue, p *receiveParams, now int64, dlq *queue, po
 				continue
 			}
 			f.handOut(q, m, p, now)
-			q.recordReceive(m, now)
+			q.recordReceive(m, now, p.call.by)
 			m.ext.order = s.stamp()
 			got = append(got, m)
 			m = next

@@ -76,7 +76,7 @@ type event struct {
 	idNum    uint64 // the message
 	other    uint64 // redriven: the new message; sent by a redrive: the old one
 	queue    uint32 // where it happened
-	to       uint32 // moved to DLQ, redriven: the queue it went to
+	to       uint32 // moved to DLQ, redriven: the queue it went to; an event a call made: who made it (actor.num)
 	receive  uint32 // received: which receive; a call's: the receive its receipt handle names
 	kind     EventKind
 	op       uint8  // a call's: its operation (operationNames)
@@ -177,10 +177,15 @@ func (q *queue) record(kind EventKind, m *message, at int64) {
 	q.hist.add(event{at: at, idNum: m.idNum, queue: q.id, kind: kind})
 }
 
+// recordBy logs an event a call made: by is who made it (callID.by).
+func (q *queue) recordBy(kind EventKind, m *message, at int64, by uint32) {
+	q.hist.add(event{at: at, idNum: m.idNum, queue: q.id, to: by, kind: kind})
+}
+
 // recordReceive logs a receive of m, which is now in flight until m.at (or visible, when
 // the receive's visibility timeout was 0).
-func (q *queue) recordReceive(m *message, now int64) {
-	q.hist.add(event{at: now, deadline: max(m.at, now), idNum: m.idNum, queue: q.id, receive: m.receiveCount, kind: EventReceived})
+func (q *queue) recordReceive(m *message, now int64, by uint32) {
+	q.hist.add(event{at: now, deadline: max(m.at, now), idNum: m.idNum, queue: q.id, to: by, receive: m.receiveCount, kind: EventReceived})
 }
 
 // Event is one entry of a message's timeline.
@@ -207,10 +212,32 @@ type Event struct {
 	Operation string
 	ErrorCode string
 	Fault     bool
+	// By is the principal ARN of the caller whose call made the event (sent, received,
+	// deleted, visibility changed, a call's failure) when it acted as another identity than
+	// the fake's own root user (ActAs, a signed request); "" otherwise.
+	By string
+}
+
+// byCall reports whether events of the kind are made by a call, whose caller they name.
+func (k EventKind) byCall() bool {
+	switch k {
+	case EventSent, EventReceived, EventVisibilityChanged, EventDeleted, EventDeleteMissed, EventCallFailed, EventCallIgnored:
+		return true
+	}
+	return false
 }
 
 // String describes the event in one line.
 func (e Event) String() string {
+	s := e.describe()
+	if e.By != "" {
+		s += " by " + e.By
+	}
+	return s
+}
+
+// describe is String without the caller.
+func (e Event) describe() string {
 	var b strings.Builder
 	b.WriteString(e.At.UTC().Format(time.RFC3339Nano))
 	b.WriteString("  ")
@@ -320,6 +347,9 @@ func (f *Fake) timeline(messageID string) Timeline {
 			return
 		}
 		ev := Event{Kind: e.kind, At: time.Unix(0, e.at).UTC(), Queue: f.queueNames[e.queue]}
+		if e.kind.byCall() {
+			ev.By = f.principalOf(e.to)
+		}
 		switch e.kind {
 		case EventReceived:
 			ev.ReceiveCount = int(e.receive)

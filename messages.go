@@ -28,6 +28,7 @@ type sendRequest struct {
 	// text holds the strings the call gave that are not Unicode text (nonUnicode);
 	// nil when there are none.
 	text *msgText
+	by   uint32 // who sends it (callID.by)
 }
 
 // validIdentifier reports whether s is 1–128 alphanumeric or punctuation characters, the
@@ -189,7 +190,7 @@ func (f *Fake) enqueue(q *queue, r *sendRequest, now int64) sent {
 		out.idNum = m.idNum
 	}
 	q.add(m, now, now+int64(delay)*int64(time.Second))
-	q.record(EventSent, m, now)
+	q.recordBy(EventSent, m, now, r.by)
 	q.stats.sent++
 	if len(q.pollers) > 0 {
 		f.servePollers(q, now)
@@ -225,7 +226,7 @@ func (f *Fake) sendMessage(a *actor, in *sqs.SendMessageInput, zeros *explicitMe
 	r := sendRequest{
 		body: sanitizeBody(aws.ToString(in.MessageBody)), delay: in.DelaySeconds, zeroDelay: zeros != nil && zeros.delay,
 		attrs: in.MessageAttributes, sys: in.MessageSystemAttributes,
-		dedupID: in.MessageDeduplicationId, groupID: in.MessageGroupId, text: text.entry(0),
+		dedupID: in.MessageDeduplicationId, groupID: in.MessageGroupId, text: text.entry(0), by: id.by,
 	}
 	f.mu.Lock()
 	defer f.mu.Unlock()
@@ -335,7 +336,7 @@ func (f *Fake) sendMessageBatch(a *actor, in *sqs.SendMessageBatchInput, zeros *
 		reqs[i] = sendRequest{
 			body: sanitizeBody(aws.ToString(e.MessageBody)), delay: e.DelaySeconds, zeroDelay: zeros.entryDelay(i),
 			attrs: e.MessageAttributes, sys: e.MessageSystemAttributes,
-			dedupID: e.MessageDeduplicationId, groupID: e.MessageGroupId, text: text.entry(i),
+			dedupID: e.MessageDeduplicationId, groupID: e.MessageGroupId, text: text.entry(i), by: cid.by,
 		}
 		total += messageSize(reqs[i].body, reqs[i].attrs)
 	}
@@ -401,10 +402,10 @@ func (f *Fake) deleteOne(q *queue, handle string, now int64, id callID) *sqsErro
 	q.stats.deleted++
 	if q.fifo == nil && f.chaosRedeliver() {
 		f.noteChaos(id)
-		q.record(EventDeleteMissed, m, now)
+		q.recordBy(EventDeleteMissed, m, now, id.by)
 		return nil
 	}
-	q.record(EventDeleted, m, now)
+	q.recordBy(EventDeleted, m, now, id.by)
 	q.remove(m)
 	f.sourceGained(q) // a FIFO group may have unlocked
 	return nil
@@ -535,7 +536,7 @@ func (f *Fake) changeVisibilityOne(q *queue, handle string, timeout int32, now i
 		return errInvalidValue(strconv.Itoa(int(timeout)), "VisibilityTimeout", "Total VisibilityTimeout for the message is beyond the limit [43200 seconds].")
 	}
 	deadline := now + int64(timeout)*int64(time.Second)
-	q.hist.add(event{at: now, deadline: deadline, idNum: m.idNum, queue: q.id, kind: EventVisibilityChanged})
+	q.hist.add(event{at: now, deadline: deadline, idNum: m.idNum, queue: q.id, to: id.by, kind: EventVisibilityChanged})
 	if timeout == 0 {
 		q.makeVisible(m, now)
 		q.record(EventVisibleAgain, m, now)

@@ -176,7 +176,7 @@ func (f *Fake) receiveStandard(q *queue, p *receiveParams, now int64, dlq *queue
 			q.leavePending(m)
 			m.at = now
 		}
-		q.recordReceive(m, now)
+		q.recordReceive(m, now, p.call.by)
 		if !m.pending {
 			stayVisible = append(stayVisible, m)
 		}

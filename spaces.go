@@ -40,6 +40,7 @@ type identity struct {
 // actor is a resolved identity: the space it acts in and the principal it acts as. Actors
 // are interned per identity, so the default path allocates nothing.
 type actor struct {
+	num       uint32 // 0 for the fake's own root user, else 1 + its index in Fake.actorList
 	sp        *space
 	principal string
 	orgID     string
@@ -165,9 +166,6 @@ func (f *Fake) findSpace(account, region string) *space {
 	return f.spaces[[2]string{account, region}]
 }
 
-// maxCachedActors bounds the identities the fake remembers.
-const maxCachedActors = 4096
-
 // actorFor resolves an identity. A region or account that is not well formed (an SDK
 // configured with the region "local", say) stands for the fake's own, as do the fake's own
 // values given explicitly. Called with f.mu held.
@@ -195,14 +193,23 @@ func (f *Fake) actorFor(id identity) *actor {
 		account, region := cmp.Or(id.account, f.home.account), cmp.Or(id.region, f.home.region)
 		sp := f.spaceOf(account, region)
 		a = &actor{sp: sp, principal: cmp.Or(id.principal, rootARN(sp.partition, account)), orgID: id.orgID, insecure: id.insecure}
+		f.actorList = append(f.actorList, a)
+		a.num = uint32(len(f.actorList))
 	}
 	if f.actors == nil {
 		f.actors = make(map[identity]*actor)
 	}
-	if len(f.actors) < maxCachedActors { // a server flooded with made-up keys stays bounded
-		f.actors[raw] = a
-	}
+	f.actors[raw] = a
 	return a
+}
+
+// principalOf returns the principal ARN of the actor numbered num (actor.num), or "" for the
+// fake's own root user. Called with f.mu held.
+func (f *Fake) principalOf(num uint32) string {
+	if num == 0 || int(num) > len(f.actorList) {
+		return ""
+	}
+	return f.actorList[num-1].principal
 }
 
 // rootARN is the principal ARN of an account's root user.

@@ -186,3 +186,23 @@ func TestMoveTasksDoNotCrossAccounts(t *testing.T) {
 	_, err = f.StartMessageMoveTask(ctx, &sqs.StartMessageMoveTaskInput{SourceArn: aws.String("arn:aws:sqs:us-east-1:123456789012:dlq")})
 	require.NoError(t, err)
 }
+
+func TestTimelineNamesTheCallerWhoActedAsAnotherIdentity(t *testing.T) {
+	ctx := context.Background()
+	f := New()
+	alice := ActAs(Identity{PrincipalARN: "arn:aws:iam::123456789012:user/alice"})
+	q, err := f.CreateQueue(ctx, &sqs.CreateQueueInput{QueueName: aws.String("q")})
+	require.NoError(t, err)
+	sent, err := f.SendMessage(ctx, &sqs.SendMessageInput{QueueUrl: q.QueueUrl, MessageBody: aws.String("x")})
+	require.NoError(t, err)
+	got, err := f.ReceiveMessage(ctx, &sqs.ReceiveMessageInput{QueueUrl: q.QueueUrl}, alice)
+	require.NoError(t, err)
+	_, err = f.DeleteMessage(ctx, &sqs.DeleteMessageInput{QueueUrl: q.QueueUrl, ReceiptHandle: got.Messages[0].ReceiptHandle}, alice)
+	require.NoError(t, err)
+	var by []string
+	for _, e := range f.Timeline(*sent.MessageId).Events {
+		by = append(by, e.Kind.String()+":"+e.By)
+	}
+	assert.Equal(t, []string{"sent:", "received:arn:aws:iam::123456789012:user/alice", "deleted:arn:aws:iam::123456789012:user/alice"}, by)
+	assert.Contains(t, f.Timeline(*sent.MessageId).Events[2].String(), "deleted in q by arn:aws:iam::123456789012:user/alice")
+}
