@@ -47,11 +47,16 @@ type Trigger struct {
 	size    int                 // its estimated payload size
 	since   time.Time           // when its first record was received
 
-	recMu    sync.Mutex
-	log      [][]Invocation // in chunks of logChunk, so that the record never moves as it grows
-	logged   int
-	filtered []string
-	seq      uint64
+	flights []*flight // invocations running, in the order they end
+	held    []*held   // throttled batches waiting for a retry
+
+	recMu       sync.Mutex
+	log         [][]Invocation // in chunks of logChunk, so that the record never moves as it grows
+	logged      int
+	filtered    []string
+	seq         uint64
+	penalty     int       // concurrent invocations taken away by back-off
+	activeSince time.Time // when the mapping last started finding messages; zero when idle
 }
 
 // New returns a trigger that feeds the queue (a name, URL or ARN of f) to h with the
@@ -82,14 +87,15 @@ func New[H Handler](f *sqsfake.Fake, queue string, h H, cfg Config) (*Trigger, e
 }
 
 // SetEnabled pauses (false) or resumes (true) polling, as UpdateEventSourceMapping's Enabled.
-// A batch being gathered when the mapping is paused stays in flight and returns to the queue
-// when its visibility timeout ends.
+// A batch being gathered or waiting for a retry after a throttle when the mapping is paused
+// stays in flight and returns to the queue when its visibility timeout ends; invocations
+// running end as they would have.
 func (t *Trigger) SetEnabled(on bool) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	t.m.enabled = on
 	if !on {
-		t.pending, t.handles = nil, nil
+		t.pending, t.handles, t.held = nil, nil, nil
 	}
 }
 
@@ -105,25 +111,55 @@ func (t *Trigger) Poll(ctx context.Context) error {
 }
 
 func (t *Trigger) poll(ctx context.Context) error {
+	if err := t.land(ctx); err != nil {
+		return err
+	}
 	for t.m.enabled {
 		if err := ctx.Err(); err != nil {
 			return err
+		}
+		if err := t.retry(ctx); err != nil {
+			return err
+		}
+		if len(t.pending) == 0 && t.busy() >= t.limit(t.f.Now()) {
+			return nil // every slot is taken: wait for an invocation to end
 		}
 		full, err := t.gather(ctx)
 		if err != nil {
 			return err
 		}
 		if len(t.pending) == 0 {
+			if t.busy() == 0 && !t.activeSince.IsZero() {
+				// "When traffic is low, Lambda scales back the processing to five" (R36).
+				t.recMu.Lock()
+				t.activeSince = time.Time{}
+				t.recMu.Unlock()
+			}
 			return nil
 		}
 		if !full && t.m.window > 0 && t.f.Now().Before(t.since.Add(t.m.window)) {
 			return nil // the window is still open: wait for more records
 		}
-		if err := t.invoke(ctx); err != nil {
+		if err := t.dispatch(ctx); err != nil {
+			return err
+		}
+		if err := t.land(ctx); err != nil { // the handler may have moved the clock
 			return err
 		}
 	}
 	return nil
+}
+
+// dispatch starts the pending batch.
+func (t *Trigger) dispatch(ctx context.Context) error {
+	records, handles := t.pending, t.handles
+	t.pending, t.handles = nil, nil
+	if t.activeSince.IsZero() {
+		t.recMu.Lock()
+		t.activeSince = t.since
+		t.recMu.Unlock()
+	}
+	return t.start(ctx, records, handles, t.since)
 }
 
 // gather receives into the pending batch until it is full (batch size or payload) or a receive
@@ -161,7 +197,7 @@ func (t *Trigger) gather(ctx context.Context) (bool, error) {
 			if len(t.pending) > 0 && t.size+n > MaxPayload {
 				// Over the payload quota: this record opens the next batch. It keeps the
 				// visibility timeout of its receive.
-				if err := t.invoke(ctx); err != nil {
+				if err := t.dispatch(ctx); err != nil {
 					return false, err
 				}
 				t.since = t.f.Now()
@@ -248,11 +284,10 @@ func (t *Trigger) record(msg types.Message) events.SQSMessage {
 	}
 }
 
-// invoke hands the pending batch to the handler and applies its answer.
-func (t *Trigger) invoke(ctx context.Context) error {
-	ev := events.SQSEvent{Records: t.pending}
-	handles := t.handles
-	t.pending, t.handles = nil, nil
+// invoke hands the batch to the handler. Its answer is applied when the invocation ends: at
+// once, or, when the handler used Sleep, later (land).
+func (t *Trigger) invoke(ctx context.Context, records []events.SQSMessage, handles []string) error {
+	ev := events.SQSEvent{Records: records}
 	t.recMu.Lock()
 	t.seq++
 	seq := t.seq
@@ -279,10 +314,11 @@ func (t *Trigger) invoke(ctx context.Context) error {
 		AwsRequestID:       inv.RequestID,
 		InvokedFunctionArn: t.functionArn,
 	}
-	hctx, cancel := t.f.Clock().WithDeadline(lambdacontext.NewContext(ctx, lc), deadline)
+	dctx, cancel := t.f.Clock().WithDeadline(lambdacontext.NewContext(ctx, lc), deadline)
+	hctx := &invocationCtx{Context: dctx, now: t.f.Now, deadline: deadline}
 	resp, err, panicked := call(hctx, t.h, ev)
 	cancel()
-	inv.Ended = t.f.Now()
+	inv.Ended = t.f.Now().Add(hctx.elapsed())
 	keep := t.outcome(&inv, groups, resp, err, panicked, !inv.Ended.Before(deadline))
 	del := make([]types.DeleteMessageBatchRequestEntry, 0, len(ev.Records))
 	for i, id := range inv.MessageIDs {
@@ -300,17 +336,42 @@ func (t *Trigger) invoke(ctx context.Context) error {
 			}
 		}
 	}
+	if inv.Ended.After(t.f.Now()) {
+		t.fly(&flight{inv: inv, del: del, handle: handles})
+		return nil
+	}
+	return t.finish(ctx, &inv, del)
+}
+
+// finish applies an ended invocation's answer: it deletes what Lambda deletes, records the
+// invocation and backs off or recovers.
+func (t *Trigger) finish(ctx context.Context, inv *Invocation, del []types.DeleteMessageBatchRequestEntry) error {
 	if err := t.delete(ctx, del); err != nil {
 		return err
 	}
 	t.recMu.Lock()
+	t.logInvocation(inv)
+	switch inv.Outcome {
+	case Success, PartialFailure:
+		t.recover()
+	default:
+		// "When ReportBatchItemFailures is activated, Lambda doesn't scale down message
+		// polling when function invocations fail" (R15).
+		if !t.m.report {
+			t.backOff(inv.Ended)
+		}
+	}
+	t.recMu.Unlock()
+	return nil
+}
+
+// logInvocation appends inv to the record. Called with recMu held.
+func (t *Trigger) logInvocation(inv *Invocation) {
 	if t.logged%logChunk == 0 {
 		t.log = append(t.log, make([]Invocation, 0, logChunk))
 	}
-	t.log[len(t.log)-1] = append(t.log[len(t.log)-1], inv)
+	t.log[len(t.log)-1] = append(t.log[len(t.log)-1], *inv)
 	t.logged++
-	t.recMu.Unlock()
-	return nil
 }
 
 // delete deletes the entries, 10 at a time (their ids must be unique within each 10).
