@@ -8,6 +8,8 @@ import (
 
 	"github.com/aws/aws-lambda-go/events"
 	"github.com/aws/aws-sdk-go-v2/service/sqs/types"
+
+	"github.com/sqsfake/sqsfake"
 )
 
 // Lambda's documented numbers on scaling (R36) and the account's default concurrency.
@@ -194,7 +196,7 @@ func Sleep(ctx context.Context, d time.Duration) error {
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	now := c.now()
+	now := c.clock.Now()
 	if now.Add(c.slept + d).Before(c.deadline) {
 		c.slept += d
 		return nil
@@ -206,49 +208,73 @@ func Sleep(ctx context.Context, d time.Duration) error {
 
 type invocationKey struct{}
 
-// invocationCtx is a handler's context: the fake clock's deadline context, which ends when
-// the fake's clock reaches the deadline, and which also ends when Sleep reaches it.
+// invocationCtx is a handler's context. It ends when the fake's clock reaches the deadline
+// (with context.DeadlineExceeded), when Sleep reaches it (the same), when the parent ends
+// (with the parent's error), or when the handler has returned (context.Canceled). It reads
+// the clock to answer Err and arms a timer on it only when Done is asked for: most handlers
+// never ask, and an armed timer costs more than the rest of the context.
 type invocationCtx struct {
-	context.Context
-	now      func() time.Time
+	parent   context.Context
+	clock    sqsfake.Clock
 	deadline time.Time
 
-	mu      sync.Mutex
-	slept   time.Duration
-	expired bool
+	mu       sync.Mutex
+	slept    time.Duration
+	expired  bool               // Sleep reached the deadline
+	returned bool               // the handler has returned
+	timed    context.Context    // the clock's deadline context, made by Done
+	cancel   context.CancelFunc // timed's
 }
+
+func (c *invocationCtx) Deadline() (time.Time, bool) { return c.deadline, true }
 
 func (c *invocationCtx) Value(key any) any {
 	if key == (invocationKey{}) {
 		return c
 	}
-	return c.Context.Value(key)
+	return c.parent.Value(key)
 }
 
 func (c *invocationCtx) Done() <-chan struct{} {
-	if c.hasExpired() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.expired || c.returned {
 		return closed
 	}
-	return c.Context.Done()
+	if c.timed == nil {
+		c.timed, c.cancel = c.clock.WithDeadline(c.parent, c.deadline)
+	}
+	return c.timed.Done()
 }
 
 func (c *invocationCtx) Err() error {
-	if c.hasExpired() {
-		return context.DeadlineExceeded
+	if err := c.parent.Err(); err != nil {
+		return err
 	}
-	return c.Context.Err()
-}
-
-func (c *invocationCtx) hasExpired() bool {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	return c.expired
+	switch {
+	case c.expired:
+		return context.DeadlineExceeded
+	case c.timed != nil && c.timed.Err() != nil:
+		return c.timed.Err()
+	case !c.clock.Now().Before(c.deadline):
+		return context.DeadlineExceeded
+	case c.returned:
+		return context.Canceled
+	}
+	return nil
 }
 
-// elapsed is how long Sleep made the invocation last beyond the clock.
-func (c *invocationCtx) elapsed() time.Duration {
+// end marks the handler returned and reports how long Sleep made the invocation last beyond
+// the clock.
+func (c *invocationCtx) end() time.Duration {
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	c.returned = true
+	if c.cancel != nil {
+		c.cancel()
+	}
 	return c.slept
 }
 

@@ -259,3 +259,39 @@ func TestReservedConcurrencyIsValidatedAsPutFunctionConcurrencyDoes(t *testing.T
 		assert.Equal(t, &lambdasqs.Error{Code: tc.code, Message: tc.msg}, err, "%d", tc.n)
 	}
 }
+
+func TestTheHandlersContextEndsOnTheFakesClock(t *testing.T) {
+	ctx := context.Background()
+	f := fill(t, 1, nil)
+	trig, err := lambdasqs.New(f, "q", func(ctx context.Context, _ events.SQSEvent) error {
+		done := ctx.Done()
+		f.Advance(2 * time.Second)
+		select {
+		case <-done:
+			t.Error("Done closed before the deadline")
+		default:
+		}
+		assert.NoError(t, ctx.Err())
+		f.Advance(time.Second)
+		<-done // closed by the clock at the 3-second deadline
+		assert.ErrorIs(t, ctx.Err(), context.DeadlineExceeded)
+		return nil
+	}, lambdasqs.Config{})
+	require.NoError(t, err)
+	require.NoError(t, trig.Poll(ctx))
+	trig.AssertOutcomes(t, []lambdasqs.Outcome{lambdasqs.Timeout})
+}
+
+func TestTheHandlersContextEndsWhenItReturns(t *testing.T) {
+	ctx := context.Background()
+	f := fill(t, 1, nil)
+	var kept context.Context
+	trig, err := lambdasqs.New(f, "q", func(ctx context.Context, _ events.SQSEvent) error {
+		kept = ctx
+		return nil
+	}, lambdasqs.Config{})
+	require.NoError(t, err)
+	require.NoError(t, trig.Poll(ctx))
+	assert.ErrorIs(t, kept.Err(), context.Canceled)
+	<-kept.Done()
+}

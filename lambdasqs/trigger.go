@@ -41,11 +41,13 @@ type Trigger struct {
 
 	functionArn string
 
-	mu      sync.Mutex          // serializes polling
-	pending []events.SQSMessage // the batch being gathered
-	handles []string            // its receipt handles, which the handler cannot alter
-	size    int                 // its estimated payload size
-	since   time.Time           // when its first record was received
+	mu      sync.Mutex                             // serializes polling
+	pending []events.SQSMessage                    // the batch being gathered
+	handles []string                               // its receipt handles, which the handler cannot alter
+	keep    []bool                                 // scratch: which messages of the batch being answered stay
+	scratch []types.DeleteMessageBatchRequestEntry // scratch: the deletes of an answer applied at once
+	size    int                                    // its estimated payload size
+	since   time.Time                              // when its first record was received
 
 	flights []*flight // invocations running, in the order they end
 	held    []*held   // throttled batches waiting for a retry
@@ -314,13 +316,18 @@ func (t *Trigger) invoke(ctx context.Context, records []events.SQSMessage, handl
 		AwsRequestID:       inv.RequestID,
 		InvokedFunctionArn: t.functionArn,
 	}
-	dctx, cancel := t.f.Clock().WithDeadline(lambdacontext.NewContext(ctx, lc), deadline)
-	hctx := &invocationCtx{Context: dctx, now: t.f.Now, deadline: deadline}
+	hctx := &invocationCtx{parent: lambdacontext.NewContext(ctx, lc), clock: t.f.Clock(), deadline: deadline}
 	resp, err, panicked := call(hctx, t.h, ev)
-	cancel()
-	inv.Ended = t.f.Now().Add(hctx.elapsed())
+	inv.Ended = t.f.Now().Add(hctx.end())
 	keep := t.outcome(&inv, groups, resp, err, panicked, !inv.Ended.Before(deadline))
-	del := make([]types.DeleteMessageBatchRequestEntry, 0, len(ev.Records))
+	later := inv.Ended.After(t.f.Now())
+	// An invocation applied now deletes through the trigger's own scratch slice.
+	var del []types.DeleteMessageBatchRequestEntry
+	if later {
+		del = make([]types.DeleteMessageBatchRequestEntry, 0, len(ev.Records))
+	} else {
+		del = t.scratch[:0]
+	}
 	for i, id := range inv.MessageIDs {
 		if keep[i] {
 			inv.Kept = append(inv.Kept, id)
@@ -328,7 +335,10 @@ func (t *Trigger) invoke(ctx context.Context, records []events.SQSMessage, handl
 		}
 		del = append(del, types.DeleteMessageBatchRequestEntry{Id: &deleteIDs[len(del)%10], ReceiptHandle: &handles[i]})
 	}
-	if len(del) > 0 {
+	switch {
+	case len(del) == len(inv.MessageIDs):
+		inv.Deleted = inv.MessageIDs // the record's slices are read-only: share
+	case len(del) > 0:
 		inv.Deleted = make([]string, 0, len(del))
 		for i, id := range inv.MessageIDs {
 			if !keep[i] {
@@ -336,7 +346,10 @@ func (t *Trigger) invoke(ctx context.Context, records []events.SQSMessage, handl
 			}
 		}
 	}
-	if inv.Ended.After(t.f.Now()) {
+	if !later {
+		t.scratch = del[:0]
+	}
+	if later {
 		t.fly(&flight{inv: inv, del: del, handle: handles})
 		return nil
 	}
@@ -405,7 +418,13 @@ func call(ctx context.Context, h handlerFunc, ev events.SQSEvent) (resp events.S
 // outcome applies the handler's answer to the batch inv.MessageIDs names (groups: the FIFO
 // group of each, or nil on a standard queue) and says which messages stay.
 func (t *Trigger) outcome(inv *Invocation, groups []string, resp events.SQSEventResponse, err error, panicked, timedOut bool) []bool {
-	keep := make([]bool, len(inv.MessageIDs))
+	keep := t.keep[:0]
+	if cap(keep) < len(inv.MessageIDs) {
+		keep = make([]bool, 0, len(inv.MessageIDs))
+	}
+	keep = keep[:len(inv.MessageIDs)]
+	clear(keep)
+	t.keep = keep
 	all := func(o Outcome, e error) []bool {
 		inv.Outcome, inv.Err = o, e
 		for i := range keep {
@@ -454,8 +473,16 @@ func (t *Trigger) outcome(inv *Invocation, groups []string, resp events.SQSEvent
 	return keep
 }
 
+// requestID is the seq'th invocation's AwsRequestID, a UUID of version 4 form.
 func requestID(seq uint64) string {
-	return fmt.Sprintf("00000000-0000-4000-8000-%012x", seq)
+	const prefix = "00000000-0000-4000-8000-"
+	var b [len(prefix) + 12]byte
+	copy(b[:], prefix)
+	for i := len(b) - 1; i >= len(prefix); i-- {
+		b[i] = "0123456789abcdef"[seq&0xf]
+		seq >>= 4
+	}
+	return string(b[:])
 }
 
 // TimeoutError is the error of an invocation that ran to or past its deadline. Its text is
