@@ -22,8 +22,9 @@ const (
 )
 
 // The throttle retry schedule. Lambda says it "gradually backs off retries" of a throttled
-// batch (R44) without numbers; these are its documented numbers for retrying throttled
-// asynchronous invocations: "from 1 second after the first attempt to a maximum of 5 minutes".
+// batch (services-sqs-errorhandling.html) without numbers; these are its numbers for retrying throttled
+// asynchronous invocations (invocation-async.html): "from 1 second after the first attempt to a
+// maximum of 5 minutes".
 const (
 	firstRetry = time.Second
 	maxRetry   = 5 * time.Minute
@@ -41,7 +42,7 @@ type flight struct {
 	handle []string // what del points into
 }
 
-// held is a throttled batch the poller keeps and retries until its visibility timeout (R44).
+// held is a throttled batch the poller keeps and retries until its visibility timeout (services-sqs-errorhandling).
 type held struct {
 	records  []events.SQSMessage
 	handles  []string
@@ -69,7 +70,7 @@ func (t *Trigger) limit(now time.Time) int { return max(1, t.capAt(now)-t.penalt
 // batches waiting for a retry.
 func (t *Trigger) busy() int { return len(t.flights) + len(t.held) }
 
-// backOff takes one concurrent invocation away from the mapping after a failure (R14, R44),
+// backOff takes one concurrent invocation away from the mapping after a failure or a throttle (R14; the error-handling page),
 // leaving at least one; recover gives one back after a success. Called with recMu held.
 func (t *Trigger) backOff(now time.Time) { t.penalty = max(0, min(t.penalty+1, t.capAt(now)-1)) }
 func (t *Trigger) recover()              { t.penalty = max(0, t.penalty-1) }
@@ -117,7 +118,7 @@ func (t *Trigger) retry(ctx context.Context) error {
 		switch {
 		case !now.Before(h.expires):
 			// "Lambda continues to retry the message until the message's timestamp exceeds
-			// your queue's visibility timeout, at which point Lambda drops the message" (R44).
+			// your queue's visibility timeout, at which point Lambda drops the message" (services-sqs-errorhandling).
 			t.held = append(t.held[:i], t.held[i+1:]...)
 		case h.retryAt.After(now):
 			i++
