@@ -22,9 +22,9 @@ const (
 )
 
 // The throttle retry schedule. Lambda says it "gradually backs off retries" of a throttled
-// batch (services-sqs-errorhandling.html) without numbers; these are its numbers for retrying throttled
-// asynchronous invocations (invocation-async.html): "from 1 second after the first attempt to a
-// maximum of 5 minutes".
+// batch (services-sqs-errorhandling.html) without numbers; these are its numbers for
+// retrying throttled asynchronous invocations (invocation-async.html): "from 1 second after
+// the first attempt to a maximum of 5 minutes".
 const (
 	firstRetry = time.Second
 	maxRetry   = 5 * time.Minute
@@ -42,7 +42,8 @@ type flight struct {
 	handle []string // what del points into
 }
 
-// held is a throttled batch the poller keeps and retries until its visibility timeout (services-sqs-errorhandling).
+// held is a throttled batch the poller keeps and retries until its visibility timeout
+// (services-sqs-errorhandling).
 type held struct {
 	records  []events.SQSMessage
 	handles  []string
@@ -118,7 +119,8 @@ func (t *Trigger) retry(ctx context.Context) error {
 		switch {
 		case !now.Before(h.expires):
 			// "Lambda continues to retry the message until the message's timestamp exceeds
-			// your queue's visibility timeout, at which point Lambda drops the message" (services-sqs-errorhandling).
+			// your queue's visibility timeout, at which point Lambda drops the message"
+			// (services-sqs-errorhandling).
 			t.held = append(t.held[:i], t.held[i+1:]...)
 		case h.retryAt.After(now):
 			i++

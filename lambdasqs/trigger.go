@@ -185,8 +185,9 @@ func (t *Trigger) gather(ctx context.Context) (bool, error) {
 			t.since = t.f.Now()
 		}
 		var drop []types.DeleteMessageBatchRequestEntry
-		for _, msg := range out.Messages {
-			rec := t.record(msg)
+		for i := range out.Messages {
+			msg := &out.Messages[i]
+			rec := t.record(&out.Messages[i])
 			if t.m.filters != nil && !matchAny(t.m.filters, &rec) {
 				// R29: a message no filter matches is deleted without an invocation.
 				drop = append(drop, types.DeleteMessageBatchRequestEntry{Id: &deleteIDs[len(drop)%10], ReceiptHandle: msg.ReceiptHandle})
@@ -229,20 +230,35 @@ const logChunk = 256
 const eventOverhead = 14
 
 // recordSize estimates a record's size in the invocation payload: its strings, its attributes
-// and the JSON around them, without escapes.
+// and the JSON around them, without escapes. The four attributes every record has are
+// bounded (two timestamps, a count, a sender id) and counted as a fixed allowance; the map is
+// not walked, which would cost more than the rest of the estimate.
 func recordSize(r *events.SQSMessage) int {
-	n := 330 + len(r.MessageId) + len(r.ReceiptHandle) + len(r.Body) + len(r.Md5OfBody) + len(r.Md5OfMessageAttributes) + len(r.EventSourceARN) + len(r.AWSRegion)
-	for k, v := range r.Attributes {
-		n += len(k) + len(v) + 6
+	n := 330 + baseAttributes + len(r.MessageId) + len(r.ReceiptHandle) + len(r.Body) + len(r.Md5OfBody) + len(r.Md5OfMessageAttributes) + len(r.EventSourceARN) + len(r.AWSRegion)
+	if len(r.Attributes) > 4 {
+		for _, k := range optionalAttributes {
+			if v, ok := r.Attributes[k]; ok {
+				n += len(k) + len(v) + 6
+			}
+		}
 	}
-	for k, v := range r.MessageAttributes {
-		n += len(k) + len(v.DataType) + 80 + (len(v.BinaryValue)+2)/3*4
-		if v.StringValue != nil {
-			n += len(*v.StringValue)
+	if len(r.MessageAttributes) > 0 {
+		for k, v := range r.MessageAttributes {
+			n += len(k) + len(v.DataType) + 80 + (len(v.BinaryValue)+2)/3*4
+			if v.StringValue != nil {
+				n += len(*v.StringValue)
+			}
 		}
 	}
 	return n
 }
+
+// baseAttributes bounds the JSON of ApproximateReceiveCount, SentTimestamp, SenderId (at most
+// 193 characters, as sqsfake.WithSenderID allows) and ApproximateFirstReceiveTimestamp.
+const baseAttributes = 4*6 + len("ApproximateReceiveCount") + 10 + len("SentTimestamp") + 13 + len("SenderId") + 193 + len("ApproximateFirstReceiveTimestamp") + 13
+
+// optionalAttributes are the attributes only some records have (R2, R3).
+var optionalAttributes = []string{"SequenceNumber", "MessageGroupId", "MessageDeduplicationId", "AWSTraceHeader"}
 
 // lambdaAttributes are the system attributes a Lambda record carries (R2, R3), the only ones
 // the trigger asks for.
@@ -254,13 +270,14 @@ var allAttributes = []string{"All"}
 var deleteIDs = [10]string{"0", "1", "2", "3", "4", "5", "6", "7", "8", "9"}
 
 // record is msg as a Lambda record (R1–R6).
-func (t *Trigger) record(msg types.Message) events.SQSMessage {
+func (t *Trigger) record(msg *types.Message) events.SQSMessage {
 	// The receive asked for Lambda's attributes only: the map is the record's (the message is
 	// the trigger's own copy, rendered for this receive).
 	attrs := msg.Attributes
 	if attrs == nil {
 		attrs = map[string]string{}
 	}
+	// An empty map, not nil: Lambda's JSON has "messageAttributes": {}.
 	mattrs := make(map[string]events.SQSMessageAttribute, len(msg.MessageAttributes))
 	for k, v := range msg.MessageAttributes {
 		a := events.SQSMessageAttribute{StringValue: v.StringValue, BinaryValue: v.BinaryValue, StringListValues: v.StringListValues, BinaryListValues: v.BinaryListValues, DataType: aws.ToString(v.DataType)}
