@@ -25,9 +25,14 @@ type Config struct {
 	MaximumBatchingWindowInSeconds int32
 	// FunctionResponseTypes is empty or holds ReportBatchItemFailures (R43).
 	FunctionResponseTypes []string
-	// MaximumConcurrency is ScalingConfig.MaximumConcurrency: 0 (unset) or 2–1,000 (R35). It is
-	// validated and recorded; see the package doc for what it changes.
+	// MaximumConcurrency is ScalingConfig.MaximumConcurrency: 0 (unset) or 2–1,000 (R35), the
+	// most invocations this mapping runs at once. See "Concurrency" in the package doc.
 	MaximumConcurrency int32
+	// ReservedConcurrency is the function's reserved concurrency (PutFunctionConcurrency's
+	// ReservedConcurrentExecutions), 0–900: nil means none, so the function has the account's
+	// unreserved 1,000. An invocation that would run more than this many at once is throttled;
+	// 0 throttles every batch. See "Concurrency" in the package doc.
+	ReservedConcurrency *int32
 	// FilterCriteria holds up to MaxFilters filter patterns; when it has any, a message that
 	// matches none is deleted without an invocation (R27–R30). See the package doc for the
 	// pattern syntax lambdasqs supports.
@@ -74,7 +79,8 @@ type mapping struct {
 	batchSize   int
 	window      time.Duration
 	report      bool
-	concurrency int
+	concurrency int // the mapping's cap: MaximumConcurrency, or maxMappingConcurrency
+	functionCap int // the function's: ReservedConcurrency, or accountConcurrency
 	enabled     bool
 	timeout     time.Duration
 	function    string
@@ -84,7 +90,8 @@ type mapping struct {
 // validate checks cfg against a queue as CreateEventSourceMapping does, in the order: the
 // API's declared ranges, then the SQS-specific rules, then the visibility timeout.
 func validate(cfg Config, fifo bool, visibility string) (mapping, error) {
-	m := mapping{batchSize: 10, enabled: !cfg.Disabled, timeout: DefaultFunctionTimeout, function: cfg.FunctionName}
+	m := mapping{batchSize: 10, enabled: !cfg.Disabled, timeout: DefaultFunctionTimeout, function: cfg.FunctionName,
+		concurrency: maxMappingConcurrency, functionCap: accountConcurrency}
 	if m.function == "" {
 		m.function = "function"
 	}
@@ -130,6 +137,18 @@ func validate(cfg Config, fifo bool, visibility string) (mapping, error) {
 			return m, constraint(cfg.MaximumConcurrency, "scalingConfig.maximumConcurrency", "Member must have value less than or equal to 1000")
 		}
 		m.concurrency = int(cfg.MaximumConcurrency)
+	}
+	if r := cfg.ReservedConcurrency; r != nil {
+		if *r < 0 {
+			return m, constraint(*r, "reservedConcurrentExecutions", "Member must have value greater than or equal to 0")
+		}
+		if *r > accountConcurrency-minUnreserved {
+			// PutFunctionConcurrency keeps 100 of the account's concurrency unreserved; the
+			// message is the one users quote (milliHQ/terraform-aws-next-js#251 and others,
+			// with their accounts' own minimums).
+			return m, invalidParameter("Specified ReservedConcurrentExecutions for function decreases account's UnreservedConcurrentExecution below its minimum value of [%d].", minUnreserved)
+		}
+		m.functionCap = int(*r)
 	}
 	filters, err := compileFilters(cfg.FilterCriteria)
 	if err != nil {

@@ -184,3 +184,31 @@ func Example_filterCriteria() {
 	// handled {"type":"order","total":12}
 	// filtered out: 3 left in the queue: 0
 }
+
+// A function with a reserved concurrency of 1 whose work takes 10 s (lambdasqs.Sleep, on the
+// fake's clock): the mapping starts two batches at once, the second is throttled, and the
+// poller retries it 1, 2, 4 and 8 s later, when the first invocation has ended.
+func Example_throttling() {
+	ctx := context.Background()
+	f := setup(ctx, 2)
+	handler := func(ctx context.Context, ev events.SQSEvent) error {
+		return lambdasqs.Sleep(ctx, 10*time.Second)
+	}
+	trig, err := lambdasqs.New(f, "jobs", handler, lambdasqs.Config{
+		BatchSize: 1, FunctionTimeout: 20 * time.Second, ReservedConcurrency: aws.Int32(1),
+	})
+	if err != nil {
+		panic(err)
+	}
+	trig.Advance(ctx, time.Minute)
+	for _, inv := range trig.Invocations() {
+		fmt.Printf("+%v–%v: %v\n", inv.At.Sub(sqsfake.DefaultStart), inv.Ended.Sub(sqsfake.DefaultStart), inv.Outcome)
+	}
+	// Output:
+	// +0s–0s: Throttled
+	// +1s–1s: Throttled
+	// +3s–3s: Throttled
+	// +7s–7s: Throttled
+	// +0s–10s: Success
+	// +15s–25s: Success
+}

@@ -25,6 +25,10 @@ const (
 	// InvalidResponse: a failure list named an empty or unknown itemIdentifier; the whole
 	// batch fails.
 	InvalidResponse
+	// Throttled: the function was already running as many invocations as its reserved
+	// concurrency allows, so the handler was not called; the poller keeps the batch and
+	// retries it, and drops it (its messages return to the queue) at its visibility timeout.
+	Throttled
 )
 
 // String returns the outcome's name.
@@ -42,15 +46,17 @@ func (o Outcome) String() string {
 		return "Timeout"
 	case InvalidResponse:
 		return "InvalidResponse"
+	case Throttled:
+		return "Throttled"
 	}
 	return "Outcome(0)"
 }
 
 // Invocation is the record of one invocation of the handler.
 type Invocation struct {
-	RequestID  string    // the context's AwsRequestID
+	RequestID  string    // the context's AwsRequestID; "" for a throttled attempt
 	At         time.Time // when the handler was invoked, on the fake's clock
-	Ended      time.Time // when it returned, on the fake's clock
+	Ended      time.Time // when it returned (plus what it slept), when its answer was applied
 	MessageIDs []string  // the batch, in order
 	Outcome    Outcome
 	Err        error    // the function's error, panic or timeout; nil on success
@@ -59,7 +65,8 @@ type Invocation struct {
 	Kept       []string // the messages left to return after their visibility timeout
 }
 
-// Invocations returns a copy of the record of every invocation so far, in order.
+// Invocations returns a copy of the record of every invocation so far (and every throttled
+// attempt), in the order they ended: an invocation still running is not in it yet.
 func (t *Trigger) Invocations() []Invocation {
 	t.recMu.Lock()
 	defer t.recMu.Unlock()
@@ -103,7 +110,9 @@ func (t *Trigger) Advance(ctx context.Context, d time.Duration) error {
 }
 
 // next is the earliest moment after now at which the trigger has something to do: a message
-// of its queue becomes visible, or the pending batch's window ends. Zero when there is none.
+// of its queue becomes visible, the pending batch's window ends, an invocation ends, a
+// throttled batch is due for a retry or is dropped, or the scaling ramp adds concurrency to
+// a saturated mapping. Zero when there is none.
 func (t *Trigger) next(now time.Time) time.Time {
 	var next time.Time
 	consider := func(at time.Time) {
@@ -111,9 +120,20 @@ func (t *Trigger) next(now time.Time) time.Time {
 			next = at
 		}
 	}
+	if len(t.flights) > 0 {
+		consider(t.flights[0].inv.Ended)
+	}
 	if t.m.enabled {
 		if len(t.pending) > 0 && t.m.window > 0 {
 			consider(t.since.Add(t.m.window))
+		}
+		for _, h := range t.held {
+			consider(h.retryAt)
+			consider(h.expires)
+		}
+		if !t.activeSince.IsZero() && t.busy() >= t.limit(now) && t.capAt(now) < t.m.concurrency {
+			// Saturated and still scaling: the next minute of the ramp may free a slot.
+			consider(t.activeSince.Add((now.Sub(t.activeSince)/time.Minute + 1) * time.Minute))
 		}
 		if info, ok := t.f.Queue(t.url); ok {
 			for _, m := range info.Messages {

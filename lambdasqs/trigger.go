@@ -41,17 +41,24 @@ type Trigger struct {
 
 	functionArn string
 
-	mu      sync.Mutex          // serializes polling
-	pending []events.SQSMessage // the batch being gathered
-	handles []string            // its receipt handles, which the handler cannot alter
-	size    int                 // its estimated payload size
-	since   time.Time           // when its first record was received
+	mu      sync.Mutex                             // serializes polling
+	pending []events.SQSMessage                    // the batch being gathered
+	handles []string                               // its receipt handles, which the handler cannot alter
+	keep    []bool                                 // scratch: which messages of the batch being answered stay
+	scratch []types.DeleteMessageBatchRequestEntry // scratch: the deletes of an answer applied at once
+	size    int                                    // its estimated payload size
+	since   time.Time                              // when its first record was received
 
-	recMu    sync.Mutex
-	log      [][]Invocation // in chunks of logChunk, so that the record never moves as it grows
-	logged   int
-	filtered []string
-	seq      uint64
+	flights []*flight // invocations running, in the order they end
+	held    []*held   // throttled batches waiting for a retry
+
+	recMu       sync.Mutex
+	log         [][]Invocation // in chunks of logChunk, so that the record never moves as it grows
+	logged      int
+	filtered    []string
+	seq         uint64
+	penalty     int       // concurrent invocations taken away by back-off
+	activeSince time.Time // when the mapping last started finding messages; zero when idle
 }
 
 // New returns a trigger that feeds the queue (a name, URL or ARN of f) to h with the
@@ -82,14 +89,15 @@ func New[H Handler](f *sqsfake.Fake, queue string, h H, cfg Config) (*Trigger, e
 }
 
 // SetEnabled pauses (false) or resumes (true) polling, as UpdateEventSourceMapping's Enabled.
-// A batch being gathered when the mapping is paused stays in flight and returns to the queue
-// when its visibility timeout ends.
+// A batch being gathered or waiting for a retry after a throttle when the mapping is paused
+// stays in flight and returns to the queue when its visibility timeout ends; invocations
+// running end as they would have.
 func (t *Trigger) SetEnabled(on bool) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	t.m.enabled = on
 	if !on {
-		t.pending, t.handles = nil, nil
+		t.pending, t.handles, t.held = nil, nil, nil
 	}
 }
 
@@ -105,25 +113,55 @@ func (t *Trigger) Poll(ctx context.Context) error {
 }
 
 func (t *Trigger) poll(ctx context.Context) error {
+	if err := t.land(ctx); err != nil {
+		return err
+	}
 	for t.m.enabled {
 		if err := ctx.Err(); err != nil {
 			return err
+		}
+		if err := t.retry(ctx); err != nil {
+			return err
+		}
+		if len(t.pending) == 0 && t.busy() >= t.limit(t.f.Now()) {
+			return nil // every slot is taken: wait for an invocation to end
 		}
 		full, err := t.gather(ctx)
 		if err != nil {
 			return err
 		}
 		if len(t.pending) == 0 {
+			if t.busy() == 0 && !t.activeSince.IsZero() {
+				// "When traffic is low, Lambda scales back the processing to five" (R36).
+				t.recMu.Lock()
+				t.activeSince = time.Time{}
+				t.recMu.Unlock()
+			}
 			return nil
 		}
 		if !full && t.m.window > 0 && t.f.Now().Before(t.since.Add(t.m.window)) {
 			return nil // the window is still open: wait for more records
 		}
-		if err := t.invoke(ctx); err != nil {
+		if err := t.dispatch(ctx); err != nil {
+			return err
+		}
+		if err := t.land(ctx); err != nil { // the handler may have moved the clock
 			return err
 		}
 	}
 	return nil
+}
+
+// dispatch starts the pending batch.
+func (t *Trigger) dispatch(ctx context.Context) error {
+	records, handles := t.pending, t.handles
+	t.pending, t.handles = nil, nil
+	if t.activeSince.IsZero() {
+		t.recMu.Lock()
+		t.activeSince = t.since
+		t.recMu.Unlock()
+	}
+	return t.start(ctx, records, handles, t.since)
 }
 
 // gather receives into the pending batch until it is full (batch size or payload) or a receive
@@ -147,8 +185,9 @@ func (t *Trigger) gather(ctx context.Context) (bool, error) {
 			t.since = t.f.Now()
 		}
 		var drop []types.DeleteMessageBatchRequestEntry
-		for _, msg := range out.Messages {
-			rec := t.record(msg)
+		for i := range out.Messages {
+			msg := &out.Messages[i]
+			rec := t.record(&out.Messages[i])
 			if t.m.filters != nil && !matchAny(t.m.filters, &rec) {
 				// R29: a message no filter matches is deleted without an invocation.
 				drop = append(drop, types.DeleteMessageBatchRequestEntry{Id: &deleteIDs[len(drop)%10], ReceiptHandle: msg.ReceiptHandle})
@@ -161,7 +200,7 @@ func (t *Trigger) gather(ctx context.Context) (bool, error) {
 			if len(t.pending) > 0 && t.size+n > MaxPayload {
 				// Over the payload quota: this record opens the next batch. It keeps the
 				// visibility timeout of its receive.
-				if err := t.invoke(ctx); err != nil {
+				if err := t.dispatch(ctx); err != nil {
 					return false, err
 				}
 				t.since = t.f.Now()
@@ -191,20 +230,35 @@ const logChunk = 256
 const eventOverhead = 14
 
 // recordSize estimates a record's size in the invocation payload: its strings, its attributes
-// and the JSON around them, without escapes.
+// and the JSON around them, without escapes. The four attributes every record has are
+// bounded (two timestamps, a count, a sender id) and counted as a fixed allowance; the map is
+// not walked, which would cost more than the rest of the estimate.
 func recordSize(r *events.SQSMessage) int {
-	n := 330 + len(r.MessageId) + len(r.ReceiptHandle) + len(r.Body) + len(r.Md5OfBody) + len(r.Md5OfMessageAttributes) + len(r.EventSourceARN) + len(r.AWSRegion)
-	for k, v := range r.Attributes {
-		n += len(k) + len(v) + 6
+	n := 330 + baseAttributes + len(r.MessageId) + len(r.ReceiptHandle) + len(r.Body) + len(r.Md5OfBody) + len(r.Md5OfMessageAttributes) + len(r.EventSourceARN) + len(r.AWSRegion)
+	if len(r.Attributes) > 4 {
+		for _, k := range optionalAttributes {
+			if v, ok := r.Attributes[k]; ok {
+				n += len(k) + len(v) + 6
+			}
+		}
 	}
-	for k, v := range r.MessageAttributes {
-		n += len(k) + len(v.DataType) + 80 + (len(v.BinaryValue)+2)/3*4
-		if v.StringValue != nil {
-			n += len(*v.StringValue)
+	if len(r.MessageAttributes) > 0 {
+		for k, v := range r.MessageAttributes {
+			n += len(k) + len(v.DataType) + 80 + (len(v.BinaryValue)+2)/3*4
+			if v.StringValue != nil {
+				n += len(*v.StringValue)
+			}
 		}
 	}
 	return n
 }
+
+// baseAttributes bounds the JSON of ApproximateReceiveCount, SentTimestamp, SenderId (at most
+// 193 characters, as sqsfake.WithSenderID allows) and ApproximateFirstReceiveTimestamp.
+const baseAttributes = 4*6 + len("ApproximateReceiveCount") + 10 + len("SentTimestamp") + 13 + len("SenderId") + 193 + len("ApproximateFirstReceiveTimestamp") + 13
+
+// optionalAttributes are the attributes only some records have (R2, R3).
+var optionalAttributes = []string{"SequenceNumber", "MessageGroupId", "MessageDeduplicationId", "AWSTraceHeader"}
 
 // lambdaAttributes are the system attributes a Lambda record carries (R2, R3), the only ones
 // the trigger asks for.
@@ -216,13 +270,14 @@ var allAttributes = []string{"All"}
 var deleteIDs = [10]string{"0", "1", "2", "3", "4", "5", "6", "7", "8", "9"}
 
 // record is msg as a Lambda record (R1–R6).
-func (t *Trigger) record(msg types.Message) events.SQSMessage {
+func (t *Trigger) record(msg *types.Message) events.SQSMessage {
 	// The receive asked for Lambda's attributes only: the map is the record's (the message is
 	// the trigger's own copy, rendered for this receive).
 	attrs := msg.Attributes
 	if attrs == nil {
 		attrs = map[string]string{}
 	}
+	// An empty map, not nil: Lambda's JSON has "messageAttributes": {}.
 	mattrs := make(map[string]events.SQSMessageAttribute, len(msg.MessageAttributes))
 	for k, v := range msg.MessageAttributes {
 		a := events.SQSMessageAttribute{StringValue: v.StringValue, BinaryValue: v.BinaryValue, StringListValues: v.StringListValues, BinaryListValues: v.BinaryListValues, DataType: aws.ToString(v.DataType)}
@@ -248,11 +303,10 @@ func (t *Trigger) record(msg types.Message) events.SQSMessage {
 	}
 }
 
-// invoke hands the pending batch to the handler and applies its answer.
-func (t *Trigger) invoke(ctx context.Context) error {
-	ev := events.SQSEvent{Records: t.pending}
-	handles := t.handles
-	t.pending, t.handles = nil, nil
+// invoke hands the batch to the handler. Its answer is applied when the invocation ends: at
+// once, or, when the handler used Sleep, later (land).
+func (t *Trigger) invoke(ctx context.Context, records []events.SQSMessage, handles []string) error {
+	ev := events.SQSEvent{Records: records}
 	t.recMu.Lock()
 	t.seq++
 	seq := t.seq
@@ -279,12 +333,18 @@ func (t *Trigger) invoke(ctx context.Context) error {
 		AwsRequestID:       inv.RequestID,
 		InvokedFunctionArn: t.functionArn,
 	}
-	hctx, cancel := t.f.Clock().WithDeadline(lambdacontext.NewContext(ctx, lc), deadline)
+	hctx := &invocationCtx{parent: lambdacontext.NewContext(ctx, lc), clock: t.f.Clock(), deadline: deadline}
 	resp, err, panicked := call(hctx, t.h, ev)
-	cancel()
-	inv.Ended = t.f.Now()
+	inv.Ended = t.f.Now().Add(hctx.end())
 	keep := t.outcome(&inv, groups, resp, err, panicked, !inv.Ended.Before(deadline))
-	del := make([]types.DeleteMessageBatchRequestEntry, 0, len(ev.Records))
+	later := inv.Ended.After(t.f.Now())
+	// An invocation applied now deletes through the trigger's own scratch slice.
+	var del []types.DeleteMessageBatchRequestEntry
+	if later {
+		del = make([]types.DeleteMessageBatchRequestEntry, 0, len(ev.Records))
+	} else {
+		del = t.scratch[:0]
+	}
 	for i, id := range inv.MessageIDs {
 		if keep[i] {
 			inv.Kept = append(inv.Kept, id)
@@ -292,7 +352,10 @@ func (t *Trigger) invoke(ctx context.Context) error {
 		}
 		del = append(del, types.DeleteMessageBatchRequestEntry{Id: &deleteIDs[len(del)%10], ReceiptHandle: &handles[i]})
 	}
-	if len(del) > 0 {
+	switch {
+	case len(del) == len(inv.MessageIDs):
+		inv.Deleted = inv.MessageIDs // the record's slices are read-only: share
+	case len(del) > 0:
 		inv.Deleted = make([]string, 0, len(del))
 		for i, id := range inv.MessageIDs {
 			if !keep[i] {
@@ -300,17 +363,45 @@ func (t *Trigger) invoke(ctx context.Context) error {
 			}
 		}
 	}
+	if !later {
+		t.scratch = del[:0]
+	}
+	if later {
+		t.fly(&flight{inv: inv, del: del, handle: handles})
+		return nil
+	}
+	return t.finish(ctx, &inv, del)
+}
+
+// finish applies an ended invocation's answer: it deletes what Lambda deletes, records the
+// invocation and backs off or recovers.
+func (t *Trigger) finish(ctx context.Context, inv *Invocation, del []types.DeleteMessageBatchRequestEntry) error {
 	if err := t.delete(ctx, del); err != nil {
 		return err
 	}
 	t.recMu.Lock()
+	t.logInvocation(inv)
+	switch inv.Outcome {
+	case Success, PartialFailure:
+		t.recover()
+	default:
+		// "When ReportBatchItemFailures is activated, Lambda doesn't scale down message
+		// polling when function invocations fail" (R15).
+		if !t.m.report {
+			t.backOff(inv.Ended)
+		}
+	}
+	t.recMu.Unlock()
+	return nil
+}
+
+// logInvocation appends inv to the record. Called with recMu held.
+func (t *Trigger) logInvocation(inv *Invocation) {
 	if t.logged%logChunk == 0 {
 		t.log = append(t.log, make([]Invocation, 0, logChunk))
 	}
-	t.log[len(t.log)-1] = append(t.log[len(t.log)-1], inv)
+	t.log[len(t.log)-1] = append(t.log[len(t.log)-1], *inv)
 	t.logged++
-	t.recMu.Unlock()
-	return nil
 }
 
 // delete deletes the entries, 10 at a time (their ids must be unique within each 10).
@@ -344,7 +435,13 @@ func call(ctx context.Context, h handlerFunc, ev events.SQSEvent) (resp events.S
 // outcome applies the handler's answer to the batch inv.MessageIDs names (groups: the FIFO
 // group of each, or nil on a standard queue) and says which messages stay.
 func (t *Trigger) outcome(inv *Invocation, groups []string, resp events.SQSEventResponse, err error, panicked, timedOut bool) []bool {
-	keep := make([]bool, len(inv.MessageIDs))
+	keep := t.keep[:0]
+	if cap(keep) < len(inv.MessageIDs) {
+		keep = make([]bool, 0, len(inv.MessageIDs))
+	}
+	keep = keep[:len(inv.MessageIDs)]
+	clear(keep)
+	t.keep = keep
 	all := func(o Outcome, e error) []bool {
 		inv.Outcome, inv.Err = o, e
 		for i := range keep {
@@ -393,8 +490,16 @@ func (t *Trigger) outcome(inv *Invocation, groups []string, resp events.SQSEvent
 	return keep
 }
 
+// requestID is the seq'th invocation's AwsRequestID, a UUID of version 4 form.
 func requestID(seq uint64) string {
-	return fmt.Sprintf("00000000-0000-4000-8000-%012x", seq)
+	const prefix = "00000000-0000-4000-8000-"
+	var b [len(prefix) + 12]byte
+	copy(b[:], prefix)
+	for i := len(b) - 1; i >= len(prefix); i-- {
+		b[i] = "0123456789abcdef"[seq&0xf]
+		seq >>= 4
+	}
+	return string(b[:])
 }
 
 // TimeoutError is the error of an invocation that ran to or past its deadline. Its text is

@@ -291,3 +291,23 @@ func TestAHandlerThatReordersItsRecordsReportsTheRightMessage(t *testing.T) {
 		})
 	}
 }
+
+func TestABatchStopsShortOfTheSixMegabytePayload(t *testing.T) {
+	ctx := context.Background()
+	f := sqsfake.New()
+	url := queue(t, f, "q", nil)
+	body := strings.Repeat("x", 700_000)
+	for range 10 {
+		_, err := f.SendMessage(ctx, &sqs.SendMessageInput{QueueUrl: &url, MessageBody: &body})
+		require.NoError(t, err)
+	}
+	trig, err := lambdasqs.New(f, "q", ok, lambdasqs.Config{})
+	require.NoError(t, err)
+	require.NoError(t, trig.Poll(ctx))
+	var sizes []int
+	for _, inv := range trig.Invocations() {
+		sizes = append(sizes, len(inv.MessageIDs))
+	}
+	// Eight records of 700,000 bytes fit in 6 MB (6,291,456 bytes); a ninth would not.
+	assert.Equal(t, []int{8, 2}, sizes)
+}

@@ -1,0 +1,284 @@
+package lambdasqs
+
+import (
+	"context"
+	"errors"
+	"sync"
+	"time"
+
+	"github.com/aws/aws-lambda-go/events"
+	"github.com/aws/aws-sdk-go-v2/service/sqs/types"
+
+	"github.com/sqsfake/sqsfake"
+)
+
+// Lambda's documented numbers on scaling (R36) and the account's default concurrency.
+const (
+	initialConcurrency    = 5    // "Lambda starts processing five batches at a time"
+	scaleStep             = 300  // "up to 300 more instances per minute"
+	maxMappingConcurrency = 1000 // "The maximum number of batches … 1,000"
+	accountConcurrency    = 1000 // the account's default concurrency quota
+	minUnreserved         = 100  // the concurrency PutFunctionConcurrency leaves unreserved
+)
+
+// The throttle retry schedule. Lambda says it "gradually backs off retries" of a throttled
+// batch (services-sqs-errorhandling.html) without numbers; these are its numbers for
+// retrying throttled asynchronous invocations (invocation-async.html): "from 1 second after
+// the first attempt to a maximum of 5 minutes".
+const (
+	firstRetry = time.Second
+	maxRetry   = 5 * time.Minute
+)
+
+// errThrottled is the error of a throttled invocation: Lambda's Invoke answers
+// TooManyRequestsException "Rate Exceeded." when the function's concurrency is used up.
+var errThrottled = &Error{Code: "TooManyRequestsException", Message: "Rate Exceeded."}
+
+// flight is an invocation whose answer is known but which lasts until inv.Ended, when the
+// mapping applies it.
+type flight struct {
+	inv    Invocation
+	del    []types.DeleteMessageBatchRequestEntry
+	handle []string // what del points into
+}
+
+// held is a throttled batch the poller keeps and retries until its visibility timeout
+// (services-sqs-errorhandling).
+type held struct {
+	records  []events.SQSMessage
+	handles  []string
+	attempts int
+	retryAt  time.Time
+	expires  time.Time // when its messages return to the queue: the poller drops it then
+}
+
+// capAt is the most invocations the mapping may run at once at now, before back-off: five at
+// first, 300 more for each minute it has had messages without a break, at most 1,000 or
+// MaximumConcurrency (R35, R36).
+func (t *Trigger) capAt(now time.Time) int {
+	scaled := initialConcurrency
+	if !t.activeSince.IsZero() {
+		scaled = min(maxMappingConcurrency, initialConcurrency+scaleStep*int(now.Sub(t.activeSince)/time.Minute))
+	}
+	return min(scaled, t.m.concurrency)
+}
+
+// limit is the most invocations the mapping runs at once at now, after back-off: never less
+// than one.
+func (t *Trigger) limit(now time.Time) int { return max(1, t.capAt(now)-t.penalty) }
+
+// busy is how many of the mapping's slots are taken: invocations running and throttled
+// batches waiting for a retry.
+func (t *Trigger) busy() int { return len(t.flights) + len(t.held) }
+
+// backOff takes one concurrent invocation away from the mapping after a failure or a throttle (R14; the error-handling page),
+// leaving at least one; recover gives one back after a success. Called with recMu held.
+func (t *Trigger) backOff(now time.Time) { t.penalty = max(0, min(t.penalty+1, t.capAt(now)-1)) }
+func (t *Trigger) recover()              { t.penalty = max(0, t.penalty-1) }
+
+// Concurrency returns how many invocations the mapping runs at once at the fake's current
+// time: five at first, scaling up by 300 a minute while it has messages, capped by
+// MaximumConcurrency, minus one for each failure it is backing off from. Safe to call from a
+// handler.
+func (t *Trigger) Concurrency() int {
+	t.recMu.Lock()
+	defer t.recMu.Unlock()
+	return t.limit(t.f.Now())
+}
+
+// land applies the answers of the invocations that have ended by now, in the order they ended.
+func (t *Trigger) land(ctx context.Context) error {
+	now := t.f.Now()
+	for len(t.flights) > 0 && !t.flights[0].inv.Ended.After(now) {
+		fl := t.flights[0]
+		t.flights = t.flights[1:]
+		if err := t.finish(ctx, &fl.inv, fl.del); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// fly adds an invocation that ends later, keeping flights in the order they end (then start).
+func (t *Trigger) fly(fl *flight) {
+	i := len(t.flights)
+	for i > 0 && t.flights[i-1].inv.Ended.After(fl.inv.Ended) {
+		i--
+	}
+	t.flights = append(t.flights, nil)
+	copy(t.flights[i+1:], t.flights[i:])
+	t.flights[i] = fl
+}
+
+// retry drops the throttled batches whose visibility timeout has ended and invokes (or
+// throttles again) those due for a retry.
+func (t *Trigger) retry(ctx context.Context) error {
+	for i := 0; i < len(t.held); {
+		h := t.held[i]
+		now := t.f.Now()
+		switch {
+		case !now.Before(h.expires):
+			// "Lambda continues to retry the message until the message's timestamp exceeds
+			// your queue's visibility timeout, at which point Lambda drops the message"
+			// (services-sqs-errorhandling).
+			t.held = append(t.held[:i], t.held[i+1:]...)
+		case h.retryAt.After(now):
+			i++
+		case len(t.flights) >= t.m.functionCap:
+			t.throttle(h)
+			i++
+		default:
+			t.held = append(t.held[:i], t.held[i+1:]...)
+			if err := t.invoke(ctx, h.records, h.handles); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// start invokes the batch, or throttles it when the function already runs as many
+// invocations as its concurrency allows.
+func (t *Trigger) start(ctx context.Context, records []events.SQSMessage, handles []string, since time.Time) error {
+	if len(t.flights) < t.m.functionCap {
+		return t.invoke(ctx, records, handles)
+	}
+	h := &held{records: records, handles: handles, expires: since.Add(t.visibility())}
+	t.held = append(t.held, h)
+	t.throttle(h)
+	return nil
+}
+
+// visibility is the queue's visibility timeout now.
+func (t *Trigger) visibility() time.Duration {
+	info, ok := t.f.Queue(t.url)
+	if !ok {
+		return 0
+	}
+	d, err := time.ParseDuration(info.Attributes["VisibilityTimeout"] + "s")
+	if err != nil {
+		return 0
+	}
+	return d
+}
+
+// throttle records a throttled attempt at h and schedules the next.
+func (t *Trigger) throttle(h *held) {
+	now := t.f.Now()
+	h.attempts++
+	h.retryAt = now.Add(min(firstRetry<<min(h.attempts-1, 20), maxRetry))
+	inv := Invocation{At: now, Ended: now, Outcome: Throttled, Err: errThrottled, MessageIDs: make([]string, len(h.records))}
+	for i, r := range h.records {
+		inv.MessageIDs[i] = r.MessageId
+	}
+	inv.Kept = inv.MessageIDs
+	t.recMu.Lock()
+	t.logInvocation(&inv)
+	t.backOff(now)
+	t.recMu.Unlock()
+}
+
+// Sleep plays d of work on the fake's clock inside a handler: the invocation lasts d longer,
+// without moving the clock, so that other invocations can run meanwhile, up to the mapping's
+// and the function's concurrency (see "Concurrency" in the package doc). The answer the
+// handler returns is applied when the invocation ends: its start plus every Sleep (plus any
+// moves of the fake's clock the handler made). A Sleep that reaches the function's deadline
+// stops there and returns context.DeadlineExceeded, as the handler's context then does: the
+// invocation times out, whatever the handler returns. Outside a handler a Trigger called,
+// Sleep returns an error.
+func Sleep(ctx context.Context, d time.Duration) error {
+	c, _ := ctx.Value(invocationKey{}).(*invocationCtx)
+	if c == nil {
+		return errors.New("lambdasqs: Sleep outside an invocation of a Trigger")
+	}
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	if d <= 0 {
+		return nil
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	now := c.clock.Now()
+	if now.Add(c.slept + d).Before(c.deadline) {
+		c.slept += d
+		return nil
+	}
+	c.slept = max(0, c.deadline.Sub(now))
+	c.expired = true
+	return context.DeadlineExceeded
+}
+
+type invocationKey struct{}
+
+// invocationCtx is a handler's context. It ends when the fake's clock reaches the deadline
+// (with context.DeadlineExceeded), when Sleep reaches it (the same), when the parent ends
+// (with the parent's error), or when the handler has returned (context.Canceled). It reads
+// the clock to answer Err and arms a timer on it only when Done is asked for: most handlers
+// never ask, and an armed timer costs more than the rest of the context.
+type invocationCtx struct {
+	parent   context.Context
+	clock    sqsfake.Clock
+	deadline time.Time
+
+	mu       sync.Mutex
+	slept    time.Duration
+	expired  bool               // Sleep reached the deadline
+	returned bool               // the handler has returned
+	timed    context.Context    // the clock's deadline context, made by Done
+	cancel   context.CancelFunc // timed's
+}
+
+func (c *invocationCtx) Deadline() (time.Time, bool) { return c.deadline, true }
+
+func (c *invocationCtx) Value(key any) any {
+	if key == (invocationKey{}) {
+		return c
+	}
+	return c.parent.Value(key)
+}
+
+func (c *invocationCtx) Done() <-chan struct{} {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.expired || c.returned {
+		return closed
+	}
+	if c.timed == nil {
+		c.timed, c.cancel = c.clock.WithDeadline(c.parent, c.deadline)
+	}
+	return c.timed.Done()
+}
+
+func (c *invocationCtx) Err() error {
+	if err := c.parent.Err(); err != nil {
+		return err
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	switch {
+	case c.expired:
+		return context.DeadlineExceeded
+	case c.timed != nil && c.timed.Err() != nil:
+		return c.timed.Err()
+	case !c.clock.Now().Before(c.deadline):
+		return context.DeadlineExceeded
+	case c.returned:
+		return context.Canceled
+	}
+	return nil
+}
+
+// end marks the handler returned and reports how long Sleep made the invocation last beyond
+// the clock.
+func (c *invocationCtx) end() time.Duration {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.returned = true
+	if c.cancel != nil {
+		c.cancel()
+	}
+	return c.slept
+}
+
+var closed = func() chan struct{} { c := make(chan struct{}); close(c); return c }()
