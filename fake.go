@@ -66,6 +66,7 @@ type Fake struct {
 	spaces      map[[2]string]*space // the other spaces callers acted in, by account and region
 	actors      map[identity]*actor  // the other identities callers acted as
 	actorList   []*actor             // those actors by number (actor.num - 1)
+	millis      millisCache          // timestamps formatted for system attributes
 	queues      map[queueKey]*queue
 	queuesByID  map[uint32]*queue
 	deletedAt   map[queueKey]int64 // when a queue was deleted, for the 60-second cooldown on its name

@@ -296,6 +296,29 @@ func (f *Fake) render(q *queue, msgs []*message, p *receiveParams) *sqs.ReceiveM
 
 func millis(ns int64) string { return strconv.FormatInt(ns/int64(time.Millisecond), 10) }
 
+// millisCache remembers the last few timestamps it formatted: the messages of one receive
+// were mostly sent, and first received, within the same millisecond — on a virtual clock,
+// often all of them — so a receive of ten formats one or two strings rather than twenty.
+// Called with f.mu held.
+type millisCache struct {
+	ms   [2]int64
+	text [2]string
+	next uint8
+}
+
+func (c *millisCache) format(ns int64) string {
+	ms := ns / int64(time.Millisecond)
+	for i := range c.ms {
+		if c.ms[i] == ms && c.text[i] != "" {
+			return c.text[i]
+		}
+	}
+	i := c.next
+	c.next ^= 1
+	c.ms[i], c.text[i] = ms, millis(ns)
+	return c.text[i]
+}
+
 // systemAttributes returns the selected system attributes that m has.
 func (f *Fake) systemAttributes(m *message, sel sysAttrSet) map[string]string {
 	a := make(map[string]string, 4)
@@ -303,13 +326,13 @@ func (f *Fake) systemAttributes(m *message, sel sysAttrSet) map[string]string {
 		a["SenderId"] = f.senderID
 	}
 	if sel&sysSentTimestamp != 0 {
-		a["SentTimestamp"] = millis(m.sentAt)
+		a["SentTimestamp"] = f.millis.format(m.sentAt)
 	}
 	if sel&sysApproximateReceiveCount != 0 {
 		a["ApproximateReceiveCount"] = strconv.FormatUint(uint64(m.receiveCount), 10)
 	}
 	if sel&sysApproximateFirstReceiveTimestamp != 0 && m.receiveCount > 0 {
-		a["ApproximateFirstReceiveTimestamp"] = millis(m.firstRecvAt)
+		a["ApproximateFirstReceiveTimestamp"] = f.millis.format(m.firstRecvAt)
 	}
 	if x := m.ext; x != nil {
 		if sel&sysAWSTraceHeader != 0 && x.traceHeader != nil {
