@@ -137,8 +137,8 @@ func (f *Fake) enqueue(q *queue, r *sendRequest, now int64) sent {
 		sentAt:     now,
 		retainFrom: now,
 	}
-	if len(r.attrs) > 0 || len(r.sys) > 0 || r.groupID != nil {
-		ext := &messageExt{}
+	if len(r.attrs) > 0 || len(r.sys) > 0 || r.groupID != nil || r.by != 0 {
+		ext := &messageExt{sender: r.by}
 		if len(m.attrs) > 0 {
 			// Over the stored copy: it holds what SQS received (invalid UTF-8 replaced by
 			// U+FFFD), and a receive that returns every attribute reuses this digest.

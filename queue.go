@@ -33,6 +33,7 @@ type messageExt struct {
 	md5SysAttrs string
 	groupID     string // MessageGroupId; "" when none (an empty id is invalid)
 	dlqSource   string // DeadLetterQueueSourceArn
+	sender      uint32 // who sent it (actor.num), when not the fake's own root user
 
 	// Dead-lettered messages only: when the move into the DLQ happened, the queue it came
 	// from, and its receive count then (its receipt handle stays the source's until the DLQ

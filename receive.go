@@ -319,11 +319,26 @@ func (c *millisCache) format(ns int64) string {
 	return c.text[i]
 }
 
+// senderIDOf returns the SenderId of m: the fake's (WithSenderID) for what the fake's own
+// root user sent, and for another identity's sends that identity's account id, which is
+// what SQS reports for an account's root user. (An IAM user's or role's SenderId is a unique
+// id that IAM assigns and the fake cannot know: their sends report their account id too.)
+func (f *Fake) senderIDOf(m *message) string {
+	if m.ext == nil || m.ext.sender == 0 || int(m.ext.sender) > len(f.actorList) {
+		return f.senderID
+	}
+	a := f.actorList[m.ext.sender-1]
+	if a.sp.account == f.account && a.principal == f.homeActor.principal {
+		return f.senderID // the fake's own root user, in another region
+	}
+	return a.sp.account
+}
+
 // systemAttributes returns the selected system attributes that m has.
 func (f *Fake) systemAttributes(m *message, sel sysAttrSet) map[string]string {
 	a := make(map[string]string, 4)
 	if sel&sysSenderID != 0 {
-		a["SenderId"] = f.senderID
+		a["SenderId"] = f.senderIDOf(m)
 	}
 	if sel&sysSentTimestamp != 0 {
 		a["SentTimestamp"] = f.millis.format(m.sentAt)

@@ -206,3 +206,31 @@ func TestTimelineNamesTheCallerWhoActedAsAnotherIdentity(t *testing.T) {
 	assert.Equal(t, []string{"sent:", "received:arn:aws:iam::123456789012:user/alice", "deleted:arn:aws:iam::123456789012:user/alice"}, by)
 	assert.Contains(t, f.Timeline(*sent.MessageId).Events[2].String(), "deleted in q by arn:aws:iam::123456789012:user/alice")
 }
+
+func TestSenderIdIsTheSendingAccount(t *testing.T) {
+	ctx := context.Background()
+	f := New()
+	for _, tc := range []struct {
+		name string
+		as   Identity
+		want string
+	}{
+		{"the fake's own root user", Identity{}, DefaultSenderID},
+		{"the fake's own root user in another region", Identity{Region: regionEU}, DefaultSenderID},
+		{"another account", Identity{AccountID: accountB}, accountB},
+		{"a user of another account", Identity{AccountID: accountB, PrincipalARN: "arn:aws:iam::222222222222:user/bob"}, accountB},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			as := ActAs(tc.as)
+			q, err := f.CreateQueue(ctx, &sqs.CreateQueueInput{QueueName: aws.String("q")}, as)
+			require.NoError(t, err)
+			_, err = f.SendMessage(ctx, &sqs.SendMessageInput{QueueUrl: q.QueueUrl, MessageBody: aws.String("x")}, as)
+			require.NoError(t, err)
+			got, err := f.ReceiveMessage(ctx, &sqs.ReceiveMessageInput{QueueUrl: q.QueueUrl,
+				MessageSystemAttributeNames: []types.MessageSystemAttributeName{"SenderId"}}, as)
+			require.NoError(t, err)
+			require.Len(t, got.Messages, 1)
+			assert.Equal(t, map[string]string{"SenderId": tc.want}, got.Messages[0].Attributes)
+		})
+	}
+}
