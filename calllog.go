@@ -202,7 +202,7 @@ func (f *Fake) startCall(op string, door Door, who *actor, params any) callID {
 	seq := f.requests.Add(1)
 	id := callID{seq: seq, gen: f.callGen, op: operationIndex[op]}
 	r := f.calls.recs.add(callRec{start: f.now(), op: id.op, door: door})
-	if who != nil && who != f.homeActor {
+	if who != nil && !who.own {
 		f.calls.extra(r).who = who
 		id.by = who.num
 	}

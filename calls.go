@@ -50,8 +50,8 @@ type Caller struct {
 	AccountID    string
 	Region       string
 	PrincipalARN string
-	// Other reports that the call acted as another identity than the fake's own root
-	// user; String shows it.
+	// Other reports that the call acted as another identity than the fake's own root user
+	// in the fake's own region; String shows it.
 	Other bool
 }
 

@@ -225,7 +225,7 @@ func New(opts ...Option) *Fake {
 	}
 	f.partition = partitionOf(f.region)
 	f.home = &space{account: f.account, region: f.region, partition: f.partition}
-	f.homeActor = &actor{sp: f.home, principal: rootARN(f.partition, f.account)}
+	f.homeActor = &actor{sp: f.home, principal: rootARN(f.partition, f.account), own: true}
 	f.opts = sqs.New(sqs.Options{
 		Region:           f.region,
 		BaseEndpoint:     aws.String("http://sqs.fake.invalid"),

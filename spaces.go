@@ -41,6 +41,7 @@ type identity struct {
 // are interned per identity, so the default path allocates nothing.
 type actor struct {
 	num       uint32 // 0 for the fake's own root user, else 1 + its index in Fake.actorList
+	own       bool   // the fake's own root user, in its own region (over plain HTTP, say)
 	sp        *space
 	principal string
 	orgID     string
@@ -193,8 +194,10 @@ func (f *Fake) actorFor(id identity) *actor {
 		account, region := cmp.Or(id.account, f.home.account), cmp.Or(id.region, f.home.region)
 		sp := f.spaceOf(account, region)
 		a = &actor{sp: sp, principal: cmp.Or(id.principal, rootARN(sp.partition, account)), orgID: id.orgID, insecure: id.insecure}
-		f.actorList = append(f.actorList, a)
-		a.num = uint32(len(f.actorList))
+		if a.own = sp == f.home && a.principal == f.homeActor.principal; !a.own {
+			f.actorList = append(f.actorList, a)
+			a.num = uint32(len(f.actorList))
+		}
 	}
 	if f.actors == nil {
 		f.actors = make(map[identity]*actor)
