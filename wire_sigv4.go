@@ -218,7 +218,7 @@ func isRegionName(s string) bool {
 	if last < 0 || !isDigits(rest[last+1:]) {
 		return false
 	}
-	for _, w := range strings.Split(rest[:last], "-") {
+	for w := range strings.SplitSeq(rest[:last], "-") {
 		if !lowerWord(w) {
 			return false
 		}
