@@ -62,7 +62,9 @@ func readCredentials(path string) ([]sqsfake.Credential, error) {
 func parseCredentials(data []byte) ([]sqsfake.Credential, error) {
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.DisallowUnknownFields()
-	at := func(offset int64) string { return fmt.Sprint(1 + bytes.Count(data[:min(int(offset), len(data))], []byte("\n"))) }
+	at := func(offset int64) string {
+		return fmt.Sprint(1 + bytes.Count(data[:min(int(offset), len(data))], []byte("\n")))
+	}
 	fail := func(offset int64, err error) error {
 		var se *json.SyntaxError
 		var te *json.UnmarshalTypeError
