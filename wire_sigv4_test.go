@@ -637,3 +637,32 @@ func BenchmarkIdentify(b *testing.B) {
 		}
 	}
 }
+
+// FuzzSigV4 feeds arbitrary Authorization headers and query strings to identify and verify:
+// neither panics, identify's account is a 12-digit key or nothing, and verify accepts
+// nothing it was not given a valid signature for.
+func FuzzSigV4(f *testing.F) {
+	f.Add("AWS4-HMAC-SHA256 Credential=AKIDEXAMPLE/20260101/us-east-1/sqs/aws4_request, SignedHeaders=host;x-amz-date, Signature=00", "Action=ListQueues", "20260101T000000Z")
+	f.Add("AWS4-", "X-Amz-Algorithm=AWS4-HMAC-SHA256&X-Amz-Credential=a%2Fb%2Fc%2Fd%2Fe&X-Amz-Signature=1", "2026")
+	f.Add("", "X-Amz-Credential=111122223333%2F20260101%2Fus-east-1%2Fsqs%2Faws4_request&X-Amz-Date=20260101T000000Z&X-Amz-SignedHeaders=host&X-Amz-Signature=1&X-Amz-Algorithm=AWS4-HMAC-SHA256", "")
+	f.Add("AWS4-HMAC-SHA256 Credential=//// ,SignedHeaders=;;HOST;, Signature==", "%", "20261301T250000Z")
+	creds := testCredentials(f)
+	f.Fuzz(func(t *testing.T, auth, rawQuery, date string) {
+		r := httptest.NewRequest("POST", "http://"+sigHost+"/", strings.NewReader("x"))
+		r.URL.RawQuery = rawQuery
+		if auth != "" {
+			r.Header["Authorization"] = []string{auth}
+		}
+		if date != "" {
+			r.Header["X-Amz-Date"] = []string{date}
+		}
+		id := identify(r)
+		if id.account != "" && id.account != id.accessKey {
+			t.Fatalf("identify: account %q of key %q", id.account, id.accessKey)
+		}
+		got, serr := verify(r, []byte("x"), creds, sigT0)
+		if serr == nil {
+			t.Fatalf("verify accepted %+v", got)
+		}
+	})
+}
