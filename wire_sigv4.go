@@ -1,0 +1,563 @@
+package sqsfake
+
+import (
+	"context"
+	"crypto/sha256"
+	"crypto/subtle"
+	"encoding/hex"
+	"net/http"
+	"net/textproto"
+	"net/url"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	v4 "github.com/aws/aws-sdk-go-v2/aws/signer/v4"
+	"github.com/aws/smithy-go/logging"
+)
+
+// Who is calling, on the wire (door 3), and whether the request's SigV4 signature holds.
+//
+// identify (lenient mode, the default) reads the caller from a request without checking
+// anything: the access key id and region of the SigV4 credential scope, in the
+// Authorization header or in the X-Amz-Credential query parameter of a presigned URL. An
+// access key id of 12 digits is that account, the convention LocalStack users follow.
+//
+// verify (signed mode: WithCredentials, cmd/sqsfake -credentials) checks a request's
+// signature as AWS does for SQS, in AWS's order, and answers each refusal as SQS does. The
+// signature itself is recomputed by the AWS SDK's own signer (aws/signer/v4) over a request
+// rebuilt from exactly what the client signed; no signing code of our own.
+//
+// What AWS answers, and the evidence (SPEC-access.md §2; "coral" is the front end SQS's JSON
+// protocol shares with DynamoDB, whose refusals dynalite recorded in order in its
+// validations comments, github.com/mhart/dynalite index.js, 2013):
+//
+//	no Authorization header starting "AWS4-", no X-Amz-Algorithm/Credential/Signature
+//	  query parameter: 403 AccessDenied (AccessDeniedException). REC: the unsigned step
+//	  of yavosh/pail test/diff/testdata/golden/sqs-auth-errors.json. Its message was not
+//	  recorded: we answer SQS's own AccessDenied text of the query era, "Access to the
+//	  resource <scheme>://<host>/ is denied." (3P: aws/aws-sdk-php#188,
+//	  bbc/sqs-consumer#225), with the host the request was sent to. UNCONFIRMED.
+//	a part of the header without "=": 400 IncompleteSignature "'<part>' not a valid
+//	  key=value pair (missing equal-sign) in Authorization header: '<header>'." (3P:
+//	  aws/aws-sdk-go#289, iann0036/cloud9-sync#10; coral services).
+//	Credential, Signature or SignedHeaders missing, or no X-Amz-Date and no Date header:
+//	  400 IncompleteSignature, one sentence each, "Authorization header requires
+//	  'Credential' parameter. … Authorization header requires existence of either a
+//	  'X-Amz-Date' or a 'Date' header. Authorization=<header>" (3P: brendanhay/amazonka#316
+//	  (SES, 400), aws/chalice#828; dynalite). Presigned: "AWS query-string parameters must
+//	  include 'X-Amz-Algorithm'. … Re-examine the query-string parameters." (dynalite).
+//	X-Amz-Date not in the basic format: 400 IncompleteSignature "Date must be in ISO-8601
+//	  'basic format'. Got '<v>'. See http://en.wikipedia.org/wiki/ISO_8601" (dynalite).
+//	dated more than 15 minutes ago: 403 SignatureDoesNotMatch "Signature expired:
+//	  <X-Amz-Date> is now earlier than <now-15m> (<now> - 15 min.)" (REC pail clock-skew;
+//	  3P on SQS: aws/aws-sdk-go#487, aws/aws-sdk-php#642).
+//	dated more than 15 minutes ahead: 403 SignatureDoesNotMatch "Signature not yet
+//	  current: <X-Amz-Date> is still later than <now+15m> (<now> + 15 min.)" (3P text from
+//	  5-minute services: serverless/serverless#4679, serverless/enterprise#11; the 15 and
+//	  the code INF from the expired case).
+//	host not among the signed headers: 403 SignatureDoesNotMatch "'Host' must be a
+//	  'SignedHeader' in the AWS Authorization." (dynalite).
+//	another algorithm than AWS4-HMAC-SHA256: 400 IncompleteSignature "Unsupported AWS
+//	  'algorithm': '<alg>' (only AWS4-HMAC-SHA256 for now). " (dynalite).
+//	a credential of other than 5 parts: 400 IncompleteSignature "Credential must have
+//	  exactly 5 slash-delimited elements, e.g. keyid/date/region/service/term, got
+//	  '<credential>'" (3P on SQS: boto/boto3#1752; aws/aws-sdk-go#1042).
+//	a scope with a region that is no region name, another service than sqs, another
+//	  terminator than aws4_request or another day than X-Amz-Date's: 403
+//	  SignatureDoesNotMatch, one sentence each, "Credential should be scoped to a valid
+//	  region, not '<r>'. Credential should be scoped to correct service: 'sqs'. Credential
+//	  should be scoped with a valid terminator: 'aws4_request', not '<t>'. Date in
+//	  Credential scope does not match YYYYMMDD from ISO-8601 version of date from HTTP:
+//	  '<d>' != '<day>', from '<X-Amz-Date>'. " (3P on SQS for the region sentence, with
+//	  its trailing space: boto/boto#3690; cllunsford/aws-signing-proxy#25 for the
+//	  service; dynalite for all four). Any region name is valid here: the fake serves
+//	  every region.
+//	an access key id the fake does not know: 403 InvalidClientTokenId
+//	  (UnrecognizedClientException) "The security token included in the request is
+//	  invalid." (REC pail unknown-key; 3P on SQS: ex-aws/ex_aws#220).
+//	a signature that does not match: 403 SignatureDoesNotMatch "The request signature we
+//	  calculated does not match the signature you provided. Check your AWS Secret Access
+//	  Key and signing method. Consult the service documentation for details.\n\nThe
+//	  Canonical String for this request should have been\n'<canonical request>'\n\nThe
+//	  String-to-Sign should have been\n'<string to sign>'\n" (REC pail bad-signature for
+//	  the code; 3P on SQS for the text and its two appendices: aws/aws-cli#5341, an SQS
+//	  CreateQueue refusal of 2019 quoted in a public source file, aws/aws-sdk-ruby#374).
+//
+// The statuses: 403 as recorded (pail); 400 for IncompleteSignature as the SQS Common
+// Errors page lists it and coral answers it (amazonka#316, cloud9-sync#10, dynalite).
+//
+// Presigned URLs (X-Amz-Algorithm, X-Amz-Credential, X-Amz-Date, X-Amz-SignedHeaders,
+// X-Amz-Signature in the query) are checked like headers, with the same 15-minute window
+// around X-Amz-Date: SQS does not honour X-Amz-Expires, a presigned SQS URL lasts 15
+// minutes whatever it says (3P: aws/aws-sdk-ruby#2498 for SQS; aws/aws-sdk-go#2167 and
+// aws/aws-sdk-ruby#2887 for other non-S3 services), so there is no "Request has expired"
+// here; X-Amz-Expires is signed like any query parameter and otherwise ignored. The payload
+// hash of a presigned request is the SHA-256 of its body (empty for a GET), as botocore's
+// SigV4QueryAuth signs it after moving the body into the query; UNSIGNED-PAYLOAD, S3's
+// convention, is accepted too (UNCONFIRMED for SQS: a leniency for hand-made presigners).
+//
+// A session token (X-Amz-Security-Token) is signed as the client signed it but not
+// checked: the fake knows no tokens, so a known access key with any token is that key's
+// caller (AWS would refuse a token it did not issue with InvalidClientTokenId).
+//
+// Limits of rebuilding the request for the SDK's signer, which real clients do not reach:
+// the signer never signs User-Agent, X-Amzn-Trace-Id, Expect, Transfer-Encoding or
+// Authorization, signs content-length only when it is above 0, and signs x-amz-date, not
+// Date; a request that signed one of the former, "content-length:0", or only a Date header
+// is refused with SignatureDoesNotMatch. botocore, the Java and JavaScript SDKs and the Go
+// SDK sign none of them (botocore SIGNED_HEADERS_BLACKLIST; the Go signer's IgnoredHeaders).
+
+// wireIdentity is who a wire request says it is.
+type wireIdentity struct {
+	accessKey string
+	region    string // from the credential scope; "" if the request carried none (unsigned) or no region name
+	account   string // "" = the fake's default account
+	principal string // "" = default: the account's root
+	orgID     string // the principal's aws:PrincipalOrgID; "" = none
+	signed    bool   // verify checked the signature (signed mode); identify never sets it
+}
+
+// SigV4 as SQS takes it.
+const (
+	sigAlgorithm  = "AWS4-HMAC-SHA256"
+	sigService    = "sqs"
+	sigTerminator = "aws4_request"
+	amzDateFormat = "20060102T150405Z"
+	// sigMaxSkew is how far X-Amz-Date may be from the server's clock, either way.
+	sigMaxSkew = 15 * time.Minute
+	// unsignedPayload is the payload hash S3's presigned URLs use.
+	unsignedPayload = "UNSIGNED-PAYLOAD"
+)
+
+// identify reads the caller from a request in lenient mode, checking nothing: the
+// Credential of an Authorization header (AWS4-HMAC-SHA256 Credential=AKID/20260101/
+// us-east-1/sqs/aws4_request, SignedHeaders=…, Signature=…) or the X-Amz-Credential
+// parameter of a presigned URL. A 12-digit access key id is the account; a region is taken
+// only if it has a region's form (lower-case words and a number joined by hyphens). It never
+// fails: a request without a credential, or with a malformed one, yields an empty identity.
+func identify(r *http.Request) wireIdentity {
+	var cred string
+	if auth := r.Header.Get("Authorization"); auth != "" {
+		cred = authCredential(auth)
+	} else if v, ok := rawQueryValue(r.URL.RawQuery, "X-Amz-Credential"); ok {
+		if u, err := url.QueryUnescape(v); err == nil {
+			cred = u
+		}
+	}
+	key, _, region, _, _, ok := scopeParts(cred)
+	if !ok || key == "" {
+		return wireIdentity{}
+	}
+	if !isRegionName(region) {
+		region = ""
+	}
+	return wireIdentity{accessKey: key, region: region, account: accountOfKey(key)}
+}
+
+// authCredential returns the value of the Credential= parameter of an Authorization header,
+// or "".
+func authCredential(auth string) string {
+	const name = "Credential="
+	for off := 0; ; {
+		i := strings.Index(auth[off:], name)
+		if i < 0 {
+			return ""
+		}
+		i += off
+		if i > 0 && auth[i-1] != ' ' && auth[i-1] != ',' {
+			off = i + len(name)
+			continue
+		}
+		v := auth[i+len(name):]
+		if end := strings.IndexByte(v, ','); end >= 0 {
+			v = v[:end]
+		}
+		return strings.TrimSpace(v)
+	}
+}
+
+// rawQueryValue returns the still-escaped value of the first parameter name in a raw query.
+func rawQueryValue(rawQuery, name string) (string, bool) {
+	for rawQuery != "" {
+		var part string
+		part, rawQuery, _ = strings.Cut(rawQuery, "&")
+		if v, ok := strings.CutPrefix(part, name); ok && strings.HasPrefix(v, "=") {
+			return v[1:], true
+		}
+	}
+	return "", false
+}
+
+// scopeParts splits a credential key/date/region/service/terminator from the right, so a
+// key id holding a '/' stays whole; ok is false with fewer than 5 parts.
+func scopeParts(cred string) (key, date, region, service, term string, ok bool) {
+	var parts [4]string
+	rest := cred
+	for i := 3; i >= 0; i-- {
+		j := strings.LastIndexByte(rest, '/')
+		if j < 0 {
+			return "", "", "", "", "", false
+		}
+		parts[i], rest = rest[j+1:], rest[:j]
+	}
+	return rest, parts[0], parts[1], parts[2], parts[3], true
+}
+
+// isRegionName reports whether s has a region's form — lower-case words and a number
+// joined by hyphens, the first word of two letters or more (us-east-1, us-gov-west-1,
+// eusc-de-east-1) — as options.go's regionPattern does, without a regexp.
+func isRegionName(s string) bool {
+	first, rest, ok := strings.Cut(s, "-")
+	if !ok || len(first) < 2 || !lowerWord(first) {
+		return false
+	}
+	last := strings.LastIndexByte(rest, '-')
+	if last < 0 || !isDigits(rest[last+1:]) {
+		return false
+	}
+	for w := range strings.SplitSeq(rest[:last], "-") {
+		if !lowerWord(w) {
+			return false
+		}
+	}
+	return true
+}
+
+// lowerWord reports whether s is one or more lower-case ASCII letters.
+func lowerWord(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] < 'a' || s[i] > 'z' {
+			return false
+		}
+	}
+	return s != ""
+}
+
+// sigError is a refusal of signed mode, as SQS answers it.
+type sigError struct {
+	code    string // the query protocol's code (x-amzn-query-error), such as SignatureDoesNotMatch
+	shape   string // the awsJson1_0 __type's shape in com.amazon.coral.service, such as InvalidSignatureException
+	message string
+	status  int
+}
+
+func (e *sigError) Error() string { return e.code + ": " + e.message }
+
+// wire returns the refusal as door 3 writes it: __type in coral's namespace, as SQS answers
+// signature errors (pail's recording), and the code in x-amzn-query-error with fault Sender.
+func (e *sigError) wire() *wireError {
+	return &wireError{status: e.status, typ: coralNamespace + e.shape, query: e.code + ";Sender", message: e.message}
+}
+
+func errUnsigned(r *http.Request) *sigError {
+	scheme := "http"
+	if r.TLS != nil {
+		scheme = "https"
+	}
+	return &sigError{code: "AccessDenied", shape: "AccessDeniedException", status: http.StatusForbidden,
+		message: "Access to the resource " + scheme + "://" + r.Host + "/ is denied."}
+}
+
+func errIncompleteSignature(message string) *sigError {
+	return &sigError{code: "IncompleteSignature", shape: "IncompleteSignatureException", status: http.StatusBadRequest, message: message}
+}
+
+func errSignatureDoesNotMatch(message string) *sigError {
+	return &sigError{code: "SignatureDoesNotMatch", shape: "InvalidSignatureException", status: http.StatusForbidden, message: message}
+}
+
+func errUnknownAccessKey() *sigError {
+	return &sigError{code: "InvalidClientTokenId", shape: "UnrecognizedClientException", status: http.StatusForbidden,
+		message: "The security token included in the request is invalid."}
+}
+
+// sigMismatchText begins the message of a signature that does not match.
+const sigMismatchText = "The request signature we calculated does not match the signature you provided. " +
+	"Check your AWS Secret Access Key and signing method. Consult the service documentation for details."
+
+// sigAuth is the signature a request carries, in either form.
+type sigAuth struct {
+	presigned     bool
+	algorithm     string
+	credential    string
+	signedHeaders string
+	signature     string
+	date          string // X-Amz-Date as sent (or the Date header's time in the basic format)
+}
+
+// verify checks a request's SigV4 signature in signed mode and returns who sent it, or the
+// refusal SQS would answer (see the evidence above). body is the request body, already
+// read; now is the server's wall-clock time (clients sign with their real clock, whatever
+// the fake's clock says). The signature is recomputed by the SDK's signer over a request
+// holding exactly the headers the client signed, with their received values, the same
+// X-Amz-Date, the same query and the SHA-256 of body. Nothing else of the request is
+// looked at: an unsigned header added on the way does not matter.
+func verify(r *http.Request, body []byte, creds *credentialSet, now time.Time) (wireIdentity, *sigError) {
+	a, serr := readSigAuth(r)
+	if serr != nil {
+		return wireIdentity{}, serr
+	}
+	t, err := time.Parse(amzDateFormat, a.date)
+	if err != nil {
+		return wireIdentity{}, errIncompleteSignature("Date must be in ISO-8601 'basic format'. Got '" + a.date + "'. See http://en.wikipedia.org/wiki/ISO_8601")
+	}
+	now = now.UTC().Truncate(time.Second)
+	if earliest := now.Add(-sigMaxSkew); t.Before(earliest) {
+		return wireIdentity{}, errSignatureDoesNotMatch("Signature expired: " + a.date + " is now earlier than " +
+			earliest.Format(amzDateFormat) + " (" + now.Format(amzDateFormat) + " - 15 min.)")
+	}
+	if latest := now.Add(sigMaxSkew); t.After(latest) {
+		return wireIdentity{}, errSignatureDoesNotMatch("Signature not yet current: " + a.date + " is still later than " +
+			latest.Format(amzDateFormat) + " (" + now.Format(amzDateFormat) + " + 15 min.)")
+	}
+	if !signsHost(a.signedHeaders) {
+		return wireIdentity{}, errSignatureDoesNotMatch("'Host' must be a 'SignedHeader' in the AWS Authorization.")
+	}
+	if a.algorithm != sigAlgorithm {
+		return wireIdentity{}, errIncompleteSignature("Unsupported AWS 'algorithm': '" + a.algorithm + "' (only AWS4-HMAC-SHA256 for now). ")
+	}
+	if strings.Count(a.credential, "/") != 4 {
+		return wireIdentity{}, errIncompleteSignature("Credential must have exactly 5 slash-delimited elements, e.g. keyid/date/region/service/term, got '" + a.credential + "'")
+	}
+	key, day, region, service, term, _ := scopeParts(a.credential)
+	var scope strings.Builder
+	if !isRegionName(region) {
+		scope.WriteString("Credential should be scoped to a valid region, not '" + region + "'. ")
+	}
+	if service != sigService {
+		scope.WriteString("Credential should be scoped to correct service: '" + sigService + "'. ")
+	}
+	if term != sigTerminator {
+		scope.WriteString("Credential should be scoped with a valid terminator: '" + sigTerminator + "', not '" + term + "'. ")
+	}
+	if day != a.date[:8] {
+		scope.WriteString("Date in Credential scope does not match YYYYMMDD from ISO-8601 version of date from HTTP: '" +
+			day + "' != '" + a.date[:8] + "', from '" + a.date + "'. ")
+	}
+	if scope.Len() > 0 {
+		return wireIdentity{}, errSignatureDoesNotMatch(scope.String())
+	}
+	k, ok := creds.lookup(key)
+	if !ok {
+		return wireIdentity{}, errUnknownAccessKey()
+	}
+	if serr := checkSignature(r, body, &a, k, region, t); serr != nil {
+		return wireIdentity{}, serr
+	}
+	return wireIdentity{accessKey: key, region: region, account: k.account, principal: k.principal, orgID: k.orgID, signed: true}, nil
+}
+
+// readSigAuth reads the signature of a request: its Authorization header, or else the
+// parameters of a presigned URL. It refuses a request with neither (AccessDenied) and one
+// whose signature lacks a part (IncompleteSignature).
+func readSigAuth(r *http.Request) (sigAuth, *sigError) {
+	if auth := r.Header.Get("Authorization"); strings.HasPrefix(strings.TrimSpace(auth), "AWS4-") {
+		return readAuthHeader(r, auth)
+	}
+	q := r.URL.Query()
+	if !q.Has("X-Amz-Algorithm") && !q.Has("X-Amz-Credential") && !q.Has("X-Amz-Signature") {
+		return sigAuth{}, errUnsigned(r)
+	}
+	a := sigAuth{presigned: true, algorithm: q.Get("X-Amz-Algorithm"), credential: q.Get("X-Amz-Credential"),
+		signedHeaders: q.Get("X-Amz-SignedHeaders"), signature: q.Get("X-Amz-Signature"), date: q.Get("X-Amz-Date")}
+	var missing strings.Builder
+	for _, p := range [...]struct{ name, value string }{
+		{"X-Amz-Algorithm", a.algorithm}, {"X-Amz-Credential", a.credential}, {"X-Amz-Signature", a.signature},
+		{"X-Amz-SignedHeaders", a.signedHeaders}, {"X-Amz-Date", a.date},
+	} {
+		if p.value == "" {
+			missing.WriteString("AWS query-string parameters must include '" + p.name + "'. ")
+		}
+	}
+	if missing.Len() > 0 {
+		return sigAuth{}, errIncompleteSignature(missing.String() + "Re-examine the query-string parameters.")
+	}
+	return a, nil
+}
+
+// readAuthHeader reads an Authorization header of the form
+// "AWS4-HMAC-SHA256 Credential=…, SignedHeaders=…, Signature=…".
+func readAuthHeader(r *http.Request, auth string) (sigAuth, *sigError) {
+	var a sigAuth
+	alg, params, _ := strings.Cut(strings.TrimSpace(auth), " ")
+	a.algorithm = alg
+	hasSignedHeaders := false
+	for _, part := range strings.FieldsFunc(params, func(c rune) bool { return c == ',' || c == ' ' || c == '\t' }) {
+		name, value, ok := strings.Cut(part, "=")
+		if !ok {
+			return sigAuth{}, errIncompleteSignature("'" + part + "' not a valid key=value pair (missing equal-sign) in Authorization header: '" + auth + "'.")
+		}
+		switch name {
+		case "Credential":
+			a.credential = value
+		case "SignedHeaders":
+			a.signedHeaders, hasSignedHeaders = value, true
+		case "Signature":
+			a.signature = value
+		}
+	}
+	a.date = r.Header.Get("X-Amz-Date")
+	if a.date == "" {
+		if d := r.Header.Get("Date"); d != "" {
+			// SigV4 allows a Date header in place of X-Amz-Date. The SDK's signer signs
+			// x-amz-date, so such a request cannot match; its time is still checked.
+			a.date = d
+			if t, err := http.ParseTime(d); err == nil {
+				a.date = t.UTC().Format(amzDateFormat)
+			}
+		}
+	}
+	var missing strings.Builder
+	if a.credential == "" {
+		missing.WriteString("Authorization header requires 'Credential' parameter. ")
+	}
+	if a.signature == "" {
+		missing.WriteString("Authorization header requires 'Signature' parameter. ")
+	}
+	if !hasSignedHeaders {
+		missing.WriteString("Authorization header requires 'SignedHeaders' parameter. ")
+	}
+	if a.date == "" {
+		missing.WriteString("Authorization header requires existence of either a 'X-Amz-Date' or a 'Date' header. ")
+	}
+	if missing.Len() > 0 {
+		return sigAuth{}, errIncompleteSignature(missing.String() + "Authorization=" + auth)
+	}
+	return a, nil
+}
+
+// signsHost reports whether a SignedHeaders list names host.
+func signsHost(signedHeaders string) bool {
+	for h := range strings.SplitSeq(signedHeaders, ";") {
+		if strings.EqualFold(h, "host") {
+			return true
+		}
+	}
+	return false
+}
+
+// sigSigner is the SDK's SigV4 signer; one for all requests, so that its cache of derived
+// signing keys (per key, day, region and service) serves them all.
+var sigSigner = v4.NewSigner()
+
+// checkSignature recomputes the signature of a request with k's secret and compares it
+// with the one the request carries, in constant time.
+func checkSignature(r *http.Request, body []byte, a *sigAuth, k *knownKey, region string, t time.Time) *sigError {
+	sum := sha256.Sum256(body)
+	payloadHash := hex.EncodeToString(sum[:])
+	want, err := expectedSignature(r, a, k, region, t, payloadHash, nil)
+	if err == nil && sameSignature(want, a.signature) {
+		return nil
+	}
+	if a.presigned {
+		if alt, err := expectedSignature(r, a, k, region, t, unsignedPayload, nil); err == nil && sameSignature(alt, a.signature) {
+			return nil
+		}
+	}
+	// Sign once more, logging, for the canonical request and string to sign AWS quotes.
+	var log signingLog
+	expectedSignature(r, a, k, region, t, payloadHash, &log)
+	return errSignatureDoesNotMatch(sigMismatchText + "\n\nThe Canonical String for this request should have been\n'" +
+		log.canonical + "'\n\nThe String-to-Sign should have been\n'" + log.stringToSign + "'\n")
+}
+
+func sameSignature(want, got string) bool {
+	return want != "" && subtle.ConstantTimeCompare([]byte(want), []byte(got)) == 1
+}
+
+// expectedSignature signs a rebuilt copy of r with the SDK's signer and returns the
+// signature it computes. log, if not nil, receives the canonical request and string to
+// sign.
+func expectedSignature(r *http.Request, a *sigAuth, k *knownKey, region string, t time.Time, payloadHash string, log *signingLog) (string, error) {
+	req := signedCopy(r, a)
+	creds := aws.Credentials{AccessKeyID: k.accessKey, SecretAccessKey: k.secret}
+	opts := func(o *v4.SignerOptions) {
+		// The rebuilt request holds only signed headers; none is to be moved to the query.
+		o.DisableHeaderHoisting = true
+		if log != nil {
+			o.Logger, o.LogSigning = log, true
+		}
+	}
+	if a.presigned {
+		signed, _, err := sigSigner.PresignHTTP(context.Background(), creds, req, payloadHash, sigService, region, t, opts)
+		if err != nil {
+			return "", err
+		}
+		i := strings.LastIndex(signed, "X-Amz-Signature=")
+		if i < 0 {
+			return "", nil
+		}
+		return signed[i+len("X-Amz-Signature="):], nil
+	}
+	if err := sigSigner.SignHTTP(context.Background(), creds, req, payloadHash, sigService, region, t, opts); err != nil {
+		return "", err
+	}
+	auth := req.Header.Get("Authorization")
+	i := strings.LastIndex(auth, "Signature=")
+	if i < 0 {
+		return "", nil
+	}
+	return auth[i+len("Signature="):], nil
+}
+
+// signedCopy returns a request for the SDK's signer holding what r's client signed: its
+// method, path and query (less X-Amz-Signature), host, and exactly the headers named in
+// SignedHeaders with the values received; content-length goes in ContentLength, where the
+// signer reads it. The signer writes X-Amz-Date and Authorization into the copy, never
+// into r.
+func signedCopy(r *http.Request, a *sigAuth) *http.Request {
+	scheme := "http"
+	if r.TLS != nil {
+		scheme = "https"
+	}
+	host := r.Host
+	if host == "" {
+		host = r.URL.Host
+	}
+	rawQuery := r.URL.RawQuery
+	if a.presigned {
+		q := r.URL.Query()
+		q.Del("X-Amz-Signature")
+		rawQuery = q.Encode()
+	}
+	req := &http.Request{
+		Method: r.Method,
+		URL:    &url.URL{Scheme: scheme, Host: host, Path: r.URL.Path, RawPath: r.URL.RawPath, RawQuery: rawQuery},
+		Host:   host,
+		Header: make(http.Header, strings.Count(a.signedHeaders, ";")+1),
+	}
+	for name := range strings.SplitSeq(a.signedHeaders, ";") {
+		switch name = strings.ToLower(name); name {
+		case "host", "authorization", "":
+		case "content-length":
+			v := r.Header.Get("Content-Length")
+			if v == "" {
+				v = strconv.FormatInt(r.ContentLength, 10)
+			}
+			req.ContentLength, _ = strconv.ParseInt(v, 10, 64)
+		default:
+			key := textproto.CanonicalMIMEHeaderKey(name)
+			if v, ok := r.Header[key]; ok {
+				if key == "X-Amz-Date" {
+					v = slices.Clone(v) // SignHTTP overwrites it in place
+				}
+				req.Header[key] = v
+			}
+		}
+	}
+	return req
+}
+
+// signingLog receives the canonical request and the string to sign of the SDK's signer,
+// which it logs with LogSigning.
+type signingLog struct{ canonical, stringToSign string }
+
+func (l *signingLog) Logf(_ logging.Classification, _ string, v ...any) {
+	if len(v) >= 2 {
+		l.canonical, _ = v[0].(string)
+		l.stringToSign, _ = v[1].(string)
+	}
+}
