@@ -27,6 +27,27 @@ type Credential struct {
 	OrgID string
 }
 
+// WithCredentials switches the fake's wire door (Handler, HTTPClient, cmd/sqsfake) to
+// signed mode: every request must carry a valid AWS Signature Version 4 — in its
+// Authorization header or presigned in its query string — made with one of cs's access keys,
+// and then acts as that key's account and principal, in the region its credential scope
+// names. A request unsigned, signed with an unknown key or a wrong secret, or dated more than
+// 15 minutes from the real time (clients sign with their wall clock, whatever the fake's
+// clock reads) is refused as SQS refuses it, and reaches no queue (docs/signatures.md lists
+// each refusal and its evidence). Without WithCredentials the wire is lenient: any signature
+// or none is accepted, and the access key id only names the account when it is 12 digits.
+// The in-memory doors (the fake's methods, Client) check no signature: they act as ActAs
+// says. cs must be non-empty; each credential's rules are on Credential.
+func WithCredentials(cs ...Credential) Option {
+	return func(f *Fake) {
+		if len(cs) == 0 {
+			f.refuse("WithCredentials", "no credentials", credentialsRule)
+			return
+		}
+		f.credList = append([]Credential(nil), cs...)
+	}
+}
+
 // credentialSet is the access keys of signed mode, by access key id.
 type credentialSet struct {
 	keys map[string]*knownKey

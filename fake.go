@@ -61,19 +61,22 @@ type Fake struct {
 	opts                       sqs.Options
 	optErr                     *OptionError // the first option value New refuses
 
-	home        *space               // the fake's own account and region (WithAccountID, WithRegion)
-	homeActor   *actor               // the root user of home: who a call acts as by default
-	spaces      map[[2]string]*space // the other spaces callers acted in, by account and region
-	actors      map[identity]*actor  // the other identities callers acted as
-	actorList   []*actor             // those actors by number (actor.num - 1)
-	millis      millisCache          // timestamps formatted for system attributes
-	queues      map[queueKey]*queue
-	queuesByID  map[uint32]*queue
-	deletedAt   map[queueKey]int64 // when a queue was deleted, for the 60-second cooldown on its name
-	nextQueueID uint32
-	nextMsgID   uint64
-	nextSeqNum  uint64 // FIFO sequence numbers
-	requests    atomic.Uint64
+	home         *space               // the fake's own account and region (WithAccountID, WithRegion)
+	homeActor    *actor               // the root user of home: who a call acts as by default
+	homeOverHTTP *actor               // homeActor over plain HTTP (aws:SecureTransport false)
+	spaces       map[[2]string]*space // the other spaces callers acted in, by account and region
+	actors       map[identity]*actor  // the other identities callers acted as
+	actorList    []*actor             // those actors by number (actor.num - 1)
+	millis       millisCache          // timestamps formatted for system attributes
+	credList     []Credential         // WithCredentials, as given
+	creds        *credentialSet       // signed mode's access keys; nil: lenient, no signature checked
+	queues       map[queueKey]*queue
+	queuesByID   map[uint32]*queue
+	deletedAt    map[queueKey]int64 // when a queue was deleted, for the 60-second cooldown on its name
+	nextQueueID  uint32
+	nextMsgID    uint64
+	nextSeqNum   uint64 // FIFO sequence numbers
+	requests     atomic.Uint64
 
 	pollers     []*poller // parked long polls, in the order they parked
 	pollWaiters waitList  // WaitForPollers calls waiting

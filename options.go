@@ -56,6 +56,15 @@ func configure(opts []Option) (*Fake, error) {
 			return nil, f.optErr
 		}
 	}
+	if f.credList != nil {
+		// Resolved after every option: a credential's default account and partition are
+		// WithAccountID's and WithRegion's, whichever order the options came in.
+		set, err := newCredentialSet(f.credList, f.account, partitionOf(f.region))
+		if err != nil {
+			return nil, err
+		}
+		f.creds = set
+	}
 	return f, nil
 }
 

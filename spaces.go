@@ -174,6 +174,9 @@ func (f *Fake) actorFor(id identity) *actor {
 	if id == (identity{}) {
 		return f.homeActor
 	}
+	if id == (identity{insecure: true}) && f.homeOverHTTP != nil {
+		return f.homeOverHTTP // every unsigned or lenient wire request of the fake's own
+	}
 	if a := f.actors[id]; a != nil {
 		return a
 	}
@@ -203,6 +206,9 @@ func (f *Fake) actorFor(id identity) *actor {
 		f.actors = make(map[identity]*actor)
 	}
 	f.actors[raw] = a
+	if raw == (identity{insecure: true}) {
+		f.homeOverHTTP = a
+	}
 	return a
 }
 

@@ -14,6 +14,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"time"
 	"unicode/utf8"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
@@ -139,8 +140,12 @@ func (h *wireHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	// the answer arrives may close the connection under the response (aws-sdk-go-v2#2737).
 	body, werr := readBody(w, r)
 	defer releaseBody(body)
+	var who identity
+	if werr == nil {
+		who, werr = h.authenticate(r, body.Bytes())
+	}
 	if isQueryRequest(r) {
-		h.serveQuery(w, r, body.Bytes(), werr)
+		h.serveQuery(w, r, body.Bytes(), who, werr)
 		return
 	}
 	if werr == nil {
@@ -157,7 +162,7 @@ func (h *wireHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 
-	out, requestID, err := h.call(op, name, r, body.Bytes())
+	out, requestID, err := h.call(op, name, r, body.Bytes(), who)
 	if err != nil {
 		writeError(w, requestID, wireErrorOf(err))
 		return
@@ -183,8 +188,8 @@ func writeAnswer(w http.ResponseWriter, status int, contentType []string, reques
 // error, and the request id of the call. A body that does not decode into the operation's
 // input reaches no operation: the refusal is recorded as such. An injected lost response
 // drops the connection here: the operation happened; the answer never comes.
-func (h *wireHandler) call(op wireOp, name string, r *http.Request, body []byte) (smithy.Serializable, string, error) {
-	cn := &callNumber{door: DoorHTTP}
+func (h *wireHandler) call(op wireOp, name string, r *http.Request, body []byte, who identity) (smithy.Serializable, string, error) {
+	cn := &callNumber{door: DoorHTTP, as: who}
 	out, err := op.run(h.f, context.WithValue(r.Context(), callNumberKey{}, cn), body, r)
 	if err != nil && cn.n == 0 {
 		return nil, h.refuse(name, wireErrorOf(err)), err
@@ -193,6 +198,26 @@ func (h *wireHandler) call(op wireOp, name string, r *http.Request, body []byte)
 		panic(http.ErrAbortHandler)
 	}
 	return out, uuidFor(h.f.seed, streamRequestID, cn.n), err
+}
+
+// authenticate returns who a request acts as. In signed mode (WithCredentials) that is the
+// access key its signature names, once the SDK's signer has checked the signature; a
+// request that fails the check is refused before anything else is read. Otherwise it is
+// whoever the request's credential scope says, unchecked: its region, and its access key
+// id as the account when that is 12 digits. A request over plain HTTP has
+// aws:SecureTransport false.
+func (h *wireHandler) authenticate(r *http.Request, body []byte) (identity, *wireError) {
+	var id wireIdentity
+	if h.f.creds != nil {
+		var serr *sigError
+		// Clients sign with their wall clock, whatever the fake's clock reads.
+		if id, serr = verify(r, body, h.f.creds, time.Now()); serr != nil {
+			return identity{}, serr.wire()
+		}
+	} else {
+		id = identify(r)
+	}
+	return identity{account: id.account, region: id.region, principal: id.principal, orgID: id.orgID, insecure: r.TLS == nil}, nil
 }
 
 // jsonContentTypeHeader is the Content-Type of every answer. Its capacity is its length, so
@@ -401,14 +426,23 @@ func wireErrorOf(err error) *wireError {
 		if ae.ErrorFault() == smithy.FaultServer {
 			fault = "Receiver"
 		}
-		return &wireError{status: status, typ: sqsNamespace + shape, query: code + ";" + fault, message: ae.ErrorMessage()}
+		return &wireError{status: status, typ: namespaceOf(shape) + shape, query: code + ";" + fault, message: ae.ErrorMessage()}
 	}
 	var ie *inputError
 	if errors.As(err, &ie) {
 		return serializationError(ie.Error())
 	}
 	e := serviceErrorOf(err)
-	return &wireError{status: e.status, typ: sqsNamespace + e.shape, query: e.queryError(), message: e.message}
+	return &wireError{status: e.status, typ: namespaceOf(e.shape) + e.shape, query: e.queryError(), message: e.message}
+}
+
+// namespaceOf is the namespace of a shape's __type: SQS's own, or for AccessDenied the
+// front end's that SQS shares with other services (SPEC-access §1).
+func namespaceOf(shape string) string {
+	if shape == "AccessDeniedException" {
+		return coralNamespace
+	}
+	return sqsNamespace
 }
 
 // code is the error code a caller's ErrorCode() gives for e: the legacy query code where the

@@ -107,7 +107,7 @@ func queueInPath(r *http.Request) string {
 }
 
 // serveQuery answers a query-protocol request whose body has been read.
-func (h *wireHandler) serveQuery(w http.ResponseWriter, r *http.Request, body []byte, readErr *wireError) {
+func (h *wireHandler) serveQuery(w http.ResponseWriter, r *http.Request, body []byte, who identity, readErr *wireError) {
 	if readErr != nil {
 		writeQueryError(w, h.refuse("", readErr), readErr)
 		return
@@ -147,7 +147,7 @@ func (h *wireHandler) serveQuery(w http.ResponseWriter, r *http.Request, body []
 		writeQueryError(w, h.refuse(action, werr), werr)
 		return
 	}
-	out, requestID, err := h.call(op, action, r, d.buf)
+	out, requestID, err := h.call(op, action, r, d.buf, who)
 	if err != nil {
 		writeQueryError(w, requestID, d.renameMissing(op.input, wireErrorOf(err)))
 		return
