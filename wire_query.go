@@ -86,11 +86,20 @@ func isQueryRequest(r *http.Request) bool {
 
 const formContentType = "application/x-www-form-urlencoded"
 
-// queueInPath returns the queue URL a request's path names, /<account>/<queue name> with an
+// queueInPath returns the queue URL a request's path names, /<account>/<queue name> or
+// /queue/<region>/<account>/<queue name> (the fake's URLs outside its own region) with an
 // optional slash after it, or "".
 func queueInPath(r *http.Request) string {
 	p := strings.TrimSuffix(r.URL.Path, "/")
-	account, name, ok := strings.Cut(strings.TrimPrefix(p, "/"), "/")
+	rest := strings.TrimPrefix(p, "/")
+	if tail, ok := strings.CutPrefix(rest, "queue/"); ok {
+		region, after, ok := strings.Cut(tail, "/")
+		if !ok || !isRegionName(region) {
+			return ""
+		}
+		rest = after
+	}
+	account, name, ok := strings.Cut(rest, "/")
 	if !ok || len(account) != 12 || name == "" || strings.Contains(name, "/") {
 		return ""
 	}

@@ -1,0 +1,141 @@
+package sqsfake
+
+import (
+	"context"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/sqs"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// wireClientAs returns a stock client that signs with key and secret for region and sends
+// its requests to f's Handler in memory.
+func wireClientAs(f *Fake, key, secret, region string) *sqs.Client {
+	return sqs.New(sqs.Options{
+		Region:       region,
+		BaseEndpoint: aws.String("http://sqs.fake.invalid"),
+		Credentials: aws.CredentialsProviderFunc(func(context.Context) (aws.Credentials, error) {
+			return aws.Credentials{AccessKeyID: key, SecretAccessKey: secret}, nil
+		}),
+		HTTPClient:       f.HTTPClient(),
+		RetryMaxAttempts: 1,
+	})
+}
+
+func TestWireCallerIsTheSignaturesScopeAndAccountKey(t *testing.T) {
+	ctx := context.Background()
+	f := New(WithEndpoint("http://127.0.0.1:9324"))
+	for _, tc := range []struct {
+		name, key, region, wantURL string
+	}{
+		{"any key in the fake's region is the fake's account", "test", "us-east-1", "http://127.0.0.1:9324/123456789012/q"},
+		{"a 12-digit key is that account", "222222222222", "us-east-1", "http://127.0.0.1:9324/222222222222/q"},
+		{"the scope's region is the caller's region", "test", "eu-central-1", "http://127.0.0.1:9324/queue/eu-central-1/123456789012/q"},
+		{"both", "222222222222", "eu-central-1", "http://127.0.0.1:9324/queue/eu-central-1/222222222222/q"},
+		{"a region that is not one is the fake's", "test", "local", "http://127.0.0.1:9324/123456789012/q"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			c := wireClientAs(f, tc.key, "secret", tc.region)
+			out, err := c.CreateQueue(ctx, &sqs.CreateQueueInput{QueueName: aws.String("q")})
+			require.NoError(t, err)
+			assert.Equal(t, tc.wantURL, *out.QueueUrl)
+			list, err := c.ListQueues(ctx, &sqs.ListQueuesInput{})
+			require.NoError(t, err)
+			assert.Equal(t, []string{tc.wantURL}, list.QueueUrls, "each caller lists its own space's queues")
+		})
+	}
+	assert.Len(t, f.Queues(), 4)
+}
+
+func TestWireCrossAccountRefusalIsAccessDenied(t *testing.T) {
+	ctx := context.Background()
+	f := New()
+	q, err := f.CreateQueue(ctx, &sqs.CreateQueueInput{QueueName: aws.String("private")})
+	require.NoError(t, err)
+	b := wireClientAs(f, "222222222222", "secret", "us-east-1")
+	_, err = b.SendMessage(ctx, &sqs.SendMessageInput{QueueUrl: q.QueueUrl, MessageBody: aws.String("x")})
+	requireCode(t, err, "AccessDenied")
+
+	rec := httptest.NewRecorder()
+	r := httptest.NewRequest(http.MethodPost, "/", strings.NewReader(`{"QueueUrl":"`+*q.QueueUrl+`","MessageBody":"x"}`))
+	r.Header.Set("Content-Type", "application/x-amz-json-1.0")
+	r.Header.Set("X-Amz-Target", "AmazonSQS.SendMessage")
+	r.Header.Set("Authorization", "AWS4-HMAC-SHA256 Credential=222222222222/20250101/us-east-1/sqs/aws4_request, SignedHeaders=host, Signature=00")
+	f.Handler().ServeHTTP(rec, r)
+	assert.Equal(t, http.StatusForbidden, rec.Code)
+	assert.Equal(t, "AccessDenied;Sender", rec.Header().Get("X-Amzn-Query-Error"))
+	assert.Contains(t, rec.Body.String(), `"__type":"com.amazon.coral.service#AccessDeniedException"`)
+	info, _ := f.Queue("private")
+	assert.Empty(t, info.Messages)
+}
+
+func TestSignedModeRefusesWhatAWSRefusesAndNothingHappens(t *testing.T) {
+	ctx := context.Background()
+	f := New(WithCredentials(
+		Credential{AccessKeyID: "AKIAALICE", SecretAccessKey: "alice-secret", PrincipalARN: "arn:aws:iam::123456789012:user/alice"},
+		Credential{AccessKeyID: "AKIABOB", SecretAccessKey: "bob-secret", AccountID: "222222222222"},
+	))
+	alice := wireClientAs(f, "AKIAALICE", "alice-secret", "us-east-1")
+	q, err := alice.CreateQueue(ctx, &sqs.CreateQueueInput{QueueName: aws.String("q")})
+	require.NoError(t, err)
+	calls := f.Calls()
+	assert.Equal(t, "arn:aws:iam::123456789012:user/alice", calls[len(calls)-1].Caller.PrincipalARN)
+
+	for _, tc := range []struct {
+		name   string
+		client *sqs.Client
+		code   string
+	}{
+		{"unknown key", wireClientAs(f, "AKIAMALLORY", "x", "us-east-1"), "InvalidClientTokenId"},
+		{"wrong secret", wireClientAs(f, "AKIAALICE", "guess", "us-east-1"), "SignatureDoesNotMatch"},
+		{"unsigned", sqs.New(sqs.Options{Region: "us-east-1", BaseEndpoint: aws.String("http://sqs.fake.invalid"),
+			Credentials: aws.AnonymousCredentials{}, HTTPClient: f.HTTPClient(), RetryMaxAttempts: 1}), "AccessDenied"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := tc.client.SendMessage(ctx, &sqs.SendMessageInput{QueueUrl: q.QueueUrl, MessageBody: aws.String("x")})
+			requireCode(t, err, tc.code)
+			info, _ := f.Queue("q")
+			assert.Empty(t, info.Messages)
+		})
+	}
+	// Bob's key is account 222222222222's: Alice's queue does not admit him.
+	bob := wireClientAs(f, "AKIABOB", "bob-secret", "us-east-1")
+	_, err = bob.SendMessage(ctx, &sqs.SendMessageInput{QueueUrl: q.QueueUrl, MessageBody: aws.String("x")})
+	requireCode(t, err, "AccessDenied")
+	_, err = alice.SendMessage(ctx, &sqs.SendMessageInput{QueueUrl: q.QueueUrl, MessageBody: aws.String("x")})
+	require.NoError(t, err)
+}
+
+func TestSignedModeRefusesUnsignedQueryRequests(t *testing.T) {
+	f := New(WithCredentials(Credential{AccessKeyID: "AKIAALICE", SecretAccessKey: "s"}))
+	rec := httptest.NewRecorder()
+	f.Handler().ServeHTTP(rec, httptest.NewRequest(http.MethodGet, "/?Action=CreateQueue&QueueName=q&Version=2012-11-05", nil))
+	assert.Equal(t, http.StatusForbidden, rec.Code)
+	body, _ := io.ReadAll(rec.Body)
+	assert.Contains(t, string(body), "<Code>AccessDenied</Code>")
+	assert.Empty(t, f.Queues())
+	calls := f.Calls()
+	require.Len(t, calls, 1)
+	assert.Equal(t, "AccessDenied", calls[0].ErrorCode)
+}
+
+func TestQueryRequestOnARegionQueuePath(t *testing.T) {
+	ctx := context.Background()
+	f := New(WithEndpoint("http://127.0.0.1:9324"))
+	q, err := f.CreateQueue(ctx, &sqs.CreateQueueInput{QueueName: aws.String("q")}, ActAs(Identity{Region: "eu-west-1"}))
+	require.NoError(t, err)
+	require.Equal(t, "http://127.0.0.1:9324/queue/eu-west-1/123456789012/q", *q.QueueUrl)
+	rec := httptest.NewRecorder()
+	r := httptest.NewRequest(http.MethodGet, "http://127.0.0.1:9324/queue/eu-west-1/123456789012/q?Action=SendMessage&MessageBody=hi&Version=2012-11-05", nil)
+	f.Handler().ServeHTTP(rec, r)
+	require.Equal(t, http.StatusOK, rec.Code, rec.Body.String())
+	info, ok := f.Queue("arn:aws:sqs:eu-west-1:123456789012:q")
+	require.True(t, ok)
+	assert.Len(t, info.Messages, 1)
+}
