@@ -12,8 +12,13 @@
 //
 //	-addr 127.0.0.1:9324   where to listen; loopback only unless -allow-remote; port 0
 //	                       picks a free port, which the banner names
-//	-allow-remote          serve on a non-loopback address (the fake has no authentication);
-//	                       a wildcard address prints a warning and the addresses it serves
+//	-allow-remote          serve on a non-loopback address (without -credentials the fake
+//	                       checks no signature); a wildcard address prints a warning and
+//	                       the addresses it serves
+//	-credentials FILE      signed mode: verify every SQS request's SigV4 signature against
+//	                       the access keys of FILE (a JSON array, see credentials.go), which
+//	                       also give each key's account and principal; without it any
+//	                       signature passes and a 12-digit access key id names the account
 //	-endpoint URL          the base of the queue URLs it hands out (default: http://<addr>)
 //	-region us-east-1      the region of queue URLs and ARNs
 //	-account 123456789012  the account of queue URLs and ARNs
@@ -119,6 +124,8 @@ type config struct {
 	queues           []string
 	seed             uint64
 	allowRemote, log bool
+	credentialsFile  string
+	credentials      []sqsfake.Credential // read from credentialsFile
 }
 
 func parseFlags(args []string, stderr io.Writer) (config, error) {
@@ -127,7 +134,8 @@ func parseFlags(args []string, stderr io.Writer) (config, error) {
 	fs := flag.NewFlagSet("sqsfake", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	fs.StringVar(&c.addr, "addr", "127.0.0.1:9324", "`host:port` to listen on; loopback only unless -allow-remote")
-	fs.BoolVar(&c.allowRemote, "allow-remote", false, "allow a non-loopback -addr (the fake has no authentication)")
+	fs.BoolVar(&c.allowRemote, "allow-remote", false, "allow a non-loopback -addr (without -credentials the fake checks no signature)")
+	fs.StringVar(&c.credentialsFile, "credentials", "", "signed mode: verify each request's SigV4 signature against the access keys of this JSON `file`")
 	fs.StringVar(&c.endpoint, "endpoint", "", "the `URL` queue URLs name (default http://<addr>)")
 	fs.StringVar(&c.region, "region", sqsfake.DefaultRegion, "the `region` of queue URLs and ARNs")
 	fs.StringVar(&c.account, "account", sqsfake.DefaultAccountID, "the 12-digit `account` of queue URLs and ARNs")
@@ -149,6 +157,13 @@ func parseFlags(args []string, stderr io.Writer) (config, error) {
 	if c.clock != "real" && c.clock != "virtual" {
 		return c, fmt.Errorf("-clock %q: want real or virtual", c.clock)
 	}
+	if c.credentialsFile != "" {
+		creds, err := readCredentials(c.credentialsFile)
+		if err != nil {
+			return c, fmt.Errorf("-credentials %s", err)
+		}
+		c.credentials = creds
+	}
 	// The fake's options check the flags that set them.
 	if err := sqsfake.CheckOptions(c.options()...); err != nil {
 		return c, flagError(err)
@@ -168,6 +183,7 @@ var optionFlags = map[string]string{
 	"WithAccountID":     "-account",
 	"WithEndpoint":      "-endpoint",
 	"WithPurgeCooldown": "-purge-cooldown",
+	"WithCredentials":   "-credentials",
 }
 
 // flagError words an option's error as an error of the flag that set the option.
@@ -192,7 +208,7 @@ func checkListenAddr(addr string, allowRemote bool) error {
 	if ip := net.ParseIP(host); ip != nil && ip.IsLoopback() {
 		return nil
 	}
-	return fmt.Errorf("-addr %s is not a loopback address; the fake has no authentication, so pass -allow-remote to serve other hosts", addr)
+	return fmt.Errorf("-addr %s is not a loopback address; the fake's control endpoints need no credentials (nor, without -credentials, do its queues), so pass -allow-remote to serve other hosts", addr)
 }
 
 // run serves until ctx ends, then shuts down gracefully.
@@ -276,7 +292,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 // the interface addresses ips of the listener's family, loopback first, without link-local
 // IPv6 addresses (they need a zone).
 func warnWildcard(w io.Writer, given string, addr *net.TCPAddr, ips []net.IP, endpoint string, endpointGiven bool) {
-	fmt.Fprintf(w, "sqsfake: warning: -addr %s with -allow-remote serves every network interface of this machine, and the fake has no authentication: anyone who can reach it can read and change its queues\n", given)
+	fmt.Fprintf(w, "sqsfake: warning: -addr %s with -allow-remote serves every network interface of this machine, and the fake's control endpoints need no credentials (nor, without -credentials, do its queues): anyone who can reach it can read and change its queues\n", given)
 	var serving []net.IP
 	for _, ip := range ips {
 		if ip.IsLinkLocalUnicast() || ip.To4() == nil && addr.IP.To4() != nil {
@@ -395,6 +411,9 @@ func (c config) options() []sqsfake.Option {
 	}
 	if c.seed != 0 {
 		opts = append(opts, sqsfake.WithSeed(c.seed))
+	}
+	if c.credentials != nil {
+		opts = append(opts, sqsfake.WithCredentials(c.credentials...))
 	}
 	return opts
 }

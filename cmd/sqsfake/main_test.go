@@ -923,11 +923,11 @@ func TestWildcardAddressWarnsAndListsTheAddressesItServes(t *testing.T) {
 		endpointGiven bool
 		want          string
 	}{
-		{"0.0.0.0:9324", &net.TCPAddr{IP: net.IPv4zero, Port: 9324}, false, `sqsfake: warning: -addr 0.0.0.0:9324 with -allow-remote serves every network interface of this machine, and the fake has no authentication: anyone who can reach it can read and change its queues
+		{"0.0.0.0:9324", &net.TCPAddr{IP: net.IPv4zero, Port: 9324}, false, `sqsfake: warning: -addr 0.0.0.0:9324 with -allow-remote serves every network interface of this machine, and the fake's control endpoints need no credentials (nor, without -credentials, do its queues): anyone who can reach it can read and change its queues
 sqsfake: listening on 0.0.0.0:9324: http://127.0.0.1:9324, http://10.0.0.5:9324, http://192.168.1.20:9324
 sqsfake: queue URLs name http://localhost:9324; for clients on other machines, pass -endpoint with a name they reach this machine by
 `},
-		{":0", &net.TCPAddr{IP: net.IPv6unspecified, Port: 80}, true, `sqsfake: warning: -addr :0 with -allow-remote serves every network interface of this machine, and the fake has no authentication: anyone who can reach it can read and change its queues
+		{":0", &net.TCPAddr{IP: net.IPv6unspecified, Port: 80}, true, `sqsfake: warning: -addr :0 with -allow-remote serves every network interface of this machine, and the fake's control endpoints need no credentials (nor, without -credentials, do its queues): anyone who can reach it can read and change its queues
 sqsfake: listening on [::]:80: http://127.0.0.1:80, http://[::1]:80, http://10.0.0.5:80, http://192.168.1.20:80, http://[2001:db8::5]:80
 `},
 	} {
@@ -1122,4 +1122,64 @@ func TestStateMemoryIsBoundedByThePage(t *testing.T) {
 	assert.Greater(t, shortSize, 1000*200, "a page of 1000 messages")
 	assert.InDelta(t, shortSize, longSize, 100, "the same page of 1000 messages")
 	assert.Less(t, longAlloc, shortAlloc+shortAlloc/4, "state allocates %d bytes for 2,000 messages, %d for 20,000", shortAlloc, longAlloc)
+}
+
+// TestCredentialsFlagVerifiesSignaturesAndNamesCallers runs the server in signed mode: a
+// key of the file acts as its account and principal in the region it signs for; a wrong
+// secret or an unknown key is refused, by the Go SDK's signature and by botocore's (the AWS
+// CLI).
+func TestCredentialsFlagVerifiesSignaturesAndNamesCallers(t *testing.T) {
+	t.Parallel()
+	file := filepath.Join(t.TempDir(), "credentials.json")
+	require.NoError(t, os.WriteFile(file, []byte(`[
+  {"accessKeyId": "AKIAALICE", "secretAccessKey": "alice-secret", "principalArn": "arn:aws:iam::111122223333:user/alice"},
+  {"accessKeyId": "444455556666", "secretAccessKey": "bob-secret"}
+]`), 0o600))
+	s := start(t, "-clock", "virtual", "-credentials", file)
+	ctx := context.Background()
+	as := func(key, secret, region string) *sqs.Client {
+		return sqs.New(sqs.Options{
+			Region:       region,
+			BaseEndpoint: aws.String(s.endpoint),
+			Credentials: aws.CredentialsProviderFunc(func(context.Context) (aws.Credentials, error) {
+				return aws.Credentials{AccessKeyID: key, SecretAccessKey: secret}, nil
+			}),
+			RetryMaxAttempts: 1,
+		})
+	}
+	alice, err := as("AKIAALICE", "alice-secret", "us-east-1").CreateQueue(ctx, &sqs.CreateQueueInput{QueueName: aws.String("jobs")})
+	require.NoError(t, err)
+	assert.Equal(t, s.endpoint+"/111122223333/jobs", *alice.QueueUrl)
+	bob, err := as("444455556666", "bob-secret", "eu-west-1").CreateQueue(ctx, &sqs.CreateQueueInput{QueueName: aws.String("jobs")})
+	require.NoError(t, err)
+	assert.Equal(t, s.endpoint+"/queue/eu-west-1/444455556666/jobs", *bob.QueueUrl)
+
+	for _, tc := range []struct{ name, key, secret, code string }{
+		{"wrong secret", "AKIAALICE", "guess", "SignatureDoesNotMatch"},
+		{"unknown key", "AKIAMALLORY", "x", "InvalidClientTokenId"},
+		{"another account's key without a policy", "444455556666", "bob-secret", "AccessDenied"},
+	} {
+		_, err := as(tc.key, tc.secret, "us-east-1").SendMessage(ctx, &sqs.SendMessageInput{QueueUrl: alice.QueueUrl, MessageBody: aws.String("x")})
+		var api smithy.APIError
+		require.ErrorAs(t, err, &api, tc.name)
+		assert.Equal(t, tc.code, api.ErrorCode(), tc.name)
+	}
+
+	awsPath, err := exec.LookPath("aws")
+	if err != nil {
+		t.Skip("the AWS CLI (aws) is not installed")
+	}
+	cli := func(secret string) (string, error) {
+		cmd := exec.Command(awsPath, "sqs", "--endpoint-url", s.endpoint, "--region", "us-east-1", "--output", "text",
+			"get-queue-url", "--queue-name", "jobs")
+		cmd.Env = append(awsEnv(t), "AWS_ACCESS_KEY_ID=AKIAALICE", "AWS_SECRET_ACCESS_KEY="+secret)
+		out, err := cmd.CombinedOutput()
+		return string(out), err
+	}
+	out, err := cli("alice-secret")
+	require.NoError(t, err, out)
+	assert.Equal(t, *alice.QueueUrl+"\n", out)
+	out, err = cli("guess")
+	require.Error(t, err)
+	assert.Contains(t, out, "SignatureDoesNotMatch")
 }
