@@ -404,7 +404,7 @@ func compileConditions(text json.RawMessage, p *queuePolicy) ([]policyCondition,
 		}
 		for key, v := range keys {
 			kc := c
-			values, err := stringList(v)
+			values, err := valueList(v, true)
 			if err != nil {
 				return nil, err
 			}
@@ -437,10 +437,12 @@ func jsonString(text json.RawMessage) (string, bool) {
 	return s, json.Unmarshal(text, &s) == nil
 }
 
-// stringList reads a policy member that is one value or an array of values. Condition
-// values may be JSON numbers and booleans too (jsonencode writes false for "false"); they
-// are kept as written.
-func stringList(text json.RawMessage) ([]string, error) {
+// stringList reads a policy member that is one string or an array of strings.
+func stringList(text json.RawMessage) ([]string, error) { return valueList(text, false) }
+
+// valueList reads one value or an array of values. With scalars, JSON numbers and booleans
+// are values too, kept as written: condition values (jsonencode writes false for "false").
+func valueList(text json.RawMessage, scalars bool) ([]string, error) {
 	text = bytes.TrimSpace(text)
 	if len(text) > 0 && text[0] == '[' {
 		var items []json.RawMessage
@@ -449,7 +451,7 @@ func stringList(text json.RawMessage) ([]string, error) {
 		}
 		out := make([]string, 0, len(items))
 		for _, it := range items {
-			s, ok := scalar(it)
+			s, ok := scalar(it, scalars)
 			if !ok {
 				return nil, errBadPolicy
 			}
@@ -457,17 +459,17 @@ func stringList(text json.RawMessage) ([]string, error) {
 		}
 		return out, nil
 	}
-	s, ok := scalar(text)
+	s, ok := scalar(text, scalars)
 	if !ok {
 		return nil, errBadPolicy
 	}
 	return []string{s}, nil
 }
 
-func scalar(text json.RawMessage) (string, bool) {
+func scalar(text json.RawMessage, scalars bool) (string, bool) {
 	text = bytes.TrimSpace(text)
-	if s, ok := jsonString(text); ok {
-		return s, true
+	if s, ok := jsonString(text); ok || !scalars {
+		return s, ok
 	}
 	if len(text) == 0 || text[0] == 'n' || text[0] == '{' || text[0] == '[' {
 		return "", false // null, objects and arrays are not values
