@@ -712,7 +712,7 @@ func wildcardMatch[S ~string | ~[]byte](pattern string, s S, fold bool) bool {
 				continue
 			case c == '?':
 				pi++
-				si += runeLen(s[si])
+				si += runeLen(s, si)
 				continue
 			case c == s[si] || fold && c == lowerASCII(s[si]):
 				pi++
@@ -739,17 +739,27 @@ func lowerASCII(b byte) byte {
 	return b
 }
 
-// runeLen is the length of the UTF-8 sequence that b starts, so that ? matches a character.
-func runeLen(b byte) int {
-	switch {
+// runeLen is the length of the UTF-8 character at s[i], so that ? matches a character; a
+// byte that does not start a whole sequence is one character, as in Go's decoding.
+func runeLen[S ~string | ~[]byte](s S, i int) int {
+	n := 1
+	switch b := s[i]; {
 	case b >= 0xF0:
-		return 4
+		n = 4
 	case b >= 0xE0:
-		return 3
+		n = 3
 	case b >= 0xC0:
-		return 2
+		n = 2
 	}
-	return 1
+	if i+n > len(s) {
+		return 1
+	}
+	for k := 1; k < n; k++ {
+		if s[i+k]&0xC0 != 0x80 {
+			return 1
+		}
+	}
+	return n
 }
 
 // ownerOnlyActions cannot be granted to another account: a policy that allows them to one is

@@ -216,6 +216,34 @@ func TestPolicyEvaluate(t *testing.T) {
 	}
 }
 
+func TestWildcardMatch(t *testing.T) {
+	cases := []struct {
+		desc, pattern, s string
+		fold, want       bool
+	}{
+		{"literal", "abc", "abc", false, true},
+		{"literal differs", "abc", "abd", false, false},
+		{"shorter subject", "abc", "ab", false, false},
+		{"longer subject", "abc", "abcd", false, false},
+		{"star alone matches empty", "*", "", false, true},
+		{"star matches a run", "a*c", "abbbc", false, true},
+		{"star backtracks", "a*bc", "abcbcbc", false, true},
+		{"two stars", "*b*d", "abcd", false, true},
+		{"two stars miss", "*b*e", "abcd", false, false},
+		{"question mark needs a character", "ab?", "ab", false, false},
+		{"question mark takes one multi-byte character", "caf?", "café", false, true},
+		{"question mark takes one byte of a cut sequence", "a?b", "a\xc3b", false, true},
+		{"fold lowers the subject", "sqs:sendmessage", "sqs:SendMessage", true, true},
+		{"no fold is case-sensitive", "sqs:sendmessage", "sqs:SendMessage", false, false},
+	}
+	for _, tc := range cases {
+		t.Run(tc.desc, func(t *testing.T) {
+			assert.Equal(t, tc.want, wildcardMatch(tc.pattern, tc.s, tc.fold), "string")
+			assert.Equal(t, tc.want, wildcardMatch(tc.pattern, []byte(tc.s), tc.fold), "bytes")
+		})
+	}
+}
+
 func TestCompilePolicyRefusesMalformedDocuments(t *testing.T) {
 	ok := polAllow(nil)
 	cases := []struct{ desc, doc string }{
