@@ -108,9 +108,9 @@ type policyStatement struct {
 	deny         bool
 	principals   principalSet
 	notPrincipal bool
-	actions      []string // lower-case patterns
+	actions      []pattern // lower case
 	notAction    bool
-	resources    []string
+	resources    []pattern
 	notResource  bool
 	conditions   []policyCondition
 }
@@ -285,16 +285,13 @@ func compileStatement(text json.RawMessage, p *queuePolicy) (policyStatement, er
 	if action, s.notAction, err = pick(raw.Action, raw.NotAction, true); err != nil {
 		return s, err
 	}
-	if s.actions, err = stringList(action); err != nil {
+	if s.actions, err = patternList(action, true); err != nil {
 		return s, err
-	}
-	for i, a := range s.actions {
-		s.actions[i] = asciiLower(a)
 	}
 	if resource, s.notResource, err = pick(raw.Resource, raw.NotResource, true); err != nil {
 		return s, err
 	}
-	if s.resources, err = stringList(resource); err != nil {
+	if s.resources, err = patternList(resource, false); err != nil {
 		return s, err
 	}
 	if raw.Condition != nil {
@@ -590,9 +587,34 @@ func (set *principalSet) matches(c *requestContext) bool {
 	return false
 }
 
-func matchAnyPattern[S ~string | ~[]byte](patterns []string, s S, fold bool) bool {
+// pattern is an Action or Resource pattern; literal when it has no wildcard, so that it is
+// compared as a whole: most patterns of a policy are literal and differ from the request in
+// their length or their last characters.
+type pattern struct {
+	text    string
+	literal bool
+}
+
+// patternList reads an Action or Resource member; actions are matched without case, so
+// their patterns are lowered.
+func patternList(text json.RawMessage, lower bool) ([]pattern, error) {
+	list, err := stringList(text)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]pattern, len(list))
+	for i, p := range list {
+		if lower {
+			p = asciiLower(p)
+		}
+		out[i] = pattern{p, !strings.ContainsAny(p, "*?")}
+	}
+	return out, nil
+}
+
+func matchAnyPattern[S ~string | ~[]byte](patterns []pattern, s S, fold bool) bool {
 	for _, p := range patterns {
-		if wildcardMatch(p, s, fold) {
+		if p.literal && equalString(p.text, s, fold) || !p.literal && wildcardMatch(p.text, s, fold) {
 			return true
 		}
 	}
@@ -665,7 +687,7 @@ func equalString[S ~string | ~[]byte](a string, b S, fold bool) bool {
 	if len(a) != len(b) {
 		return false
 	}
-	for i := 0; i < len(a); i++ {
+	for i := len(a) - 1; i >= 0; i-- { // from the end: ARNs differ there
 		if a[i] != b[i] && (!fold || lowerASCII(a[i]) != lowerASCII(b[i])) {
 			return false
 		}

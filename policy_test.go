@@ -22,8 +22,8 @@ func polDoc(statements ...string) string {
 	return `{"Version":"2012-10-17","Statement":[` + strings.Join(statements, ",") + `]}`
 }
 
-// polAllow is an Allow statement for everyone on everything, with extra members (principal,
-// action, resource, condition) replacing its defaults.
+// polStatement is a statement for everyone on everything, with members replacing its
+// defaults: a Not member replaces its positive one, and "" leaves a member out.
 func polStatement(effect string, members map[string]string) string {
 	m := map[string]string{"Principal": `"*"`, "Action": `"sqs:*"`, "Resource": `"*"`}
 	for k, v := range members {
@@ -267,14 +267,14 @@ func TestCompilePolicyRefusesMalformedDocuments(t *testing.T) {
 		{"Effect in lower case", polDoc(polStatement("allow", nil))},
 		{"Effect a list", polDoc(`{"Effect":["Allow"],"Principal":"*","Action":"sqs:*","Resource":"*"}`)},
 		{"Action and NotAction both missing", polDoc(`{"Effect":"Allow","Principal":"*","Resource":"*"}`)},
-		{"Action and NotAction both present", polDoc(polAllow(map[string]string{"NotAction": `"sqs:PurgeQueue"`, "Action": `"sqs:*"`}))},
+		{"Action and NotAction both present", polDoc(`{"Effect":"Allow","Principal":"*","Action":"sqs:*","NotAction":"sqs:PurgeQueue","Resource":"*"}`)},
 		{"Action a number", polDoc(polAllow(map[string]string{"Action": `5`}))},
 		{"Action an object", polDoc(polAllow(map[string]string{"Action": `{"a":"b"}`}))},
 		{"Action list with null", polDoc(polAllow(map[string]string{"Action": `["sqs:*",null]`}))},
 		{"Resource and NotResource both missing", polDoc(`{"Effect":"Allow","Principal":"*","Action":"sqs:*"}`)},
-		{"Resource and NotResource both present", polDoc(polAllow(map[string]string{"NotResource": `"x"`, "Resource": `"*"`}))},
+		{"Resource and NotResource both present", polDoc(`{"Effect":"Allow","Principal":"*","Action":"sqs:*","Resource":"*","NotResource":"x"}`)},
 		{"Resource null", polDoc(polAllow(map[string]string{"Resource": `null`}))},
-		{"Principal and NotPrincipal both present", polDoc(polAllow(map[string]string{"NotPrincipal": `{"AWS":"111122223333"}`, "Principal": `"*"`}))},
+		{"Principal and NotPrincipal both present", polDoc(`{"Effect":"Allow","Principal":"*","NotPrincipal":{"AWS":"111122223333"},"Action":"sqs:*","Resource":"*"}`)},
 		{"Principal a string other than *", polDoc(polAllow(map[string]string{"Principal": `"111122223333"`}))},
 		{"Principal of an unknown type", polDoc(polAllow(map[string]string{"Principal": `{"User":"alice"}`}))},
 		{"Principal AWS an object", polDoc(polAllow(map[string]string{"Principal": `{"AWS":{"a":"b"}}`}))},
