@@ -318,6 +318,16 @@ func TestCompilePolicyAcceptsWhatSQSAccepts(t *testing.T) {
 			p, err := compilePolicy(tc.doc)
 			require.NoError(t, err, tc.doc)
 			assert.NotNil(t, p)
+
+			// AddPermission and RemovePermission rewrite it into documents that compile too.
+			f := New()
+			u := qlCreate(t, f, "q", map[string]string{"Policy": tc.doc})
+			qlAddPermission(t, f, u, "Added", []string{"111122223333"}, []string{"SendMessage"})
+			assert.NotNil(t, polRules(t, f, u), "after AddPermission")
+			qlRemovePermission(t, f, u, "Added")
+			if text, ok := qlPolicy(t, f, u); ok {
+				assert.NotNil(t, polRules(t, f, u), "after RemovePermission: %s", text)
+			}
 		})
 	}
 }
