@@ -162,12 +162,11 @@ func (c queueConfig) applyAttributes(attrs map[string]string, creating bool, res
 		case attrSqsManagedSseEnabled:
 			out.sqsManagedSSE, err = parseBool(name, v)
 		case attrPolicy:
-			// A policy is a JSON object; AddPermission and RemovePermission edit its
-			// statements. AWS validates policies further; that is not modelled.
-			if v != "" && !isJSONObject(v) {
+			// A policy must compile (policy.go has the rules); it reads back as written.
+			out.setPolicy(v)
+			if v != "" && out.policyRules == nil {
 				err = errInvalidAttrValue(name)
 			}
-			out.policy = v
 		case attrRedrivePolicy:
 			out.redrivePolicy, err = parseRedrivePolicy(v, c.fifo, resolve)
 		case attrRedriveAllowPolicy:

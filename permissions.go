@@ -129,7 +129,7 @@ func (f *Fake) addPermission(a *actor, in *sqs.AddPermissionInput) (*sqs.AddPerm
 	raw, _ := json.Marshal(st)
 	doc.Statement = append(doc.Statement, raw)
 	text, _ := json.Marshal(doc)
-	q.cfg.policy = string(text)
+	q.cfg.setPolicy(string(text))
 	return &sqs.AddPermissionOutput{}, nil
 }
 
@@ -149,10 +149,10 @@ func (f *Fake) removePermission(a *actor, in *sqs.RemovePermissionInput) (*sqs.R
 		}
 		doc.Statement = append(doc.Statement[:i], doc.Statement[i+1:]...)
 		if len(doc.Statement) == 0 {
-			q.cfg.policy = "" // removing the last statement removes the Policy attribute
+			q.cfg.setPolicy("") // removing the last statement removes the Policy attribute
 		} else {
 			text, _ := json.Marshal(doc)
-			q.cfg.policy = string(text)
+			q.cfg.setPolicy(string(text))
 		}
 		return &sqs.RemovePermissionOutput{}, nil
 	}
