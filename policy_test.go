@@ -408,7 +408,7 @@ func polRules(t *testing.T, f *Fake, url string) *queuePolicy {
 	t.Helper()
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	q, err := f.lookupURL(url)
+	q, err := f.lookupURL(f.homeActor, url)
 	require.Nil(t, err)
 	return q.cfg.policyRules
 }
@@ -442,7 +442,9 @@ func TestMalformedPolicyIsRefusedAndChangesNothing(t *testing.T) {
 
 func TestPolicyCompiledFormFollowsEveryEdit(t *testing.T) {
 	f := New()
-	u := qlCreate(t, f, "q", map[string]string{"Policy": polDoc(polDeny(nil))})
+	// Deny SendMessage only: a policy that denies everything would lock the owner out of
+	// the SetQueueAttributes calls below, as it does on SQS.
+	u := qlCreate(t, f, "q", map[string]string{"Policy": polDoc(polDeny(map[string]string{"Action": `"sqs:SendMessage"`}))})
 	r := polRequest()
 	r.resource = qlARN("q")
 	assert.Equal(t, explicitDeny, polRules(t, f, u).evaluate(&r), "CreateQueue compiles")
