@@ -1,0 +1,98 @@
+package sqsfake_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http/httptest"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/sqs"
+	"github.com/aws/smithy-go"
+
+	"github.com/sqsfake/sqsfake"
+)
+
+// A consumer in account 222222222222 reads a queue of the fake's own account. Without a
+// permission SQS refuses it; once the owner grants it ReceiveMessage and DeleteMessage
+// (AddPermission, or a Policy), it consumes through the queue's URL. ActAs gives a client —
+// or one call — another account, region or principal.
+func Example_crossAccountConsumer() {
+	ctx := context.Background()
+	f := sqsfake.New() // the owner: account 123456789012 in us-east-1
+	q, _ := f.CreateQueue(ctx, &sqs.CreateQueueInput{QueueName: aws.String("orders")})
+	f.SendMessage(ctx, &sqs.SendMessageInput{QueueUrl: q.QueueUrl, MessageBody: aws.String("order-1")})
+
+	consumer := f.Client(sqsfake.ActAs(sqsfake.Identity{AccountID: "222222222222"}))
+	_, err := consumer.ReceiveMessage(ctx, &sqs.ReceiveMessageInput{QueueUrl: q.QueueUrl})
+	var api smithy.APIError
+	if errors.As(err, &api) {
+		fmt.Println(api.ErrorCode()+":", api.ErrorMessage())
+	}
+
+	f.AddPermission(ctx, &sqs.AddPermissionInput{QueueUrl: q.QueueUrl, Label: aws.String("consumer"),
+		AWSAccountIds: []string{"222222222222"}, Actions: []string{"ReceiveMessage", "DeleteMessage"}})
+	out, _ := consumer.ReceiveMessage(ctx, &sqs.ReceiveMessageInput{QueueUrl: q.QueueUrl})
+	fmt.Println("received:", *out.Messages[0].Body)
+	consumer.DeleteMessage(ctx, &sqs.DeleteMessageInput{QueueUrl: q.QueueUrl, ReceiptHandle: out.Messages[0].ReceiptHandle})
+
+	// The call record says who acted.
+	calls := f.Calls(sqsfake.CallFilter{Operation: "DeleteMessage"})
+	fmt.Println(calls[0].Caller.AccountID, calls[0].Err == nil)
+	// Output:
+	// AccessDenied: User: arn:aws:iam::222222222222:root is not authorized to perform: sqs:receivemessage on resource: arn:aws:sqs:us-east-1:123456789012:orders because no resource-based policy allows the sqs:receivemessage action
+	// received: order-1
+	// 222222222222 true
+}
+
+// A queue Policy with an explicit Deny refuses a producer of the queue's own account: here
+// the sessions of the role reporting may not send. The refusal is SQS's AccessDenied (HTTP
+// 403), and nothing reaches the queue.
+func Example_producerDeniedByPolicy() {
+	ctx := context.Background()
+	f := sqsfake.New()
+	policy := `{"Version":"2012-10-17","Statement":[{"Sid":"ReportingReadsOnly","Effect":"Deny",
+		"Principal":{"AWS":"arn:aws:iam::123456789012:role/reporting"},"Action":"sqs:Send*","Resource":"*"}]}`
+	q, _ := f.CreateQueue(ctx, &sqs.CreateQueueInput{QueueName: aws.String("events"),
+		Attributes: map[string]string{"Policy": policy}})
+
+	reporting := sqsfake.ActAs(sqsfake.Identity{PrincipalARN: "arn:aws:sts::123456789012:assumed-role/reporting/nightly"})
+	_, err := f.SendMessage(ctx, &sqs.SendMessageInput{QueueUrl: q.QueueUrl, MessageBody: aws.String("x")}, reporting)
+	fmt.Println(err)
+
+	_, err = f.SendMessage(ctx, &sqs.SendMessageInput{QueueUrl: q.QueueUrl, MessageBody: aws.String("y")})
+	fmt.Println("the account's root user sends:", err == nil)
+	info, _ := f.Queue("events")
+	fmt.Println("messages in the queue:", len(info.Messages))
+	// Output:
+	// operation error SQS: SendMessage, https response error StatusCode: 403, RequestID: fb3d97af-1455-4901-aaee-d5a971f64675, api error AccessDenied: User: arn:aws:sts::123456789012:assumed-role/reporting/nightly is not authorized to perform: sqs:sendmessage on resource: arn:aws:sqs:us-east-1:123456789012:events with an explicit deny in a resource-based policy
+	// the account's root user sends: true
+	// messages in the queue: 1
+}
+
+// Queues live per account and region: one name in two regions is two queues. Over the wire
+// the caller is the request's signature — its region, and its access key id when that is 12
+// digits — so a stock client configured for eu-west-1 sees eu-west-1's queues. With
+// WithEndpoint, a queue outside the fake's own region has a URL that names its region.
+func Example_regions() {
+	ctx := context.Background()
+	f := sqsfake.New()
+	srv := httptest.NewServer(f.Handler())
+	defer srv.Close()
+	eu := sqs.New(sqs.Options{Region: "eu-west-1", BaseEndpoint: aws.String(srv.URL),
+		Credentials: aws.CredentialsProviderFunc(func(context.Context) (aws.Credentials, error) {
+			return aws.Credentials{AccessKeyID: "222222222222", SecretAccessKey: "any"}, nil
+		})})
+	home, _ := f.CreateQueue(ctx, &sqs.CreateQueueInput{QueueName: aws.String("jobs")})
+	away, _ := eu.CreateQueue(ctx, &sqs.CreateQueueInput{QueueName: aws.String("jobs")})
+	fmt.Println(*home.QueueUrl)
+	fmt.Println(*away.QueueUrl)
+	for _, info := range f.Queues() {
+		fmt.Println(info.Arn)
+	}
+	// Output:
+	// https://sqs.us-east-1.amazonaws.com/123456789012/jobs
+	// https://sqs.eu-west-1.amazonaws.com/222222222222/jobs
+	// arn:aws:sqs:us-east-1:123456789012:jobs
+	// arn:aws:sqs:eu-west-1:222222222222:jobs
+}
