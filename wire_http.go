@@ -211,7 +211,7 @@ func (h *wireHandler) authenticate(r *http.Request, body []byte) (identity, *wir
 	if h.f.creds != nil {
 		var serr *sigError
 		// Clients sign with their wall clock, whatever the fake's clock reads.
-		if id, serr = verify(r, body, h.f.creds, time.Now()); serr != nil {
+		if id, serr = verifySignature(r, body, h.f.creds, time.Now()); serr != nil {
 			return identity{}, serr.wire()
 		}
 	} else {

@@ -25,7 +25,7 @@ import (
 // Authorization header or in the X-Amz-Credential query parameter of a presigned URL. An
 // access key id of 12 digits is that account, the convention LocalStack users follow.
 //
-// verify (signed mode: WithCredentials, cmd/sqsfake -credentials) checks a request's
+// verifySignature (signed mode: WithCredentials, cmd/sqsfake -credentials) checks a request's
 // signature as AWS does for SQS, in AWS's order, and answers each refusal as SQS does. The
 // signature itself is recomputed by the AWS SDK's own signer (aws/signer/v4) over a request
 // rebuilt from exactly what the client signed; no signing code of our own.
@@ -117,7 +117,7 @@ type wireIdentity struct {
 	account   string // "" = the fake's default account
 	principal string // "" = default: the account's root
 	orgID     string // the principal's aws:PrincipalOrgID; "" = none
-	signed    bool   // verify checked the signature (signed mode); identify never sets it
+	signed    bool   // verifySignature checked the signature (signed mode); identify never sets it
 }
 
 // SigV4 as SQS takes it.
@@ -288,14 +288,14 @@ type sigAuth struct {
 	date          string // X-Amz-Date as sent (or the Date header's time in the basic format)
 }
 
-// verify checks a request's SigV4 signature in signed mode and returns who sent it, or the
+// verifySignature checks a request's SigV4 signature in signed mode and returns who sent it, or the
 // refusal SQS would answer (see the evidence above). body is the request body, already
 // read; now is the server's wall-clock time (clients sign with their real clock, whatever
 // the fake's clock says). The signature is recomputed by the SDK's signer over a request
 // holding exactly the headers the client signed, with their received values, the same
 // X-Amz-Date, the same query and the SHA-256 of body. Nothing else of the request is
 // looked at: an unsigned header added on the way does not matter.
-func verify(r *http.Request, body []byte, creds *credentialSet, now time.Time) (wireIdentity, *sigError) {
+func verifySignature(r *http.Request, body []byte, creds *credentialSet, now time.Time) (wireIdentity, *sigError) {
 	a, serr := readSigAuth(r)
 	if serr != nil {
 		return wireIdentity{}, serr

@@ -94,7 +94,7 @@ func sha256Hex(s string) string {
 
 // mismatch is the SignatureDoesNotMatch SQS answers for a request whose canonical form is
 // canonical, signed at date for scope.
-func mismatch(canonical, date, scope string) *sigError {
+func sigMismatch(canonical, date, scope string) *sigError {
 	sts := "AWS4-HMAC-SHA256\n" + date + "\n" + scope + "\n" + sha256Hex(canonical)
 	return errSignatureDoesNotMatch(sigMismatchText + "\n\nThe Canonical String for this request should have been\n'" +
 		canonical + "'\n\nThe String-to-Sign should have been\n'" + sts + "'\n")
@@ -218,7 +218,7 @@ func TestVerifyAcceptsWhatClientsSign(t *testing.T) {
 			if now.IsZero() {
 				now = sigT0
 			}
-			got, serr := verify(r, body, creds, now)
+			got, serr := verifySignature(r, body, creds, now)
 			require.Nil(t, serr)
 			assert.Equal(t, tt.want, got)
 			assert.Equal(t, before, r.Header, "verify changed the request's headers")
@@ -252,16 +252,16 @@ func TestVerifyAcceptsBotocoreSignatures(t *testing.T) {
 			for _, h := range req.Headers {
 				r.Header.Add(h[0], h[1])
 			}
-			got, serr := verify(r, []byte(req.Body), creds, sigT0.Add(3*time.Minute))
+			got, serr := verifySignature(r, []byte(req.Body), creds, sigT0.Add(3*time.Minute))
 			require.Nil(t, serr)
 			assert.Equal(t, want, got)
 
 			// The same request with its body or query changed no longer verifies.
 			if req.Body != "" {
-				_, serr = verify(r, []byte(req.Body+" "), creds, sigT0)
+				_, serr = verifySignature(r, []byte(req.Body+" "), creds, sigT0)
 			} else {
 				r.URL.RawQuery = strings.Replace(r.URL.RawQuery, "Version=2012-11-05", "Version=2012-11-06", 1)
-				_, serr = verify(r, nil, creds, sigT0)
+				_, serr = verifySignature(r, nil, creds, sigT0)
 			}
 			require.NotNil(t, serr)
 			assert.Equal(t, "SignatureDoesNotMatch", serr.code)
@@ -278,7 +278,7 @@ func TestVerifyGoSDKClient(t *testing.T) {
 	var refusals []*sigError
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		body, _ := io.ReadAll(r.Body)
-		id, serr := verify(r, body, creds, time.Now())
+		id, serr := verifySignature(r, body, creds, time.Now())
 		mu.Lock()
 		got, refusals = append(got, id), append(refusals, serr)
 		mu.Unlock()
@@ -355,7 +355,7 @@ func TestVerifyRefusesAsSQSDoes(t *testing.T) {
 			req: func(t *testing.T) *http.Request {
 				return signHeader(t, listQueues(), "AKIDEXAMPLE", "not-the-secret", "", "us-east-1", sigT0, "")
 			},
-			want: mismatch("GET\n/\nAction=ListQueues&Version=2012-11-05\nhost:127.0.0.1:9324\nx-amz-date:20260101T000000Z\n\nhost;x-amz-date\n"+emptySHA256,
+			want: sigMismatch("GET\n/\nAction=ListQueues&Version=2012-11-05\nhost:127.0.0.1:9324\nx-amz-date:20260101T000000Z\n\nhost;x-amz-date\n"+emptySHA256,
 				"20260101T000000Z", scope),
 		},
 		{
@@ -366,7 +366,7 @@ func TestVerifyRefusesAsSQSDoes(t *testing.T) {
 				return r
 			},
 			body: strings.Replace(jsonBody, `"hi"`, `"ho"`, 1),
-			want: mismatch("POST\n/\n\ncontent-length:74\ncontent-type:application/x-amz-json-1.0\nhost:127.0.0.1:9324\n"+
+			want: sigMismatch("POST\n/\n\ncontent-length:74\ncontent-type:application/x-amz-json-1.0\nhost:127.0.0.1:9324\n"+
 				"x-amz-date:20260101T000000Z\nx-amz-target:AmazonSQS.SendMessage\n\n"+
 				"content-length;content-type;host;x-amz-date;x-amz-target\n"+sha256Hex(strings.Replace(jsonBody, `"hi"`, `"ho"`, 1)),
 				"20260101T000000Z", scope),
@@ -378,7 +378,7 @@ func TestVerifyRefusesAsSQSDoes(t *testing.T) {
 				return signHeader(t, r, "AKIDEXAMPLE", "secret", "", "us-east-1", sigT0, queryForm)
 			},
 			body: strings.Replace(queryForm, "MessageBody=hi", "MessageBody=ho", 1),
-			want: mismatch("POST\n/\n\ncontent-length:113\ncontent-type:application/x-www-form-urlencoded\nhost:127.0.0.1:9324\n"+
+			want: sigMismatch("POST\n/\n\ncontent-length:113\ncontent-type:application/x-www-form-urlencoded\nhost:127.0.0.1:9324\n"+
 				"x-amz-date:20260101T000000Z\n\ncontent-length;content-type;host;x-amz-date\n"+
 				sha256Hex(strings.Replace(queryForm, "MessageBody=hi", "MessageBody=ho", 1)),
 				"20260101T000000Z", scope),
@@ -391,7 +391,7 @@ func TestVerifyRefusesAsSQSDoes(t *testing.T) {
 				r.Header.Set("Content-Length", "74")
 				return r
 			},
-			want: mismatch("POST\n/\n\ncontent-length:74\ncontent-type:application/x-amz-json-1.0\nhost:127.0.0.1:9324\n"+
+			want: sigMismatch("POST\n/\n\ncontent-length:74\ncontent-type:application/x-amz-json-1.0\nhost:127.0.0.1:9324\n"+
 				"x-amz-date:20260101T000000Z\nx-amz-target:AmazonSQS.DeleteQueue\n\n"+
 				"content-length;content-type;host;x-amz-date;x-amz-target\n"+sha256Hex(jsonBody),
 				"20260101T000000Z", scope),
@@ -432,7 +432,7 @@ func TestVerifyRefusesAsSQSDoes(t *testing.T) {
 			req: func(t *testing.T) *http.Request {
 				return presign(t, listQueues(), "AKIDEXAMPLE", "not-the-secret", "us-east-1", sigT0, emptySHA256, 0)
 			},
-			want: mismatch("GET\n/\nAction=ListQueues&Version=2012-11-05&X-Amz-Algorithm=AWS4-HMAC-SHA256&"+
+			want: sigMismatch("GET\n/\nAction=ListQueues&Version=2012-11-05&X-Amz-Algorithm=AWS4-HMAC-SHA256&"+
 				"X-Amz-Credential=AKIDEXAMPLE%2F20260101%2Fus-east-1%2Fsqs%2Faws4_request&X-Amz-Date=20260101T000000Z&"+
 				"X-Amz-SignedHeaders=host\nhost:127.0.0.1:9324\n\nhost\n"+emptySHA256,
 				"20260101T000000Z", scope),
@@ -547,7 +547,7 @@ func TestVerifyRefusesAsSQSDoes(t *testing.T) {
 			if now.IsZero() {
 				now = sigT0
 			}
-			got, serr := verify(r, body, creds, now)
+			got, serr := verifySignature(r, body, creds, now)
 			assert.Equal(t, wireIdentity{}, got)
 			assert.Equal(t, tt.want, serr)
 		})
@@ -565,7 +565,7 @@ func TestSigErrorWire(t *testing.T) {
 
 func TestVerifyWithNoCredentialsKnowsNoKey(t *testing.T) {
 	r := signHeader(t, jsonRequest(jsonBody), "AKIDEXAMPLE", "secret", "", "us-east-1", sigT0, jsonBody)
-	_, serr := verify(r, []byte(jsonBody), nil, sigT0)
+	_, serr := verifySignature(r, []byte(jsonBody), nil, sigT0)
 	assert.Equal(t, errUnknownAccessKey(), serr)
 }
 
@@ -622,7 +622,7 @@ func BenchmarkVerifySigV4(b *testing.B) {
 	body := []byte(jsonBody)
 	b.ReportAllocs()
 	for b.Loop() {
-		if _, serr := verify(r, body, creds, sigT0); serr != nil {
+		if _, serr := verifySignature(r, body, creds, sigT0); serr != nil {
 			b.Fatal(serr)
 		}
 	}
@@ -660,7 +660,7 @@ func FuzzSigV4(f *testing.F) {
 		if id.account != "" && id.account != id.accessKey {
 			t.Fatalf("identify: account %q of key %q", id.account, id.accessKey)
 		}
-		got, serr := verify(r, []byte("x"), creds, sigT0)
+		got, serr := verifySignature(r, []byte("x"), creds, sigT0)
 		if serr == nil {
 			t.Fatalf("verify accepted %+v", got)
 		}
