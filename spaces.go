@@ -225,8 +225,3 @@ func (f *Fake) principalOf(num uint32) string {
 func rootARN(partition, account string) string {
 	return "arn:" + partition + ":iam::" + account + ":root"
 }
-
-// public returns the identity the actor is, as the call record shows it.
-func (a *actor) public() Identity {
-	return Identity{AccountID: a.sp.account, Region: a.sp.region, PrincipalARN: a.principal, OrgID: a.orgID}
-}
