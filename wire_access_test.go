@@ -7,6 +7,7 @@ import (
 	"net/http/httptest"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/sqs"
@@ -138,4 +139,21 @@ func TestQueryRequestOnARegionQueuePath(t *testing.T) {
 	info, ok := f.Queue("arn:aws:sqs:eu-west-1:123456789012:q")
 	require.True(t, ok)
 	assert.Len(t, info.Messages, 1)
+}
+
+func TestSignedModeServesAPresignedQueryURL(t *testing.T) {
+	f := New(WithCredentials(Credential{AccessKeyID: "222222222222", SecretAccessKey: "s"}))
+	r := httptest.NewRequest(http.MethodGet, "http://127.0.0.1:9324/?Action=CreateQueue&QueueName=q&Version=2012-11-05", nil)
+	signed := presign(t, r, "222222222222", "s", "eu-west-1", time.Now(), sha256Hex(""), 0)
+	rec := httptest.NewRecorder()
+	f.Handler().ServeHTTP(rec, signed)
+	require.Equal(t, http.StatusOK, rec.Code, rec.Body.String())
+	assert.Contains(t, rec.Body.String(), "<QueueUrl>https://sqs.eu-west-1.amazonaws.com/222222222222/q</QueueUrl>")
+
+	tampered := httptest.NewRequest(http.MethodGet, strings.Replace(signed.URL.String(), "QueueName=q", "QueueName=r", 1), nil)
+	rec = httptest.NewRecorder()
+	f.Handler().ServeHTTP(rec, tampered)
+	assert.Equal(t, http.StatusForbidden, rec.Code)
+	assert.Contains(t, rec.Body.String(), "<Code>SignatureDoesNotMatch</Code>")
+	assert.Len(t, f.Queues(), 1)
 }

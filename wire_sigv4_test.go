@@ -92,7 +92,7 @@ func sha256Hex(s string) string {
 	return hex.EncodeToString(sum[:])
 }
 
-// mismatch is the SignatureDoesNotMatch SQS answers for a request whose canonical form is
+// sigMismatch is the SignatureDoesNotMatch SQS answers for a request whose canonical form is
 // canonical, signed at date for scope.
 func sigMismatch(canonical, date, scope string) *sigError {
 	sts := "AWS4-HMAC-SHA256\n" + date + "\n" + scope + "\n" + sha256Hex(canonical)
