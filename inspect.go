@@ -349,7 +349,9 @@ func (h *arrivalHeap) Pop() any {
 	return m
 }
 
-// QueueNames returns the names of every queue, in name order.
+// QueueNames returns the names of every queue, in name order. Queues of one name in several
+// accounts or regions (ActAs) appear once each, by account, then region; QueueARNs tells
+// them apart.
 func (f *Fake) QueueNames() []string {
 	f.mu.Lock()
 	defer f.mu.Unlock()
@@ -358,6 +360,18 @@ func (f *Fake) QueueNames() []string {
 		names = append(names, q.name)
 	}
 	return names
+}
+
+// QueueARNs returns the ARN of every queue, in the order of QueueNames. An ARN names a queue
+// of any account and region wherever the inspection methods take a queue.
+func (f *Fake) QueueARNs() []string {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	arns := make([]string, 0, len(f.queues))
+	for _, q := range f.sortedQueues() {
+		arns = append(arns, q.arn)
+	}
+	return arns
 }
 
 // Queues returns a snapshot of every queue, in name order.

@@ -777,7 +777,7 @@ func (s *server) state(w http.ResponseWriter, r *http.Request, f *sqsfake.Fake) 
 		}
 		first = &page
 	} else {
-		names = f.QueueNames()
+		names = f.QueueARNs() // ARNs: one name may be a queue in several accounts and regions
 	}
 
 	w.Header().Set("Content-Type", "application/json")

@@ -30,6 +30,8 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/sqsfake/sqsfake"
+
 	"github.com/sqsfake/sqsfake/internal/memtest"
 )
 
@@ -982,6 +984,8 @@ type stateAnswer struct {
 	Queues   []struct {
 		Name       string            `json:"name"`
 		URL        string            `json:"url"`
+		AccountID  string            `json:"accountId"`
+		Region     string            `json:"region"`
 		Attributes map[string]string `json:"attributes"`
 		Visible    int               `json:"visible"`
 		Messages   []struct {
@@ -1182,4 +1186,26 @@ func TestCredentialsFlagVerifiesSignaturesAndNamesCallers(t *testing.T) {
 	out, err = cli("guess")
 	require.Error(t, err)
 	assert.Contains(t, out, "SignatureDoesNotMatch")
+}
+
+func TestStateListsTheQueuesOfEveryAccountAndRegion(t *testing.T) {
+	s := newTestServer(t, "-clock", "virtual", "-queues", "jobs")
+	f := s.cur.Load().fake
+	eu := sqsfake.ActAs(sqsfake.Identity{AccountID: "222222222222", Region: "eu-west-1"})
+	q, err := f.CreateQueue(context.Background(), &sqs.CreateQueueInput{QueueName: aws.String("jobs")}, eu)
+	require.NoError(t, err)
+	_, err = f.SendMessage(context.Background(), &sqs.SendMessageInput{QueueUrl: q.QueueUrl, MessageBody: aws.String("eu")}, eu)
+	require.NoError(t, err)
+	code, st := getState(t, s, "")
+	require.Equal(t, http.StatusOK, code)
+	require.Len(t, st.Queues, 2)
+	var got [][4]any
+	for _, q := range st.Queues {
+		got = append(got, [4]any{q.Name, q.AccountID, q.Region, len(q.Messages)})
+	}
+	assert.Equal(t, [][4]any{{"jobs", "123456789012", "us-east-1", 0}, {"jobs", "222222222222", "eu-west-1", 1}}, got)
+	code, st = getState(t, s, "?queue=arn:aws:sqs:eu-west-1:222222222222:jobs")
+	require.Equal(t, http.StatusOK, code)
+	require.Len(t, st.Queues, 1)
+	assert.Equal(t, "http://127.0.0.1:9324/queue/eu-west-1/222222222222/jobs", st.Queues[0].URL)
 }
