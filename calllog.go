@@ -265,13 +265,22 @@ func (f *Fake) recordRejected(op string, door Door, params any, err error) {
 // refuseRequest records a request refused before it reached an operation — one door 3 could
 // not route or read — and returns its request id. op is the operation it named, or what its
 // X-Amz-Target header or Action parameter said; code and message are those of the error the
-// caller got.
-func (f *Fake) refuseRequest(op, code, message string) string {
+// caller got. who is whom the request was authenticated as, nil when it was refused before
+// (a bad signature, an unreadable request): the record shows it as unauthenticated.
+func (f *Fake) refuseRequest(op, code, message string, who *identity) string {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	seq := f.requests.Add(1)
 	r := f.calls.recs.add(callRec{start: f.now(), op: operationIndex[op], door: DoorHTTP, flags: callReturned | callUnread})
 	x := f.calls.extra(r)
+	switch {
+	case who == nil:
+		x.who = unauthenticated
+	case who.bad == nil:
+		if a := f.actorFor(*who); !a.own {
+			x.who = a
+		}
+	}
 	if r.op == 0 {
 		x.opName = op
 	}

@@ -43,15 +43,17 @@ func (d Door) String() string {
 
 // Caller says who made a call: the door it came through, and the account, region and
 // principal it acted as — the fake's own account and region and that account's root user,
-// unless the call acted as another identity (ActAs, a client's Region and static
-// credentials, a wire request's signature).
+// unless the call acted as another identity (ActAs, a client's Region, a wire request's
+// signature).
 type Caller struct {
 	Door         Door
 	AccountID    string
 	Region       string
 	PrincipalARN string
 	// Other reports that the call acted as another identity than the fake's own root user
-	// in the fake's own region; String shows it.
+	// in the fake's own region; String shows it. A wire request refused before it was
+	// authenticated (a bad signature in signed mode) has Other set and no account, region or
+	// principal: the record does not take the word of a request it refused.
 	Other bool
 }
 
@@ -152,7 +154,10 @@ func (c Call) String() string {
 	if c.Caller.Door != DoorMethods {
 		b.WriteString(" [" + c.Caller.Door.String() + "]")
 	}
-	if c.Caller.Other {
+	switch {
+	case c.Caller.Other && c.Caller.PrincipalARN == "":
+		b.WriteString(" [unauthenticated]")
+	case c.Caller.Other:
 		b.WriteString(" [as " + c.Caller.PrincipalARN + " in " + c.Caller.Region + "]")
 	}
 	return b.String()
@@ -330,7 +335,10 @@ func (f *Fake) renderCall(seq uint64, v *callView) Call {
 		c.Operation = v.x.opName
 	}
 	if a := v.x.who; a != nil {
-		c.Caller.AccountID, c.Caller.Region, c.Caller.PrincipalARN = a.sp.account, a.sp.region, a.principal
+		c.Caller.AccountID, c.Caller.Region, c.Caller.PrincipalARN = "", "", ""
+		if a.sp != nil {
+			c.Caller.AccountID, c.Caller.Region, c.Caller.PrincipalARN = a.sp.account, a.sp.region, a.principal
+		}
 		c.Caller.Other = true
 	}
 	if v.flags&callReturned != 0 {

@@ -125,8 +125,8 @@ func (m *doorMiddleware) HandleSerialize(ctx context.Context, in middleware.Seri
 	if id, ok := ctx.Value(identityKey{}).(Identity); ok {
 		cn.as = identityFromPublic(id) // a per-call ActAs
 	}
-	if region := awsmiddleware.GetRegion(ctx); region != "" && cn.as.region == "" {
-		cn.as.region = region // a per-call Region
+	if region := awsmiddleware.GetRegion(ctx); region != "" && region != m.f.region && cn.as.region == "" {
+		cn.as.region = region // a per-call Region (the fake's own is left out: the default path stays free)
 	}
 	out, err := op.call(m.f, context.WithValue(ctx, callNumberKey{}, cn), in.Parameters, viaSDK(in.Parameters)...)
 	if err != nil {

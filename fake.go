@@ -288,6 +288,10 @@ func (f *Fake) begin(ctx context.Context, op string, params any, optFns []func(*
 			who = identityOf(o.Region, f.region, o.Credentials)
 		}
 	}
+	var bad error
+	if who.bad != nil {
+		bad, who = who.bad, identity{} // refused: the call acts as nobody else
+	}
 	f.mu.Lock()
 	c.who = f.actorFor(who)
 	c.id = f.startCall(op, c.door, c.who, params)
@@ -295,6 +299,9 @@ func (f *Fake) begin(ctx context.Context, op string, params any, optFns []func(*
 	c.req = c.id.seq
 	if cn != nil {
 		cn.n = c.req
+	}
+	if bad != nil {
+		return c, operationError(op, "", bad)
 	}
 	if err := validateInput(params); err != nil {
 		return c, operationError(op, "", err)

@@ -146,13 +146,21 @@ func (q *queue) inSendOrder() []*message {
 	return ms
 }
 
-// lookupQueue finds a queue by name, URL or ARN.
+// lookupQueue finds a queue by name, URL or ARN. A bare name, or a URL that names no region,
+// names a queue of the fake's own region; a URL on an AWS host names its host's region, so
+// that every URL the fake handed out finds its queue.
 func (f *Fake) lookupQueue(ref string) *queue {
 	if q := f.lookupARN(ref); q != nil {
 		return q
 	}
-	q, _ := f.lookupURL(f.homeActor, ref)
-	return q
+	r, ok := parseQueueURL(ref)
+	if !ok {
+		return nil
+	}
+	if r.region == "" {
+		r.region = r.hostRegion
+	}
+	return f.queueAt(r, f.home)
 }
 
 // messageInfo snapshots m, a message of q.

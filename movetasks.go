@@ -112,6 +112,12 @@ func (f *Fake) startMessageMoveTask(a *actor, in *sqs.StartMessageMoveTaskInput)
 		if dq == nil {
 			return nil, newError("ResourceNotFoundException", "The resource that you specified for the DestinationArn parameter doesn't exist.")
 		}
+		// The task sends into the destination for its caller, who needs sqs:SendMessage there
+		// (AWS's page on DLQ redrive permissions lists it for the destination queue): a queue of
+		// another account takes the messages only if its policy allows the caller to send.
+		if err := access(a, dq, "SendMessage"); err != nil {
+			return nil, err
+		}
 		if dq.cfg.fifo != src.cfg.fifo {
 			// Unverified text; the documented rule is that both queues are of one kind.
 			return nil, errInvalidParameterValue("The source queue and the destination queue must be of the same queue type.")

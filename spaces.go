@@ -3,6 +3,7 @@ package sqsfake
 import (
 	"cmp"
 	"context"
+	"fmt"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/sqs"
@@ -13,7 +14,7 @@ import (
 // two queues (SPEC-access §6), a queue URL names its account, and a caller acts in the region
 // of the endpoint it signs for. The fake keeps one space per (account, region) a caller has
 // acted in; every call acts as an identity — the fake's own account and region unless the
-// call says otherwise (ActAs, a client's Region and static credentials, or on the wire the
+// call says otherwise (ActAs, a client's Region, or on the wire the
 // request's signature) — in that identity's space.
 
 // space is one account in one region: the queues created there share its name space.
@@ -30,11 +31,12 @@ type queueKey struct {
 // identity is who a call says it acts as, before the fake resolves it to an actor. The zero
 // value is the fake's own account and region.
 type identity struct {
-	account   string // "" = the fake's account
-	region    string // "" = the fake's region
-	principal string // "" = the account's root
-	orgID     string // aws:PrincipalOrgID; "" = none configured
-	insecure  bool   // the request came over plain HTTP (aws:SecureTransport false)
+	account   string       // "" = the fake's account
+	region    string       // "" = the fake's region
+	principal string       // "" = the account's root
+	orgID     string       // aws:PrincipalOrgID; "" = none configured
+	insecure  bool         // the request came over plain HTTP (aws:SecureTransport false)
+	bad       *OptionError // an ActAs Identity the fake refuses: calls made as it fail
 }
 
 // actor is a resolved identity: the space it acts in and the principal it acts as. Actors
@@ -136,9 +138,33 @@ func identityOf(region, defaultRegion string, creds aws.CredentialsProvider) ide
 	return id
 }
 
-// identityFromPublic converts an Identity.
+// identityRule is what ActAs allows, as the OptionError of a call made as another Identity says.
+const identityRule = "an Identity whose AccountID is 12 digits or \"\", whose Region has a region's form " +
+	"(us-east-1) or is \"\", whose PrincipalARN is an IAM or STS principal ARN of that account " +
+	"(arn:aws:iam::111122223333:user/alice) or \"\", and whose OrgID is o- and 10 to 32 lower-case letters or digits, or \"\""
+
+// identityFromPublic converts an Identity. One the fake cannot act as — an account that is
+// not 12 digits, a principal of another account than AccountID — is kept with the error a
+// call made as it fails with, rather than acting as someone else. An empty AccountID is the
+// account of PrincipalARN when one is given.
 func identityFromPublic(p Identity) identity {
-	return identity{account: p.AccountID, region: p.Region, principal: p.PrincipalARN, orgID: p.OrgID}
+	id := identity{account: p.AccountID, region: p.Region, principal: p.PrincipalARN, orgID: p.OrgID}
+	ok := (p.AccountID == "" || accountIDPattern.MatchString(p.AccountID)) &&
+		(p.Region == "" || regionPattern.MatchString(p.Region)) &&
+		(p.OrgID == "" || orgIDShape(p.OrgID))
+	if ok && p.PrincipalARN != "" {
+		arnAccount, valid := principalARNAccount(p.PrincipalARN)
+		switch {
+		case !valid, p.AccountID != "" && arnAccount != p.AccountID:
+			ok = false
+		case p.AccountID == "":
+			id.account = arnAccount
+		}
+	}
+	if !ok {
+		id.bad = &OptionError{Option: "ActAs", Value: fmt.Sprintf("%#v", p), Want: identityRule}
+	}
+	return id
 }
 
 // spaceOf returns the space of an account in a region, made on first use. Called with f.mu held.
@@ -220,6 +246,10 @@ func (f *Fake) principalOf(num uint32) string {
 	}
 	return f.actorList[num-1].principal
 }
+
+// unauthenticated stands in the call record for the caller of a request refused before it
+// was authenticated: it has no account, region or principal.
+var unauthenticated = &actor{}
 
 // rootARN is the principal ARN of an account's root user.
 func rootARN(partition, account string) string {

@@ -234,3 +234,103 @@ func TestSenderIdIsTheSendingAccount(t *testing.T) {
 		})
 	}
 }
+
+func TestMoveTaskDestinationMustAdmitTheCallerToSend(t *testing.T) {
+	ctx := context.Background()
+	f := New()
+	b := ActAs(Identity{AccountID: accountB})
+	victim, err := f.CreateQueue(ctx, &sqs.CreateQueueInput{QueueName: aws.String("victim")}, b)
+	require.NoError(t, err)
+	_, err = f.CreateQueue(ctx, &sqs.CreateQueueInput{QueueName: aws.String("dlq")})
+	require.NoError(t, err)
+	_, err = f.CreateQueue(ctx, &sqs.CreateQueueInput{QueueName: aws.String("src"), Attributes: map[string]string{
+		"RedrivePolicy": `{"deadLetterTargetArn":"arn:aws:sqs:us-east-1:123456789012:dlq","maxReceiveCount":"3"}`}})
+	require.NoError(t, err)
+	in := &sqs.StartMessageMoveTaskInput{SourceArn: aws.String("arn:aws:sqs:us-east-1:123456789012:dlq"),
+		DestinationArn: aws.String("arn:aws:sqs:us-east-1:222222222222:victim")}
+	_, err = f.StartMessageMoveTask(ctx, in)
+	requireCode(t, err, "AccessDenied")
+	_, err = f.AddPermission(ctx, &sqs.AddPermissionInput{QueueUrl: victim.QueueUrl, Label: aws.String("redrive"),
+		AWSAccountIds: []string{DefaultAccountID}, Actions: []string{"SendMessage"}}, b)
+	require.NoError(t, err)
+	_, err = f.StartMessageMoveTask(ctx, in)
+	require.NoError(t, err, "a destination whose policy lets the caller send takes the messages")
+}
+
+func TestInspectionFindsTheQueueEveryHandedOutURLNames(t *testing.T) {
+	ctx := context.Background()
+	for _, endpoint := range []string{"", "http://127.0.0.1:9324", "http://127.0.0.1:9324/sqs"} {
+		var opts []Option
+		if endpoint != "" {
+			opts = append(opts, WithEndpoint(endpoint))
+		}
+		f := New(opts...)
+		eu := ActAs(Identity{Region: regionEU})
+		home, err := f.CreateQueue(ctx, &sqs.CreateQueueInput{QueueName: aws.String("jobs")})
+		require.NoError(t, err)
+		away, err := f.CreateQueue(ctx, &sqs.CreateQueueInput{QueueName: aws.String("jobs")}, eu)
+		require.NoError(t, err)
+		for url, arn := range map[string]string{
+			*home.QueueUrl: "arn:aws:sqs:us-east-1:123456789012:jobs",
+			*away.QueueUrl: "arn:aws:sqs:eu-central-1:123456789012:jobs",
+		} {
+			info, ok := f.Queue(url)
+			require.True(t, ok, url)
+			assert.Equal(t, arn, info.Arn, url)
+		}
+		if endpoint != "" {
+			// The server's URLs name the region in the path: the operations read it too.
+			out, err := f.GetQueueAttributes(ctx, &sqs.GetQueueAttributesInput{QueueUrl: away.QueueUrl,
+				AttributeNames: []types.QueueAttributeName{"QueueArn"}})
+			require.NoError(t, err)
+			assert.Equal(t, "arn:aws:sqs:eu-central-1:123456789012:jobs", out.Attributes["QueueArn"], *away.QueueUrl)
+		}
+	}
+}
+
+func TestActAsRefusesAnIdentityItCannotBe(t *testing.T) {
+	ctx := context.Background()
+	for _, tc := range []struct {
+		name string
+		id   Identity
+	}{
+		{"an account that is not 12 digits", Identity{AccountID: "22222222222"}},
+		{"a region without a region's form", Identity{Region: "Europe"}},
+		{"a principal of another account", Identity{AccountID: accountB, PrincipalARN: "arn:aws:iam::333333333333:user/eve"}},
+		{"a principal that is no principal ARN", Identity{PrincipalARN: "bob"}},
+		{"an org id without its form", Identity{OrgID: "acme"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			f := New()
+			q, err := f.CreateQueue(ctx, &sqs.CreateQueueInput{QueueName: aws.String("q")})
+			require.NoError(t, err)
+			for door, call := range map[string]func() error{
+				"methods": func() error {
+					_, err := f.SendMessage(ctx, &sqs.SendMessageInput{QueueUrl: q.QueueUrl, MessageBody: aws.String("x")}, ActAs(tc.id))
+					return err
+				},
+				"client": func() error {
+					_, err := f.Client(ActAs(tc.id)).SendMessage(ctx, &sqs.SendMessageInput{QueueUrl: q.QueueUrl, MessageBody: aws.String("x")})
+					return err
+				},
+			} {
+				var oe *OptionError
+				require.ErrorAs(t, call(), &oe, door)
+				assert.Equal(t, "ActAs", oe.Option, door)
+			}
+			info, _ := f.Queue("q")
+			assert.Empty(t, info.Messages, "nothing was sent")
+		})
+	}
+}
+
+func TestActAsWithAPrincipalActsInItsAccount(t *testing.T) {
+	ctx := context.Background()
+	f := New()
+	q, err := f.CreateQueue(ctx, &sqs.CreateQueueInput{QueueName: aws.String("private")})
+	require.NoError(t, err)
+	bob := ActAs(Identity{PrincipalARN: "arn:aws:iam::222222222222:user/bob"})
+	_, err = f.SendMessage(ctx, &sqs.SendMessageInput{QueueUrl: q.QueueUrl, MessageBody: aws.String("x")}, bob)
+	requireCode(t, err, "AccessDenied")
+	assert.Equal(t, accountB, f.Calls()[1].Caller.AccountID)
+}

@@ -1,6 +1,7 @@
 package sqsfake
 
 import (
+	"cmp"
 	"strings"
 )
 
@@ -39,47 +40,66 @@ func queueARN(sp *space, name string) string {
 }
 
 // queueRef is what a QueueUrl names: a queue name, with the account and region when the URL
-// gives them ("" when it does not).
+// gives them ("" when it does not), and the region of an AWS host it was on.
 type queueRef struct {
 	region, account, name string
+	hostRegion            string // sqs.<region>.amazonaws.com[.cn] or <region>.queue.amazonaws.com
 }
 
 // parseQueueURL reads what a caller passed as QueueUrl: a queue URL on any host (AWS's, a
 // legacy queue.amazonaws.com host, or the fake's own server, whose URLs may name the region
-// as /queue/<region>/<account>/<name>), a path of the form "<account>/<name>", or a bare queue
-// name, all of which AWS accepts. The host is not read: AWS resolves a queue from the account
-// and name in the path, in the region of the endpoint the request went to (SPEC.md §3), which
-// is the caller's region. It reports false when nothing names a queue.
+// as …/queue/<region>/<account>/<name>, after any path of its endpoint), a path of the form
+// "<account>/<name>", or a bare queue name, all of which AWS accepts. It reports false when
+// nothing names a queue. AWS resolves a queue from the account and name in the path, in the
+// region of the endpoint the request went to (SPEC.md §3), so the operations ignore
+// hostRegion; the inspection methods read it, to find the queue a URL the fake handed out
+// names.
 func parseQueueURL(u string) (queueRef, bool) {
+	var ref queueRef
 	if i := strings.Index(u, "://"); i >= 0 {
 		rest := u[i+3:]
 		slash := strings.IndexByte(rest, '/')
 		if slash < 0 {
 			return queueRef{}, false
 		}
+		ref.hostRegion = regionOfHost(rest[:slash])
 		u = rest[slash+1:]
 	}
 	u = strings.TrimSuffix(u, "/")
-	var ref queueRef
-	if rest, ok := strings.CutPrefix(u, "queue/"); ok {
-		// /queue/<region>/<account>/<name>: exactly three segments.
-		if r, tail, ok := strings.Cut(rest, "/"); ok && strings.Count(tail, "/") == 1 {
-			ref.region, u = r, tail
+	i := strings.LastIndexByte(u, '/')
+	if i < 0 {
+		ref.name = u
+		return ref, u != ""
+	}
+	ref.name = u[i+1:]
+	head := u[:i] // "<account>", "…/<account>" or "…/queue/<region>/<account>"
+	j := strings.LastIndexByte(head, '/')
+	ref.account = head[j+1:]
+	if j >= 0 {
+		before := head[:j] // "…/queue/<region>" when the URL names its region
+		k := strings.LastIndexByte(before, '/')
+		if k >= 0 && (before[:k] == "queue" || strings.HasSuffix(before[:k], "/queue")) {
+			ref.region = before[k+1:]
 		}
 	}
-	if i := strings.LastIndexByte(u, '/'); i >= 0 {
-		account := u[:i]
-		if j := strings.LastIndexByte(account, '/'); j >= 0 {
-			account = account[j+1:]
+	return ref, ref.account != "" && ref.name != ""
+}
+
+// regionOfHost returns the region an AWS queue host names — sqs.<region>.amazonaws.com (.cn),
+// <region>.queue.amazonaws.com — or "".
+func regionOfHost(host string) string {
+	if h, ok := strings.CutPrefix(host, "sqs."); ok {
+		if r, ok := strings.CutSuffix(h, ".amazonaws.com"); ok {
+			return r
 		}
-		ref.account = account
-		if account == "" {
-			return queueRef{}, false
+		if r, ok := strings.CutSuffix(h, ".amazonaws.com.cn"); ok {
+			return r
 		}
-		u = u[i+1:]
 	}
-	ref.name = u
-	return ref, u != ""
+	if r, ok := strings.CutSuffix(host, ".queue.amazonaws.com"); ok {
+		return r
+	}
+	return ""
 }
 
 // lookupURL returns the queue a QueueUrl names for the caller a, or QueueDoesNotExist. A URL
@@ -90,24 +110,21 @@ func (f *Fake) lookupURL(a *actor, u string) (*queue, *sqsError) {
 	if !ok {
 		return nil, errQueueDoesNotExist()
 	}
-	sp := a.sp
+	if q := f.queueAt(ref, a.sp); q != nil {
+		return q, nil
+	}
+	return nil, errQueueDoesNotExist()
+}
+
+// queueAt returns the queue ref names, its account and region defaulting to those of sp, or
+// nil.
+func (f *Fake) queueAt(ref queueRef, sp *space) *queue {
 	if ref.account != "" && ref.account != sp.account || ref.region != "" && ref.region != sp.region {
-		account, region := ref.account, ref.region
-		if account == "" {
-			account = sp.account
-		}
-		if region == "" {
-			region = sp.region
-		}
-		if sp = f.findSpace(account, region); sp == nil {
-			return nil, errQueueDoesNotExist()
+		if sp = f.findSpace(cmp.Or(ref.account, sp.account), cmp.Or(ref.region, sp.region)); sp == nil {
+			return nil
 		}
 	}
-	q := f.queues[queueKey{sp, ref.name}]
-	if q == nil {
-		return nil, errQueueDoesNotExist()
-	}
-	return q, nil
+	return f.queues[queueKey{sp, ref.name}]
 }
 
 // lookupARN returns the queue an ARN names, in whichever account and region it names.

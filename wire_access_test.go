@@ -157,3 +157,30 @@ func TestSignedModeServesAPresignedQueryURL(t *testing.T) {
 	assert.Contains(t, rec.Body.String(), "<Code>SignatureDoesNotMatch</Code>")
 	assert.Len(t, f.Queues(), 1)
 }
+
+func TestRefusedRequestsAreRecordedAsWhoTheyWereAuthenticatedAs(t *testing.T) {
+	post := func(h http.Handler, target, body, auth string) {
+		r := httptest.NewRequest(http.MethodPost, "/", strings.NewReader(body))
+		r.Header.Set("Content-Type", "application/x-amz-json-1.0")
+		r.Header.Set("X-Amz-Target", target)
+		r.Header.Set("Authorization", auth)
+		h.ServeHTTP(httptest.NewRecorder(), r)
+	}
+	const auth = "AWS4-HMAC-SHA256 Credential=333333333333/20250101/eu-west-1/sqs/aws4_request, SignedHeaders=host, Signature=00"
+
+	lenient := New()
+	post(lenient.Handler(), "AmazonSQS.ListQueues", "not json", auth)
+	calls := lenient.Calls()
+	require.Len(t, calls, 1)
+	assert.Equal(t, "SerializationException", calls[0].ErrorCode)
+	assert.Equal(t, Caller{Door: DoorHTTP, AccountID: "333333333333", Region: "eu-west-1",
+		PrincipalARN: "arn:aws:iam::333333333333:root", Other: true}, calls[0].Caller)
+
+	signed := New(WithCredentials(Credential{AccessKeyID: "333333333333", SecretAccessKey: "s"}))
+	post(signed.Handler(), "AmazonSQS.ListQueues", "{}", auth)
+	calls = signed.Calls()
+	require.Len(t, calls, 1)
+	assert.Equal(t, "IncompleteSignature", calls[0].ErrorCode) // no X-Amz-Date
+	assert.Equal(t, Caller{Door: DoorHTTP, Other: true}, calls[0].Caller, "a refused signature is nobody's word")
+	assert.Contains(t, calls[0].String(), "[unauthenticated]")
+}

@@ -116,15 +116,15 @@ func queueInPath(r *http.Request) string {
 }
 
 // serveQuery answers a query-protocol request whose body has been read.
-func (h *wireHandler) serveQuery(w http.ResponseWriter, r *http.Request, body []byte, who identity, readErr *wireError) {
+func (h *wireHandler) serveQuery(w http.ResponseWriter, r *http.Request, body []byte, who *identity, readErr *wireError) {
 	if readErr != nil {
-		writeQueryError(w, h.refuse("", readErr), readErr)
+		writeQueryError(w, h.refuse("", readErr, who), readErr)
 		return
 	}
 	d := formDecoders.Get().(*formDecoder)
 	defer d.release()
 	if perr := d.parse(r, body); perr != nil {
-		writeQueryError(w, h.refuse("", perr), perr)
+		writeQueryError(w, h.refuse("", perr, who), perr)
 		return
 	}
 	queueURL := queueInPath(r)
@@ -133,13 +133,13 @@ func (h *wireHandler) serveQuery(w http.ResponseWriter, r *http.Request, body []
 		reqlog.SetAction(r.Context(), action)
 	}
 	if action == "" && queueURL != "" {
-		requestID := h.refuse("", errNoActionOnQueue)
+		requestID := h.refuse("", errNoActionOnQueue, who)
 		writeAnswer(w, http.StatusNotFound, queryContentTypeHeader, requestID, []byte("<UnknownOperationException/>"))
 		return
 	}
 	op, werr := lookupAction(action, queueURL != "")
 	if werr != nil {
-		writeQueryError(w, h.refuse(action, werr), werr)
+		writeQueryError(w, h.refuse(action, werr, who), werr)
 		return
 	}
 	if _, ok := d.get("QueueUrl"); !ok && queueURL != "" && op.input.Member("QueueUrl") != nil {
@@ -153,7 +153,7 @@ func (h *wireHandler) serveQuery(w http.ResponseWriter, r *http.Request, body []
 		d.params = append(d.params, formParam{memberElement(entries), ""})
 	}
 	if werr := d.structure(op.input, ""); werr != nil {
-		writeQueryError(w, h.refuse(action, werr), werr)
+		writeQueryError(w, h.refuse(action, werr, who), werr)
 		return
 	}
 	out, requestID, err := h.call(op, action, r, d.buf, who)
