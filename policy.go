@@ -65,7 +65,13 @@ import (
 // array of objects; a statement without Effect "Allow" or "Deny", without Action or
 // NotAction, without Resource or NotResource, or with both members of such a pair; members of
 // the wrong JSON type; a Principal string other than "*" or a principal type other than AWS,
-// Service, Federated and CanonicalUser; an unknown condition operator. Members are matched by
+// Service, Federated and CanonicalUser; an unknown condition operator. Also refused, with no
+// sample of AWS's answer found (UNCONFIRMED): an empty list in Action, NotAction, Resource,
+// NotResource or under a principal type ({"AWS":[]}), which names nothing; an AWS principal
+// that is not "*", a 12-digit account id or an ARN, such as "bob" (see addAWS). An empty
+// Statement array is taken: a policy with no statement grants nothing, and the project's
+// attribute tests pin {"Statement":[]} as a valid Policy. A document of the right form over
+// one of SQS's quotas is OverLimit (403) instead (checkQuotas). Members are matched by
 // name as encoding/json does (case-insensitively), the way AddPermission reads the document,
 // so that the compiled form and the stored text always agree. Unknown members are ignored.
 
