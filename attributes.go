@@ -162,11 +162,9 @@ func (c queueConfig) applyAttributes(attrs map[string]string, creating bool, res
 		case attrSqsManagedSseEnabled:
 			out.sqsManagedSSE, err = parseBool(name, v)
 		case attrPolicy:
-			// A policy must compile (policy.go has the rules); it reads back as written.
-			out.setPolicy(v)
-			if v != "" && out.policyRules == nil {
-				err = errInvalidAttrValue(name)
-			}
+			// A policy must compile and be within SQS's quotas (policy.go has the rules); it
+			// reads back as written.
+			err = out.setPolicy(v)
 		case attrRedrivePolicy:
 			out.redrivePolicy, err = parseRedrivePolicy(v, c.fifo, resolve)
 		case attrRedriveAllowPolicy:

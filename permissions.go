@@ -129,7 +129,10 @@ func (f *Fake) addPermission(a *actor, in *sqs.AddPermissionInput) (*sqs.AddPerm
 	raw, _ := json.Marshal(st)
 	doc.Statement = append(doc.Statement, raw)
 	text, _ := json.Marshal(doc)
-	q.cfg.setPolicy(string(text))
+	// The new document may be over a quota: OverLimit, and the policy stays as it was.
+	if err := q.cfg.setPolicy(string(text)); err != nil {
+		return nil, err
+	}
 	return &sqs.AddPermissionOutput{}, nil
 }
 
@@ -148,11 +151,15 @@ func (f *Fake) removePermission(a *actor, in *sqs.RemovePermissionInput) (*sqs.R
 			continue
 		}
 		doc.Statement = append(doc.Statement[:i], doc.Statement[i+1:]...)
-		if len(doc.Statement) == 0 {
-			q.cfg.setPolicy("") // removing the last statement removes the Policy attribute
-		} else {
-			text, _ := json.Marshal(doc)
-			q.cfg.setPolicy(string(text))
+		text := "" // removing the last statement removes the Policy attribute
+		if len(doc.Statement) > 0 {
+			b, _ := json.Marshal(doc)
+			text = string(b)
+		}
+		// The rewritten document can outgrow the size quota (json.Marshal escapes <, > and &
+		// and adds a missing Id): OverLimit, and the policy stays as it was.
+		if err := q.cfg.setPolicy(text); err != nil {
+			return nil, err
 		}
 		return &sqs.RemovePermissionOutput{}, nil
 	}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"strconv"
 	"strings"
 )
 
@@ -64,7 +65,13 @@ import (
 // array of objects; a statement without Effect "Allow" or "Deny", without Action or
 // NotAction, without Resource or NotResource, or with both members of such a pair; members of
 // the wrong JSON type; a Principal string other than "*" or a principal type other than AWS,
-// Service, Federated and CanonicalUser; an unknown condition operator. Members are matched by
+// Service, Federated and CanonicalUser; an unknown condition operator. Also refused, with no
+// sample of AWS's answer found (UNCONFIRMED): an empty list in Action, NotAction, Resource,
+// NotResource or under a principal type ({"AWS":[]}), which names nothing; an AWS principal
+// that is not "*", a 12-digit account id or an ARN, such as "bob" (see addAWS). An empty
+// Statement array is taken: a policy with no statement grants nothing, and the project's
+// attribute tests pin {"Statement":[]} as a valid Policy. A document of the right form over
+// one of SQS's quotas is OverLimit (403) instead (checkQuotas). Members are matched by
 // name as encoding/json does (case-insensitively), the way AddPermission reads the document,
 // so that the compiled form and the stored text always agree. Unknown members are ignored.
 
@@ -102,6 +109,8 @@ func (d decision) String() string {
 type queuePolicy struct {
 	statements   []policyStatement
 	principalArn bool // some condition reads aws:PrincipalArn
+
+	principalCount, conditionCount int // for the quotas, counted over the whole document
 }
 
 type policyStatement struct {
@@ -191,6 +200,51 @@ type policyCondition struct {
 
 var errBadPolicy = errors.New("invalid policy")
 
+// SQS's policy quotas (https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/quotas-policies.html).
+// Only actions are counted per statement ("Actions per statement"); the page names bytes,
+// conditions, principals and statements without "per statement", so they are counted over
+// the whole document.
+const (
+	maxPolicyBytes            = 8192
+	maxPolicyStatements       = 20
+	maxPolicyPrincipals       = 50
+	maxPolicyConditions       = 10
+	maxPolicyStatementActions = 7
+)
+
+// checkQuotas answers OverLimit for a policy over one of SQS's quotas, size first, then
+// statements, actions (statement by statement), principals and conditions: an order of
+// the fake's choosing. Two messages are AWS's: "Submitted policy is over max allowed size."
+// (https://github.com/BishopFox/cloudfoxable/issues/29, https://github.com/aws/aws-sdk-net/issues/378)
+// and "10 actions were found in a statement from the submitted policy, max allowed is 7"
+// (https://github.com/ministryofjustice/cloud-platform-environments/pull/9082). The
+// statement, principal and condition messages are UNCONFIRMED: written after the actions
+// one. A principal is one value of Principal or NotPrincipal ("*" is one); a condition is one
+// key under one operator. Size is the document's bytes as given, white space included.
+func checkQuotas(doc string, p *queuePolicy) *sqsError {
+	over := func(n int, what string, max int) *sqsError {
+		return newError("OverLimit", strconv.Itoa(n)+" "+what+" max allowed is "+strconv.Itoa(max))
+	}
+	switch {
+	case len(doc) > maxPolicyBytes:
+		return newError("OverLimit", "Submitted policy is over max allowed size.")
+	case len(p.statements) > maxPolicyStatements:
+		return over(len(p.statements), "statements were found in the submitted policy,", maxPolicyStatements)
+	}
+	for i := range p.statements {
+		if n := len(p.statements[i].actions); n > maxPolicyStatementActions {
+			return over(n, "actions were found in a statement from the submitted policy,", maxPolicyStatementActions)
+		}
+	}
+	switch {
+	case p.principalCount > maxPolicyPrincipals:
+		return over(p.principalCount, "principals were found in the submitted policy,", maxPolicyPrincipals)
+	case p.conditionCount > maxPolicyConditions:
+		return over(p.conditionCount, "conditions were found in the submitted policy,", maxPolicyConditions)
+	}
+	return nil
+}
+
 // rawPolicy is a policy document as AddPermission reads it (permissions.go), so that the
 // compiled form sees the same members.
 type rawPolicy struct {
@@ -211,8 +265,9 @@ type rawStatement struct {
 	Condition    json.RawMessage
 }
 
-// compilePolicy parses a Policy attribute value; an error means SQS refuses it
-// (InvalidAttributeValue).
+// compilePolicy parses a Policy attribute value; an error means SQS refuses it: errBadPolicy
+// (InvalidAttributeValue) for a document of the wrong form, checked first, else an OverLimit
+// *sqsError for one over a quota.
 func compilePolicy(doc string) (*queuePolicy, error) {
 	var raw rawPolicy
 	if !isJSONObject(doc) || json.Unmarshal([]byte(doc), &raw) != nil {
@@ -239,6 +294,9 @@ func compilePolicy(doc string) (*queuePolicy, error) {
 			return nil, err
 		}
 		p.statements = append(p.statements, s)
+	}
+	if err := checkQuotas(doc, p); err != nil {
+		return nil, err
 	}
 	return p, nil
 }
@@ -278,9 +336,11 @@ func compileStatement(text json.RawMessage, p *queuePolicy) (policyStatement, er
 		return s, err
 	}
 	if principal != nil {
-		if s.principals, err = compilePrincipal(principal); err != nil {
+		var n int
+		if s.principals, n, err = compilePrincipal(principal); err != nil {
 			return s, err
 		}
+		p.principalCount += n
 	}
 	if action, s.notAction, err = pick(raw.Action, raw.NotAction, true); err != nil {
 		return s, err
@@ -298,61 +358,83 @@ func compileStatement(text json.RawMessage, p *queuePolicy) (policyStatement, er
 		if s.conditions, err = compileConditions(raw.Condition, p); err != nil {
 			return s, err
 		}
+		p.conditionCount += len(s.conditions)
 	}
 	return s, nil
 }
 
-func compilePrincipal(text json.RawMessage) (principalSet, error) {
+// compilePrincipal reads a Principal or NotPrincipal, with the number of principals it names.
+func compilePrincipal(text json.RawMessage) (principalSet, int, error) {
 	var set principalSet
 	if s, ok := jsonString(text); ok {
 		if s != "*" {
-			return set, errBadPolicy
+			return set, 0, errBadPolicy
 		}
 		set.anyone = true
-		return set, nil
+		return set, 1, nil
 	}
 	var byType map[string]json.RawMessage
 	if !isJSONObject(string(text)) || json.Unmarshal(text, &byType) != nil {
-		return set, errBadPolicy
+		return set, 0, errBadPolicy
 	}
+	n := 0
 	for kind, v := range byType {
 		ids, err := stringList(v)
-		if err != nil {
-			return set, err
+		if err != nil || len(ids) == 0 {
+			return set, 0, errBadPolicy
 		}
+		n += len(ids)
 		switch kind {
 		case "AWS":
 			for _, id := range ids {
-				set.addAWS(id)
+				if !set.addAWS(id) {
+					return set, 0, errBadPolicy
+				}
 			}
 		case "Service", "Federated", "CanonicalUser":
 			// Not a caller the fake can have: matches no one.
 		default:
-			return set, errBadPolicy
+			return set, 0, errBadPolicy
 		}
 	}
-	return set, nil
+	return set, n, nil
 }
 
-func (set *principalSet) addAWS(id string) {
+// addAWS adds an AWS principal: "*", a 12-digit account id or an ARN; it reports false for
+// anything else (SQS answers InvalidAttributeValue for a principal it cannot resolve:
+// https://github.com/aws/aws-cdk/issues/13530, a user ARN that did not exist; IAM's own
+// answer is MalformedPolicyDocument "Invalid principal in policy"). The fake has no
+// directory of users and roles, so it refuses only what cannot be a principal at all.
+func (set *principalSet) addAWS(id string) bool {
 	if id == "*" {
 		set.anyone = true
-		return
+		return true
 	}
 	if len(id) == 12 && isDigits(id) {
 		set.accounts = append(set.accounts, id)
-		return
+		return true
+	}
+	if !isARN(id) {
+		return false
 	}
 	partition, account, resource, ok := splitIAMArn(id, "iam")
 	switch {
 	case ok && resource == "root":
 		set.accounts = append(set.accounts, account)
-		return
+		return true
 	case ok && strings.HasPrefix(resource, "role/"):
 		name := resource[strings.LastIndexByte(resource, '/')+1:]
 		set.roles = append(set.roles, roleRef{partition, account, name})
 	}
 	set.arns = append(set.arns, id)
+	return true
+}
+
+// isARN reports whether s has an ARN's form, arn:<partition>:<service>:<region>:<account>:<resource>,
+// with a partition, a service and a resource (IAM ARNs have no region, some no account).
+func isARN(s string) bool {
+	parts := strings.SplitN(s, ":", 6)
+	return len(parts) == 6 && parts[0] == "arn" && parts[1] != "" && parts[2] != "" && parts[5] != ""
 }
 
 // splitIAMArn splits arn:<partition>:<service>::<account>:<resource>.
@@ -602,6 +684,9 @@ func patternList(text json.RawMessage, lower bool) ([]pattern, error) {
 	if err != nil {
 		return nil, err
 	}
+	if len(list) == 0 {
+		return nil, errBadPolicy // an empty list names nothing (UNCONFIRMED: no sample found)
+	}
 	out := make([]pattern, len(list))
 	for i, p := range list {
 		if lower {
@@ -839,11 +924,21 @@ func accessDeniedMessage(r *accessRequest, d decision) string {
 	return head + " because no resource-based policy allows the " + action + " action"
 }
 
-// setPolicy stores a Policy attribute value with its compiled form. AddPermission and
-// RemovePermission write documents built from one that compiled, which compile too.
-func (c *queueConfig) setPolicy(text string) {
-	c.policy, c.policyRules = text, nil
+// setPolicy stores a Policy attribute value with its compiled form, or answers the error SQS
+// gives for it and changes nothing: InvalidAttributeValue "Invalid value for the parameter
+// Policy." or OverLimit. AddPermission and RemovePermission write documents built from one
+// that compiled, which have its form but may be over a quota.
+func (c *queueConfig) setPolicy(text string) *sqsError {
+	var rules *queuePolicy
 	if text != "" {
-		c.policyRules, _ = compilePolicy(text)
+		var err error
+		if rules, err = compilePolicy(text); err != nil {
+			if over := (*sqsError)(nil); errors.As(err, &over) {
+				return over
+			}
+			return errInvalidAttrValue(attrPolicy)
+		}
 	}
+	c.policy, c.policyRules = text, rules
+	return nil
 }

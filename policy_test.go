@@ -2,6 +2,7 @@ package sqsfake
 
 import (
 	"context"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -286,11 +287,25 @@ func TestCompilePolicyRefusesMalformedDocuments(t *testing.T) {
 		{"Condition NullIfExists", polDoc(polAllow(map[string]string{"Condition": `{"NullIfExists":{"aws:SourceArn":"true"}}`}))},
 		{"Condition value an object", polDoc(polAllow(map[string]string{"Condition": `{"StringEquals":{"aws:SourceAccount":{"a":1}}}`}))},
 		{"Condition value null", polDoc(polAllow(map[string]string{"Condition": `{"StringEquals":{"aws:SourceAccount":null}}`}))},
+		{"Action an empty list", polDoc(polAllow(map[string]string{"Action": `[]`}))},
+		{"NotAction an empty list", polDoc(polAllow(map[string]string{"NotAction": `[]`}))},
+		{"Resource an empty list", polDoc(polAllow(map[string]string{"Resource": `[]`}))},
+		{"NotResource an empty list", polDoc(polAllow(map[string]string{"NotResource": `[]`}))},
+		{"Principal AWS an empty list", polDoc(polAllow(map[string]string{"Principal": `{"AWS":[]}`}))},
+		{"Principal Service an empty list", polDoc(polAllow(map[string]string{"Principal": `{"Service":[]}`}))},
+		{"NotPrincipal AWS an empty list", polDoc(polAllow(map[string]string{"NotPrincipal": `{"AWS":[]}`}))},
+		{"Principal AWS a name", polDoc(polAllow(map[string]string{"Principal": `{"AWS":"bob"}`}))},
+		{"Principal AWS a name among valid ones", polDoc(polAllow(map[string]string{"Principal": `{"AWS":["111122223333","bob"]}`}))},
+		{"Principal AWS an account id of 11 digits", polDoc(polAllow(map[string]string{"Principal": `{"AWS":"11112222333"}`}))},
+		{"Principal AWS an ARN without a resource", polDoc(polAllow(map[string]string{"Principal": `{"AWS":"arn:aws:iam::111122223333:"}`}))},
+		{"Principal AWS an ARN of too few parts", polDoc(polAllow(map[string]string{"Principal": `{"AWS":"arn:aws:iam:111122223333"}`}))},
+		{"Principal AWS empty", polDoc(polAllow(map[string]string{"Principal": `{"AWS":""}`}))},
+		{"NotPrincipal AWS a name", polDoc(polAllow(map[string]string{"NotPrincipal": `{"AWS":"bob"}`}))},
 	}
 	for _, tc := range cases {
 		t.Run(tc.desc, func(t *testing.T) {
 			p, err := compilePolicy(tc.doc)
-			assert.Error(t, err, tc.doc)
+			assert.ErrorIs(t, err, errBadPolicy, tc.doc)
 			assert.Nil(t, p)
 		})
 	}
@@ -306,7 +321,7 @@ func TestCompilePolicyAcceptsWhatSQSAccepts(t *testing.T) {
 		{"batch actions", polDoc(polAllow(map[string]string{"Action": `["sqs:SendMessageBatch","sqs:DeleteMessageBatch"]`}))},
 		{"an action AWS does not have", polDoc(polAllow(map[string]string{"Action": `"sqs:Frobnicate"`}))},
 		{"no Principal", polDoc(polAllow(map[string]string{"Principal": ""}))},
-		{"an empty principal list", polDoc(polAllow(map[string]string{"Principal": `{"AWS":[]}`}))},
+		{"principals of every AWS form", polDoc(polAllow(map[string]string{"Principal": `{"AWS":["*","111122223333","arn:aws:iam::111122223333:root","arn:aws-cn:iam::111122223333:user/a/b","arn:aws:sts::111122223333:assumed-role/R/s","arn:aws:iam::111122223333:user/*"]}`}))},
 		{"a Resource list", polDoc(polAllow(map[string]string{"Resource": `["a","b"]`}))},
 		{"unknown members", `{"Statement":[],"Extra":1}`},
 		{"condition values as JSON booleans and numbers", polDoc(polAllow(map[string]string{"Condition": `{"Bool":{"aws:SecureTransport":false},"NumericLessThan":{"aws:MultiFactorAuthAge":3600}}`}))},
@@ -514,7 +529,7 @@ func TestPolicyEvaluateDoesNotAllocate(t *testing.T) {
 func FuzzPolicyEvaluate(f *testing.F) {
 	f.Add(polBenchPolicy, polSession, "SendMessage", polQueueARN, "")
 	f.Add(polDoc(polAllow(map[string]string{"Condition": `{"ArnLike":{"aws:PrincipalArn":"arn:*:iam::*:role/?*"}}`})), "arn:aws:sts::1:assumed-role/r/s", "sendmessage", "*", "arn:a:b:c:d:e")
-	f.Add(`{"Statement":{"Effect":"Deny","NotPrincipal":{"AWS":"1"},"NotAction":"*?","NotResource":"\u00e9?"}}`, "", "", "é", "")
+	f.Add(`{"Statement":{"Effect":"Deny","NotPrincipal":{"AWS":"111122223333"},"NotAction":"*?","NotResource":"\u00e9?"}}`, "", "", "é", "")
 	f.Fuzz(func(t *testing.T, doc, principal, action, resource, sourceArn string) {
 		p, err := compilePolicy(doc)
 		if err != nil {
@@ -530,4 +545,139 @@ func FuzzPolicyEvaluate(f *testing.F) {
 			t.Fatalf("another account allowed by a policy that decided %v", d)
 		}
 	})
+}
+
+// polStatements is n copies of statement.
+func polStatements(n int, statement string) []string {
+	out := make([]string, n)
+	for i := range out {
+		out[i] = statement
+	}
+	return out
+}
+
+// polList is a JSON array of n strings made by item.
+func polList(n int, item func(i int) string) string {
+	items := make([]string, n)
+	for i := range items {
+		items[i] = `"` + item(i) + `"`
+	}
+	return "[" + strings.Join(items, ",") + "]"
+}
+
+// polPadded is polDoc(statements...) padded with spaces inside the object to size bytes.
+func polPadded(size int, statements ...string) string {
+	doc := polDoc(statements...)
+	return "{" + strings.Repeat(" ", size-len(doc)) + doc[1:]
+}
+
+func polAccount(i int) string { return fmt.Sprintf("%012d", 100000000000+i) }
+
+func TestPolicyQuotasAnswerOverLimit(t *testing.T) {
+	type m = map[string]string
+	withPrincipals := func(n int) string {
+		return polAllow(m{"Principal": `{"AWS":` + polList(n, polAccount) + `}`})
+	}
+	withConditions := func(n int) string {
+		keys := make([]string, n)
+		for i := range keys {
+			keys[i] = fmt.Sprintf(`"aws:k%d":"v"`, i)
+		}
+		return polAllow(m{"Condition": `{"StringEquals":{` + strings.Join(keys, ",") + `}}`})
+	}
+	actions := func(n int) string {
+		return polList(n, func(i int) string { return fmt.Sprintf("sqs:Action%d", i) })
+	}
+	cases := []struct {
+		desc string
+		doc  string
+		want *qlErr // nil: taken
+	}{
+		{"8,192 bytes", polPadded(8192, polAllow(nil)), nil},
+		{"8,193 bytes", polPadded(8193, polAllow(nil)), ptr(qlOverLimit("Submitted policy is over max allowed size."))},
+		{"8,192 characters of 8,193 bytes", polPadded(8193, polAllow(m{"Resource": `"é"`})), ptr(qlOverLimit("Submitted policy is over max allowed size."))},
+		{"malformed and over the size: the form is checked first", polPadded(9000, polStatement("Maybe", nil)), ptr(qlInvalidValueFor("Policy"))},
+		{"not JSON and over the size", strings.Repeat("x", 9000), ptr(qlInvalidValueFor("Policy"))},
+		{"20 statements", polDoc(polStatements(20, polAllow(nil))...), nil},
+		{"21 statements", polDoc(polStatements(21, polAllow(nil))...), ptr(qlOverLimit("21 statements were found in the submitted policy, max allowed is 20"))},
+		{"7 actions in a statement", polDoc(polAllow(m{"Action": actions(7)}), polAllow(m{"Action": actions(7)})), nil},
+		{"10 actions in a statement", polDoc(polAllow(nil), polAllow(m{"Action": actions(10)})), ptr(qlOverLimit("10 actions were found in a statement from the submitted policy, max allowed is 7"))},
+		{"8 actions in NotAction", polDoc(polAllow(m{"NotAction": actions(8)})), ptr(qlOverLimit("8 actions were found in a statement from the submitted policy, max allowed is 7"))},
+		{"50 principals over two statements", polDoc(withPrincipals(25), withPrincipals(25)), nil},
+		{"52 principals over two statements", polDoc(withPrincipals(26), withPrincipals(26)), ptr(qlOverLimit("52 principals were found in the submitted policy, max allowed is 50"))},
+		{"50 principals: NotPrincipal and Principal * count", polDoc(polAllow(m{"NotPrincipal": `{"AWS":` + polList(49, polAccount) + `}`}), polAllow(nil)),
+			nil},
+		{"51 principals: every principal type counts", polDoc(polAllow(m{"NotPrincipal": `{"AWS":` + polList(49, polAccount) + `,"Service":"sns.amazonaws.com"}`}), polAllow(nil)),
+			ptr(qlOverLimit("51 principals were found in the submitted policy, max allowed is 50"))},
+		{"10 conditions over two statements", polDoc(withConditions(5), withConditions(5)), nil},
+		{"12 conditions over two statements", polDoc(withConditions(6), withConditions(6)), ptr(qlOverLimit("12 conditions were found in the submitted policy, max allowed is 10"))},
+		{"11 conditions under two operators", polDoc(withConditions(10), polAllow(m{"Condition": `{"Bool":{"aws:SecureTransport":"true"}}`})),
+			ptr(qlOverLimit("11 conditions were found in the submitted policy, max allowed is 10"))},
+	}
+	for _, tc := range cases {
+		t.Run(tc.desc, func(t *testing.T) {
+			f := New()
+			_, err := f.CreateQueue(context.Background(), &sqs.CreateQueueInput{QueueName: aws.String("q"), Attributes: map[string]string{"Policy": tc.doc}})
+			if tc.want == nil {
+				require.NoError(t, err)
+				text, _ := qlPolicy(t, f, qlURL("q"))
+				assert.Equal(t, tc.doc, text)
+				return
+			}
+			qlRequireError(t, err, "CreateQueue", *tc.want)
+			_, exists := f.Queue("q")
+			assert.False(t, exists, "no queue is created")
+
+			u := qlCreate(t, f, "q", map[string]string{"Policy": polDoc(polAllow(nil))})
+			before := qlState(t, f)
+			_, err = f.SetQueueAttributes(context.Background(), &sqs.SetQueueAttributesInput{QueueUrl: aws.String(u), Attributes: map[string]string{"Policy": tc.doc}})
+			qlRequireError(t, err, "SetQueueAttributes", *tc.want)
+			assert.Equal(t, before, qlState(t, f))
+			r := polRequest()
+			assert.Equal(t, allowed, polRules(t, f, u).evaluate(&r), "the compiled policy is the one before")
+		})
+	}
+}
+
+func ptr[T any](v T) *T { return &v }
+
+func TestAddPermissionOverAPolicyQuotaFailsAndChangesNothing(t *testing.T) {
+	one := []string{"111122223333"}
+	cases := []struct {
+		desc     string
+		policy   string // "" = none
+		accounts []string
+		want     qlErr
+	}{
+		{"a 21st statement", polDoc(polStatements(20, polAllow(nil))...), one,
+			qlOverLimit("21 statements were found in the submitted policy, max allowed is 20")},
+		{"51 accounts", "", func() []string {
+			ids := make([]string, 51)
+			for i := range ids {
+				ids[i] = polAccount(i)
+			}
+			return ids
+		}(), qlOverLimit("51 principals were found in the submitted policy, max allowed is 50")},
+		{"a 51st principal", polDoc(polAllow(map[string]string{"Principal": `{"AWS":` + polList(50, polAccount) + `}`})), one,
+			qlOverLimit("51 principals were found in the submitted policy, max allowed is 50")},
+		// Spaces would not do: AddPermission rewrites the document compactly.
+		{"over the size", polDoc(polAllow(map[string]string{"Resource": `"` + strings.Repeat("r", 8100-len(polDoc(polAllow(nil)))) + `"`})), one,
+			qlOverLimit("Submitted policy is over max allowed size.")},
+	}
+	for _, tc := range cases {
+		t.Run(tc.desc, func(t *testing.T) {
+			f := New()
+			var attrs map[string]string
+			if tc.policy != "" {
+				attrs = map[string]string{"Policy": tc.policy}
+			}
+			u := qlCreate(t, f, "q", attrs)
+			before := qlState(t, f)
+			_, err := f.AddPermission(context.Background(), &sqs.AddPermissionInput{
+				QueueUrl: aws.String(u), Label: aws.String("L"), AWSAccountIds: tc.accounts, Actions: []string{"SendMessage"},
+			})
+			qlRequireError(t, err, "AddPermission", tc.want)
+			assert.Equal(t, before, qlState(t, f))
+		})
+	}
 }
