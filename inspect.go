@@ -360,26 +360,21 @@ func (h *arrivalHeap) Pop() any {
 // QueueNames returns the names of every queue, in name order. Queues of one name in several
 // accounts or regions (ActAs) appear once each, by account, then region; QueueARNs tells
 // them apart.
-func (f *Fake) QueueNames() []string {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	names := make([]string, 0, len(f.queues))
-	for _, q := range f.sortedQueues() {
-		names = append(names, q.name)
-	}
-	return names
-}
+func (f *Fake) QueueNames() []string { return f.eachQueue(func(q *queue) string { return q.name }) }
 
 // QueueARNs returns the ARN of every queue, in the order of QueueNames. An ARN names a queue
 // of any account and region wherever the inspection methods take a queue.
-func (f *Fake) QueueARNs() []string {
+func (f *Fake) QueueARNs() []string { return f.eachQueue(func(q *queue) string { return q.arn }) }
+
+// eachQueue returns what of every queue, in the order of sortedQueues.
+func (f *Fake) eachQueue(what func(*queue) string) []string {
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	arns := make([]string, 0, len(f.queues))
+	out := make([]string, 0, len(f.queues))
 	for _, q := range f.sortedQueues() {
-		arns = append(arns, q.arn)
+		out = append(out, what(q))
 	}
-	return arns
+	return out
 }
 
 // Queues returns a snapshot of every queue, in name order.
