@@ -103,12 +103,14 @@ import (
 // checked: the fake knows no tokens, so a known access key with any token is that key's
 // caller (AWS would refuse a token it did not issue with InvalidClientTokenId).
 //
-// Limits of rebuilding the request for the SDK's signer, which real clients do not reach:
-// the signer never signs User-Agent, X-Amzn-Trace-Id, Expect, Transfer-Encoding or
-// Authorization, signs content-length only when it is above 0, and signs x-amz-date, not
-// Date; a request that signed one of the former, "content-length:0", or only a Date header
-// is refused with SignatureDoesNotMatch. botocore, the Java and JavaScript SDKs and the Go
-// SDK sign none of them (botocore SIGNED_HEADERS_BLACKLIST; the Go signer's IgnoredHeaders).
+// Rebuilding the request for the SDK's signer: the signer leaves out User-Agent,
+// X-Amzn-Trace-Id, Expect and Transfer-Encoding under their canonical keys, which some clients
+// sign (the AWS SDK for Java v1 signs user-agent); the rebuilt request carries them under
+// their lower-case names, which the signer's rule does not match, so they are signed as the
+// client signed them (signedCopy). What remains out of reach, and no known client does: the
+// signer signs content-length only when it is above 0, and x-amz-date rather than Date; a
+// request that signed "content-length:0" or only a Date header is refused with
+// SignatureDoesNotMatch.
 
 // wireIdentity is who a wire request says it is.
 type wireIdentity struct {
@@ -508,6 +510,11 @@ func expectedSignature(r *http.Request, a *sigAuth, k *knownKey, region string, 
 // SignedHeaders with the values received; content-length goes in ContentLength, where the
 // signer reads it. The signer writes X-Amz-Date and Authorization into the copy, never
 // into r.
+// signerSkips are the headers the SDK's signer never signs under their canonical key
+// (aws/signer/internal/v4 IgnoredHeaders), though some clients sign them: the AWS SDK for
+// Java v1 signs user-agent, for one.
+var signerSkips = map[string]bool{"User-Agent": true, "X-Amzn-Trace-Id": true, "Expect": true, "Transfer-Encoding": true}
+
 func signedCopy(r *http.Request, a *sigAuth) *http.Request {
 	scheme := "http"
 	if r.TLS != nil {
@@ -543,6 +550,12 @@ func signedCopy(r *http.Request, a *sigAuth) *http.Request {
 			if v, ok := r.Header[key]; ok {
 				if key == "X-Amz-Date" {
 					v = slices.Clone(v) // SignHTTP overwrites it in place
+				}
+				if signerSkips[key] {
+					// The SDK's signer leaves these out by their canonical key (its
+					// IgnoredHeaders rule matches the map key as written); under the lower-case
+					// name the client signed it signs them as the client did.
+					key = name
 				}
 				req.Header[key] = v
 			}

@@ -8,6 +8,7 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"net/textproto"
 	"os"
 	"strconv"
 	"strings"
@@ -145,6 +146,26 @@ func TestVerifyAcceptsWhatClientsSign(t *testing.T) {
 			name: "a session token, signed as sent, is not checked",
 			req: func(t *testing.T) *http.Request {
 				return signHeader(t, jsonRequest(jsonBody), "AKIDEXAMPLE", "secret", "FwoGZXIvYXdzEXAMPLE", "us-east-1", sigT0, jsonBody)
+			},
+			want: alice,
+		},
+		{
+			// The AWS SDK for Java v1 signs user-agent, which the Go signer never signs on its
+			// own: a lower-case key gets it past the signer's exclusion here, and the request
+			// arrives with the canonical key, as over the wire.
+			name: "a client that signed user-agent and x-amzn-trace-id (Java SDK v1)",
+			req: func(t *testing.T) *http.Request {
+				r := jsonRequest(jsonBody)
+				r.Header["user-agent"] = []string{"aws-sdk-java/1.12.261 Linux/6.1"}
+				r.Header["x-amzn-trace-id"] = []string{"Root=1-5759e988-bd862e3fe1be46a994272793"}
+				r = signHeader(t, r, "AKIDEXAMPLE", "secret", "", "us-east-1", sigT0, jsonBody)
+				require.Contains(t, r.Header.Get("Authorization"), "user-agent", "the fixture signs user-agent")
+				for _, k := range []string{"user-agent", "x-amzn-trace-id"} {
+					v := r.Header[k]
+					delete(r.Header, k)
+					r.Header[textproto.CanonicalMIMEHeaderKey(k)] = v
+				}
+				return r
 			},
 			want: alice,
 		},
