@@ -121,12 +121,17 @@ func (m *doorMiddleware) HandleSerialize(ctx context.Context, in middleware.Seri
 	if !ok {
 		return middleware.SerializeOutput{}, md, fmt.Errorf("sqsfake: the fake does not know the operation %q", name)
 	}
-	cn := &callNumber{door: DoorClient, as: m.as}
+	cn := &callNumber{door: DoorClient}
+	as := m.as
 	if id, ok := ctx.Value(identityKey{}).(Identity); ok {
-		cn.as = identityFromPublic(id) // a per-call ActAs
+		as = identityFromPublic(id) // a per-call ActAs
 	}
-	if region := awsmiddleware.GetRegion(ctx); region != "" && region != m.f.region && cn.as.region == "" {
-		cn.as.region = region // a per-call Region (the fake's own is left out: the default path stays free)
+	if region := awsmiddleware.GetRegion(ctx); region != "" && region != m.f.region && as.region == "" {
+		as.region = region // a per-call Region (the fake's own is left out: the default path stays free)
+	}
+	if as != (identity{}) {
+		cn.as = new(identity) // only off the default path: the common call allocates nothing more
+		*cn.as = as
 	}
 	out, err := op.call(m.f, context.WithValue(ctx, callNumberKey{}, cn), in.Parameters, viaSDK(in.Parameters)...)
 	if err != nil {

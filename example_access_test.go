@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"net/http/httptest"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/sqs"
@@ -73,13 +72,13 @@ func Example_producerDeniedByPolicy() {
 // Queues live per account and region: one name in two regions is two queues. Over the wire
 // the caller is the request's signature — its region, and its access key id when that is 12
 // digits — so a stock client configured for eu-west-1 sees eu-west-1's queues. With
-// WithEndpoint, a queue outside the fake's own region has a URL that names its region.
+// WithEndpoint (the server's URLs), a queue outside the fake's own region has a URL that
+// names its region, /queue/<region>/<account>/<name>.
 func Example_regions() {
 	ctx := context.Background()
-	f := sqsfake.New()
-	srv := httptest.NewServer(f.Handler())
-	defer srv.Close()
-	eu := sqs.New(sqs.Options{Region: "eu-west-1", BaseEndpoint: aws.String(srv.URL),
+	f := sqsfake.New(sqsfake.WithEndpoint("http://127.0.0.1:9324"))
+	eu := sqs.New(sqs.Options{Region: "eu-west-1", BaseEndpoint: aws.String("http://127.0.0.1:9324"),
+		HTTPClient: f.HTTPClient(), // the wire protocol in memory: no socket
 		Credentials: aws.CredentialsProviderFunc(func(context.Context) (aws.Credentials, error) {
 			return aws.Credentials{AccessKeyID: "222222222222", SecretAccessKey: "any"}, nil
 		})})
@@ -91,8 +90,8 @@ func Example_regions() {
 		fmt.Println(info.Arn)
 	}
 	// Output:
-	// https://sqs.us-east-1.amazonaws.com/123456789012/jobs
-	// https://sqs.eu-west-1.amazonaws.com/222222222222/jobs
+	// http://127.0.0.1:9324/123456789012/jobs
+	// http://127.0.0.1:9324/queue/eu-west-1/222222222222/jobs
 	// arn:aws:sqs:us-east-1:123456789012:jobs
 	// arn:aws:sqs:eu-west-1:222222222222:jobs
 }

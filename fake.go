@@ -276,7 +276,9 @@ func (f *Fake) begin(ctx context.Context, op string, params any, optFns []func(*
 	cn, _ := ctx.Value(callNumberKey{}).(*callNumber)
 	if cn != nil {
 		c.door = cn.door
-		who = cn.as
+		if cn.as != nil {
+			who = *cn.as
+		}
 	}
 	if len(optFns) > 0 {
 		o := f.opts.Copy()
@@ -348,7 +350,7 @@ type callNumberKey struct{}
 type callNumber struct {
 	n    uint64
 	door Door
-	as   identity // who the request says it acts as: its signature, or ActAs
+	as   *identity // who the request says it acts as (its signature, ActAs); nil: the fake's own
 }
 
 // requestID formats the call's request id, a UUID derived from the call's number.

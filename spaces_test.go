@@ -334,3 +334,17 @@ func TestActAsWithAPrincipalActsInItsAccount(t *testing.T) {
 	requireCode(t, err, "AccessDenied")
 	assert.Equal(t, accountB, f.Calls()[1].Caller.AccountID)
 }
+
+func TestEndpointPathsDoNotNameARegion(t *testing.T) {
+	ctx := context.Background()
+	for _, endpoint := range []string{"http://127.0.0.1:9324/queue/sqs", "http://127.0.0.1:9324/sqs", "http://127.0.0.1:9324/queue"} {
+		f := New(WithEndpoint(endpoint))
+		q, err := f.CreateQueue(ctx, &sqs.CreateQueueInput{QueueName: aws.String("q")})
+		require.NoError(t, err)
+		_, err = f.SendMessage(ctx, &sqs.SendMessageInput{QueueUrl: q.QueueUrl, MessageBody: aws.String("x")})
+		require.NoError(t, err, *q.QueueUrl)
+		info, ok := f.Queue(*q.QueueUrl)
+		require.True(t, ok, *q.QueueUrl)
+		assert.Len(t, info.Messages, 1, *q.QueueUrl)
+	}
+}

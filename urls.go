@@ -78,7 +78,7 @@ func parseQueueURL(u string) (queueRef, bool) {
 	if j >= 0 {
 		before := head[:j] // "…/queue/<region>" when the URL names its region
 		k := strings.LastIndexByte(before, '/')
-		if k >= 0 && (before[:k] == "queue" || strings.HasSuffix(before[:k], "/queue")) {
+		if k >= 0 && (before[:k] == "queue" || strings.HasSuffix(before[:k], "/queue")) && isRegionName(before[k+1:]) {
 			ref.region = before[k+1:]
 		}
 	}
@@ -163,4 +163,34 @@ func validQueueName(name string, fifo bool) bool {
 		}
 	}
 	return true
+}
+
+// isRegionName reports whether s has a region's form — lower-case words and a number
+// joined by hyphens, the first word of two letters or more (us-east-1, us-gov-west-1,
+// eusc-de-east-1) — as options.go's regionPattern does, without a regexp.
+func isRegionName(s string) bool {
+	first, rest, ok := strings.Cut(s, "-")
+	if !ok || len(first) < 2 || !lowerWord(first) {
+		return false
+	}
+	last := strings.LastIndexByte(rest, '-')
+	if last < 0 || !isDigits(rest[last+1:]) {
+		return false
+	}
+	for w := range strings.SplitSeq(rest[:last], "-") {
+		if !lowerWord(w) {
+			return false
+		}
+	}
+	return true
+}
+
+// lowerWord reports whether s is one or more lower-case ASCII letters.
+func lowerWord(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] < 'a' || s[i] > 'z' {
+			return false
+		}
+	}
+	return s != ""
 }

@@ -142,10 +142,7 @@ func (h *wireHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	defer releaseBody(body)
 	var who *identity // nil until the request is authenticated
 	if werr == nil {
-		var id identity
-		if id, werr = h.authenticate(r, body.Bytes()); werr == nil {
-			who = &id
-		}
+		who, werr = h.authenticate(r, body.Bytes())
 	}
 	if isQueryRequest(r) {
 		h.serveQuery(w, r, body.Bytes(), who, werr)
@@ -192,7 +189,7 @@ func writeAnswer(w http.ResponseWriter, status int, contentType []string, reques
 // input reaches no operation: the refusal is recorded as such. An injected lost response
 // drops the connection here: the operation happened; the answer never comes.
 func (h *wireHandler) call(op wireOp, name string, r *http.Request, body []byte, who *identity) (smithy.Serializable, string, error) {
-	cn := &callNumber{door: DoorHTTP, as: *who}
+	cn := &callNumber{door: DoorHTTP, as: who}
 	out, err := op.run(h.f, context.WithValue(r.Context(), callNumberKey{}, cn), body, r)
 	if err != nil && cn.n == 0 {
 		return nil, h.refuse(name, wireErrorOf(err), who), err
@@ -209,13 +206,13 @@ func (h *wireHandler) call(op wireOp, name string, r *http.Request, body []byte,
 // whoever the request's credential scope says, unchecked: its region, and its access key
 // id as the account when that is 12 digits. A request over plain HTTP has
 // aws:SecureTransport false.
-func (h *wireHandler) authenticate(r *http.Request, body []byte) (identity, *wireError) {
+func (h *wireHandler) authenticate(r *http.Request, body []byte) (*identity, *wireError) {
 	var id wireIdentity
 	if h.f.creds != nil {
 		var serr *sigError
 		// Clients sign with their wall clock, whatever the fake's clock reads.
 		if id, serr = verifySignature(r, body, h.f.creds, time.Now()); serr != nil {
-			return identity{}, serr.wire()
+			return nil, serr.wire()
 		}
 	} else {
 		id = identify(r)
@@ -229,8 +226,20 @@ func (h *wireHandler) authenticate(r *http.Request, body []byte) (identity, *wir
 	if who.region == h.f.region {
 		who.region = ""
 	}
-	return who, nil
+	switch who {
+	case identity{insecure: true}:
+		return &ownOverHTTP, nil // the common request allocates nothing
+	case identity{}:
+		return &own, nil
+	}
+	p := new(identity) // allocated here only: &who would move who to the heap on every request
+	*p = who
+	return p, nil
 }
+
+// own and ownOverHTTP are the identities of the fake's own root user in its own region, over
+// TLS and over plain HTTP: the identities of most wire requests, shared. Read only.
+var own, ownOverHTTP = identity{}, identity{insecure: true}
 
 // jsonContentTypeHeader is the Content-Type of every answer. Its capacity is its length, so
 // a handler that appends to it gets a copy.

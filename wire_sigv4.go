@@ -208,36 +208,6 @@ func scopeParts(cred string) (key, date, region, service, term string, ok bool) 
 	return rest, parts[0], parts[1], parts[2], parts[3], true
 }
 
-// isRegionName reports whether s has a region's form — lower-case words and a number
-// joined by hyphens, the first word of two letters or more (us-east-1, us-gov-west-1,
-// eusc-de-east-1) — as options.go's regionPattern does, without a regexp.
-func isRegionName(s string) bool {
-	first, rest, ok := strings.Cut(s, "-")
-	if !ok || len(first) < 2 || !lowerWord(first) {
-		return false
-	}
-	last := strings.LastIndexByte(rest, '-')
-	if last < 0 || !isDigits(rest[last+1:]) {
-		return false
-	}
-	for w := range strings.SplitSeq(rest[:last], "-") {
-		if !lowerWord(w) {
-			return false
-		}
-	}
-	return true
-}
-
-// lowerWord reports whether s is one or more lower-case ASCII letters.
-func lowerWord(s string) bool {
-	for i := 0; i < len(s); i++ {
-		if s[i] < 'a' || s[i] > 'z' {
-			return false
-		}
-	}
-	return s != ""
-}
-
 // sigError is a refusal of signed mode, as SQS answers it.
 type sigError struct {
 	code    string // the query protocol's code (x-amzn-query-error), such as SignatureDoesNotMatch
