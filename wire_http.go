@@ -228,18 +228,18 @@ func (h *wireHandler) authenticate(r *http.Request, body []byte) (*identity, *wi
 	}
 	switch who {
 	case identity{insecure: true}:
-		return &ownOverHTTP, nil // the common request allocates nothing
+		return &wireOwnOverHTTP, nil // the common request allocates nothing
 	case identity{}:
-		return &own, nil
+		return &wireOwn, nil
 	}
 	p := new(identity) // allocated here only: &who would move who to the heap on every request
 	*p = who
 	return p, nil
 }
 
-// own and ownOverHTTP are the identities of the fake's own root user in its own region, over
+// wireOwn and wireOwnOverHTTP are the identities of the fake's own root user in its own region, over
 // TLS and over plain HTTP: the identities of most wire requests, shared. Read only.
-var own, ownOverHTTP = identity{}, identity{insecure: true}
+var wireOwn, wireOwnOverHTTP = identity{}, identity{insecure: true}
 
 // jsonContentTypeHeader is the Content-Type of every answer. Its capacity is its length, so
 // a handler that appends to it gets a copy.
