@@ -63,6 +63,10 @@ type Invocation struct {
 	Reported   []string // the itemIdentifiers the function returned, as it returned them
 	Deleted    []string // the messages Lambda deleted, in batch order
 	Kept       []string // the messages left to return after their visibility timeout
+	// DeleteFailed are the messages of Deleted whose DeleteMessageBatch entry failed (an
+	// expired receipt handle, an injected fault): they stay in the queue and come back after
+	// their visibility timeout, as Lambda, which keeps polling, lets them.
+	DeleteFailed []string
 }
 
 // Invocations returns a copy of the record of every invocation so far (and every throttled
@@ -90,6 +94,9 @@ func (t *Trigger) Filtered() []string {
 // When it returns, every invocation due by then has been made and answered. A handler that
 // moves the clock itself (to play a slow function) moves it for the trigger too.
 func (t *Trigger) Advance(ctx context.Context, d time.Duration) error {
+	if err := t.reentered(ctx, "Advance"); err != nil {
+		return err
+	}
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	target := t.f.Now().Add(d)

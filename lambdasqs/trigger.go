@@ -107,9 +107,23 @@ func (t *Trigger) SetEnabled(on bool) {
 // still inside its batching window waits for a later Poll or Advance. Poll returns an error
 // only when a call to the fake fails or ctx ends.
 func (t *Trigger) Poll(ctx context.Context) error {
+	if err := t.reentered(ctx, "Poll"); err != nil {
+		return err
+	}
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	return t.poll(ctx)
+}
+
+// reentered returns an error when ctx is the context of one of t's own invocations: Poll and
+// Advance run the handler while they hold the trigger, so calling them from inside it would
+// wait for itself forever. A context the handler did not get from the trigger cannot be
+// told apart, and such a call still deadlocks.
+func (t *Trigger) reentered(ctx context.Context, method string) error {
+	if c, _ := ctx.Value(invocationKey{}).(*invocationCtx); c != nil && c.trigger == t {
+		return fmt.Errorf("lambdasqs: Trigger.%s called from inside one of its handlers: a handler takes time with lambdasqs.Sleep or the fake's Advance", method)
+	}
+	return nil
 }
 
 func (t *Trigger) poll(ctx context.Context) error {
@@ -333,10 +347,14 @@ func (t *Trigger) invoke(ctx context.Context, records []events.SQSMessage, handl
 		AwsRequestID:       inv.RequestID,
 		InvokedFunctionArn: t.functionArn,
 	}
-	hctx := &invocationCtx{parent: lambdacontext.NewContext(ctx, lc), clock: t.f.Clock(), deadline: deadline}
+	hctx := &invocationCtx{parent: lambdacontext.NewContext(ctx, lc), clock: t.f.Clock(), deadline: deadline, trigger: t}
 	resp, err, panicked := call(hctx, t.h, ev)
 	inv.Ended = t.f.Now().Add(hctx.end())
-	keep := t.outcome(&inv, groups, resp, err, panicked, !inv.Ended.Before(deadline))
+	timedOut := !inv.Ended.Before(deadline)
+	if timedOut {
+		inv.Ended = deadline // Lambda stops the function at its timeout
+	}
+	keep := t.outcome(&inv, groups, resp, err, panicked, timedOut)
 	later := inv.Ended.After(t.f.Now())
 	// An invocation applied now deletes through the trigger's own scratch slice.
 	var del []types.DeleteMessageBatchRequestEntry
