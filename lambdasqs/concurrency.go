@@ -88,14 +88,19 @@ func (t *Trigger) Concurrency() int {
 }
 
 // land applies the answers of the invocations that have ended by now, in the order they ended.
+// An invocation leaves the flights only once its answer is applied: when ctx has ended or a
+// call to the fake fails, it stays for the next Poll or Advance.
 func (t *Trigger) land(ctx context.Context) error {
 	now := t.f.Now()
 	for len(t.flights) > 0 && !t.flights[0].inv.Ended.After(now) {
-		fl := t.flights[0]
-		t.flights = t.flights[1:]
-		if err := t.finish(ctx, &fl.inv, fl.del); err != nil {
+		if err := ctx.Err(); err != nil {
 			return err
 		}
+		if err := t.finish(ctx, &t.flights[0].inv, t.flights[0].del); err != nil {
+			return err
+		}
+		t.flights[0] = nil
+		t.flights = t.flights[1:]
 	}
 	return nil
 }
@@ -125,6 +130,12 @@ func (t *Trigger) retry(ctx context.Context) error {
 			t.held = append(t.held[:i], t.held[i+1:]...)
 		case h.retryAt.After(now):
 			i++
+		case now.Add(t.m.timeout).After(h.expires):
+			// A retry now could run past the batch's visibility timeout: its messages would
+			// be received again while it runs, and its deletes could fail. The docs do not
+			// say what the poller does so close to the end; the choice here is to drop the
+			// batch, as it would a little later.
+			t.held = append(t.held[:i], t.held[i+1:]...)
 		case len(t.flights) >= t.m.functionCap:
 			t.throttle(h)
 			i++

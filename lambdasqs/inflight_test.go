@@ -185,15 +185,14 @@ func TestTheFIFOPayloadLimitKeepsAGroupInOneBatchAtATime(t *testing.T) {
 // leaves the invocation in flight for the next Advance, and a delete whose entries fail
 // records them (DeleteFailed) and lets the messages come back, as Lambda keeps polling.
 func TestAnAnswerIsNotLostWhenItsDeleteFails(t *testing.T) {
-	t.Run("cancelled context", func(t *testing.T) {
+	t.Run("context ended before the answer is applied", func(t *testing.T) {
 		f := fill(t, 1, map[string]string{"VisibilityTimeout": "60"})
-		ctx, cancel := context.WithCancel(context.Background())
-		trig, err := lambdasqs.New(f, "q", func(hctx context.Context, _ events.SQSEvent) error {
-			cancel()
-			return lambdasqs.Sleep(hctx, 5*time.Second)
-		}, lambdasqs.Config{FunctionTimeout: 30 * time.Second})
+		// ctx ends at 5 s on the fake's clock, when the invocation ends.
+		ctx, cancel := f.Clock().WithDeadline(context.Background(), f.Now().Add(5*time.Second))
+		defer cancel()
+		trig, err := lambdasqs.New(f, "q", slow(5*time.Second, nil), lambdasqs.Config{FunctionTimeout: 30 * time.Second})
 		require.NoError(t, err)
-		assert.ErrorIs(t, trig.Advance(ctx, 10*time.Second), context.Canceled)
+		assert.ErrorIs(t, trig.Advance(ctx, 10*time.Second), context.DeadlineExceeded)
 		require.NoError(t, trig.Advance(context.Background(), 10*time.Second))
 		assert.Equal(t, steps(lambdasqs.Success, 0, 5), timeline(trig))
 		info, _ := f.Queue("q")
@@ -222,10 +221,10 @@ func TestAnAnswerIsNotLostWhenItsDeleteFails(t *testing.T) {
 func TestAThrottledBatchIsNotRetriedWhenItCouldOutliveItsVisibility(t *testing.T) {
 	ctx := context.Background()
 	f := fill(t, 2, map[string]string{"VisibilityTimeout": "20"})
-	// One runs 10 s; the other is throttled at 0 and retried at 1, 3 and 7 s (still throttled);
+	// One runs 9 s; the other is throttled at 0 and retried at 1, 3 and 7 s (still throttled);
 	// the next retry, at 15 s, could run to 25 s, past the batch's visibility (20 s): the
 	// poller drops it and the message, back at 20 s, is received again.
-	trig, err := lambdasqs.New(f, "q", slow(10*time.Second, nil), lambdasqs.Config{BatchSize: 1, FunctionTimeout: 10 * time.Second, ReservedConcurrency: aws.Int32(1)})
+	trig, err := lambdasqs.New(f, "q", slow(9*time.Second, nil), lambdasqs.Config{BatchSize: 1, FunctionTimeout: 10 * time.Second, ReservedConcurrency: aws.Int32(1)})
 	require.NoError(t, err)
 	require.NoError(t, trig.Advance(ctx, time.Minute))
 	want := []step{
@@ -233,8 +232,8 @@ func TestAThrottledBatchIsNotRetriedWhenItCouldOutliveItsVisibility(t *testing.T
 		{1 * time.Second, 1 * time.Second, lambdasqs.Throttled},
 		{3 * time.Second, 3 * time.Second, lambdasqs.Throttled},
 		{7 * time.Second, 7 * time.Second, lambdasqs.Throttled},
-		{0, 10 * time.Second, lambdasqs.Success},
-		{20 * time.Second, 30 * time.Second, lambdasqs.Success},
+		{0, 9 * time.Second, lambdasqs.Success},
+		{20 * time.Second, 29 * time.Second, lambdasqs.Success},
 	}
 	assert.Equal(t, want, timeline(trig))
 	for _, inv := range trig.Invocations() {

@@ -63,9 +63,9 @@ type Invocation struct {
 	Reported   []string // the itemIdentifiers the function returned, as it returned them
 	Deleted    []string // the messages Lambda deleted, in batch order
 	Kept       []string // the messages left to return after their visibility timeout
-	// DeleteFailed are the messages of Deleted whose DeleteMessageBatch entry failed (an
-	// expired receipt handle, an injected fault): they stay in the queue and come back after
-	// their visibility timeout, as Lambda, which keeps polling, lets them.
+	// DeleteFailed are the messages Lambda meant to delete whose DeleteMessageBatch entry
+	// failed (an expired receipt handle, an injected fault); they are not in Deleted. They
+	// stay in the queue and come back after their visibility timeout: Lambda keeps polling.
 	DeleteFailed []string
 }
 

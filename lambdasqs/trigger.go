@@ -228,7 +228,8 @@ func (t *Trigger) gather(ctx context.Context) (bool, error) {
 			t.handles = append(t.handles, rec.ReceiptHandle)
 			t.size += n
 		}
-		if err := t.delete(ctx, drop); err != nil {
+		// A drop whose entry fails comes back and is filtered again.
+		if _, err := t.delete(ctx, drop); err != nil {
 			return false, err
 		}
 		if len(out.Messages) < want {
@@ -392,10 +393,27 @@ func (t *Trigger) invoke(ctx context.Context, records []events.SQSMessage, handl
 }
 
 // finish applies an ended invocation's answer: it deletes what Lambda deletes, records the
-// invocation and backs off or recovers.
+// invocation and backs off or recovers. A delete entry that fails (an expired receipt handle)
+// is not fatal: Lambda keeps polling, and the message comes back after its visibility
+// timeout; the record lists it in DeleteFailed instead of Deleted.
 func (t *Trigger) finish(ctx context.Context, inv *Invocation, del []types.DeleteMessageBatchRequestEntry) error {
-	if err := t.delete(ctx, del); err != nil {
+	failed, err := t.delete(ctx, del)
+	if err != nil {
 		return err
+	}
+	if len(failed) > 0 {
+		// del lists inv.Deleted's messages, in order.
+		deleted := make([]string, 0, len(inv.Deleted)-len(failed))
+		inv.DeleteFailed = make([]string, 0, len(failed))
+		for i, id := range inv.Deleted {
+			if len(failed) > 0 && failed[0] == i {
+				inv.DeleteFailed = append(inv.DeleteFailed, id)
+				failed = failed[1:]
+				continue
+			}
+			deleted = append(deleted, id)
+		}
+		inv.Deleted = deleted
 	}
 	t.recMu.Lock()
 	t.logInvocation(inv)
@@ -422,20 +440,29 @@ func (t *Trigger) logInvocation(inv *Invocation) {
 	t.logged++
 }
 
-// delete deletes the entries, 10 at a time (their ids must be unique within each 10).
-func (t *Trigger) delete(ctx context.Context, del []types.DeleteMessageBatchRequestEntry) error {
-	for len(del) > 0 {
-		n := min(10, len(del))
-		out, err := t.f.DeleteMessageBatch(ctx, &sqs.DeleteMessageBatchInput{QueueUrl: &t.url, Entries: del[:n]})
+// delete deletes the entries, 10 at a time (their ids must be unique within each 10), and
+// returns the positions in del of the entries that failed, in order. Its error is that of a
+// call that failed as a whole.
+func (t *Trigger) delete(ctx context.Context, del []types.DeleteMessageBatchRequestEntry) ([]int, error) {
+	var failed []int
+	for from := 0; from < len(del); from += 10 {
+		n := min(10, len(del)-from)
+		out, err := t.f.DeleteMessageBatch(ctx, &sqs.DeleteMessageBatchInput{QueueUrl: &t.url, Entries: del[from : from+n]})
 		if err != nil {
-			return fmt.Errorf("lambdasqs: DeleteMessageBatch: %w", err)
+			return nil, fmt.Errorf("lambdasqs: DeleteMessageBatch: %w", err)
 		}
 		if len(out.Failed) > 0 {
-			return fmt.Errorf("lambdasqs: DeleteMessageBatch: %s: %s", aws.ToString(out.Failed[0].Code), aws.ToString(out.Failed[0].Message))
+			for i := range del[from : from+n] {
+				for _, e := range out.Failed {
+					if aws.ToString(e.Id) == deleteIDs[i] {
+						failed = append(failed, from+i)
+						break
+					}
+				}
+			}
 		}
-		del = del[n:]
 	}
-	return nil
+	return failed, nil
 }
 
 // call runs the handler, turning a panic into a function error as the Go runtime does (R21).
