@@ -3,11 +3,14 @@ package lambdasqs
 import (
 	"context"
 	"errors"
+	"fmt"
 	"slices"
+	"strconv"
 	"sync"
 	"time"
 
 	"github.com/aws/aws-lambda-go/events"
+	"github.com/aws/aws-sdk-go-v2/service/sqs"
 	"github.com/aws/aws-sdk-go-v2/service/sqs/types"
 
 	"github.com/sqsfake/sqsfake"
@@ -155,24 +158,40 @@ func (t *Trigger) start(ctx context.Context, records []events.SQSMessage, handle
 	if len(t.flights) < t.m.functionCap {
 		return t.invoke(ctx, records, handles)
 	}
-	h := &held{records: records, handles: handles, expires: since.Add(t.visibility())}
+	v, err := t.visibility(ctx)
+	if err != nil {
+		return err
+	}
+	h := &held{records: records, handles: handles, expires: since.Add(v)}
 	t.held = append(t.held, h)
 	t.throttle(h)
 	return nil
 }
 
-// visibility is the queue's visibility timeout now.
-func (t *Trigger) visibility() time.Duration {
-	info, ok := t.f.Queue(t.url)
-	if !ok {
-		return 0
+// visibility is how long a receive keeps the trigger's messages hidden: the queue's visibility
+// timeout now, or the effective visibility timeout of R33 (see extend).
+func (t *Trigger) visibility(ctx context.Context) (time.Duration, error) {
+	d, err := t.queueVisibility(ctx)
+	if err == nil && t.m.window > 0 && t.m.window+t.m.timeout > d {
+		d = t.m.window + t.m.timeout + 30*time.Second
 	}
-	d, err := time.ParseDuration(info.Attributes["VisibilityTimeout"] + "s")
-	if err != nil {
-		return 0
-	}
-	return d
+	return d, err
 }
+
+// queueVisibility is the queue's visibility timeout now.
+func (t *Trigger) queueVisibility(ctx context.Context) (time.Duration, error) {
+	out, err := t.f.GetQueueAttributes(ctx, &sqs.GetQueueAttributesInput{QueueUrl: &t.url, AttributeNames: visibilityAttribute})
+	if err != nil {
+		return 0, fmt.Errorf("lambdasqs: GetQueueAttributes: %w", err)
+	}
+	secs, err := strconv.Atoi(out.Attributes["VisibilityTimeout"])
+	if err != nil {
+		return 0, fmt.Errorf("lambdasqs: VisibilityTimeout %q: %w", out.Attributes["VisibilityTimeout"], err)
+	}
+	return time.Duration(secs) * time.Second, nil
+}
+
+var visibilityAttribute = []types.QueueAttributeName{types.QueueAttributeNameVisibilityTimeout}
 
 // throttle records a throttled attempt at h and schedules the next.
 func (t *Trigger) throttle(h *held) {

@@ -187,7 +187,9 @@ func Example_filterCriteria() {
 
 // A function with a reserved concurrency of 1 whose work takes 10 s (lambdasqs.Sleep, on the
 // fake's clock): the mapping starts two batches at once, the second is throttled, and the
-// poller retries it 1, 2, 4 and 8 s later, when the first invocation has ended.
+// poller retries it 1, 2, 4 and 8 s later, when the first invocation has ended. (A retry is
+// made only while the invocation could still end, at the function's 15 s timeout, within
+// the batch's 30 s visibility timeout.)
 func Example_throttling() {
 	ctx := context.Background()
 	f := setup(ctx, 2)
@@ -195,12 +197,14 @@ func Example_throttling() {
 		return lambdasqs.Sleep(ctx, 10*time.Second)
 	}
 	trig, err := lambdasqs.New(f, "jobs", handler, lambdasqs.Config{
-		BatchSize: 1, FunctionTimeout: 20 * time.Second, ReservedConcurrency: aws.Int32(1),
+		BatchSize: 1, FunctionTimeout: 15 * time.Second, ReservedConcurrency: aws.Int32(1),
 	})
 	if err != nil {
 		panic(err)
 	}
-	trig.Advance(ctx, time.Minute)
+	if err := trig.Advance(ctx, time.Minute); err != nil {
+		panic(err)
+	}
 	for _, inv := range trig.Invocations() {
 		fmt.Printf("+%v–%v: %v\n", inv.At.Sub(sqsfake.DefaultStart), inv.Ended.Sub(sqsfake.DefaultStart), inv.Outcome)
 	}

