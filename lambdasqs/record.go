@@ -89,10 +89,12 @@ func (t *Trigger) Filtered() []string {
 	return append([]string(nil), t.filtered...)
 }
 
-// Advance moves the fake's clock forward by d, polling at the start and at every moment in
-// between when a message becomes visible or a batching window ends, and once more at the end.
-// When it returns, every invocation due by then has been made and answered. A handler that
-// moves the clock itself (to play a slow function) moves it for the trigger too.
+// Advance moves the fake's clock forward by d, polling (as Poll does) at the start, at every
+// moment in between when something is due — a message becomes visible, a batching window
+// ends, an invocation ends, a throttled batch is retried — and once more at the end. When it
+// returns, every invocation that has ended by then has been answered; one that Sleeps past
+// the end is still running. A handler that moves the clock itself (to play a slow function)
+// moves it for the trigger too. Its errors are Poll's.
 func (t *Trigger) Advance(ctx context.Context, d time.Duration) error {
 	if err := t.reentered(ctx, "Advance"); err != nil {
 		return err

@@ -29,9 +29,12 @@ type handlerFunc = func(context.Context, events.SQSEvent) (events.SQSEventRespon
 const MaxPayload = 6 * 1024 * 1024
 
 // Trigger is an event source mapping from one sqsfake queue to one handler. It polls only when
-// the test asks it to — in Poll and Advance, on the caller's goroutine — so every invocation
-// has been made and answered when those return. Its methods are safe for concurrent use, but
-// the calls are serialized: one poller at a time.
+// the test asks it to — in Poll and Advance, on the caller's goroutine. When those return,
+// every batch due has been invoked (up to the mapping's concurrency) and every invocation
+// that has ended by the fake's current time has been answered; an invocation that Sleeps
+// beyond it is answered by the Poll or Advance that reaches its end. Its methods are safe
+// for concurrent use, but the calls are serialized: one poller at a time. A handler must not
+// call its own trigger's Poll or Advance (see the package doc).
 type Trigger struct {
 	f        *sqsfake.Fake
 	url, arn string
@@ -104,11 +107,14 @@ func (t *Trigger) SetEnabled(on bool) {
 	}
 }
 
-// Poll does, at the fake's current time, what the mapping's pollers do: it receives every
-// message that is available, builds batches, invokes the handler for each full batch (or each
-// batch whose window has ended) and applies its answer, until nothing more is due. A batch
-// still inside its batching window waits for a later Poll or Advance. Poll returns an error
-// only when a call to the fake fails or ctx ends.
+// Poll does, at the fake's current time, what the mapping's pollers do: it applies the
+// answers of the invocations that have ended, then, while the mapping has a free slot (its
+// concurrency), receives the messages that are available, builds batches, invokes the
+// handler for each full batch (or each batch whose window has ended) and applies its answer
+// when it ends, until nothing more is due or every slot is taken. A batch still inside its
+// batching window, or waiting for a slot, waits for a later Poll or Advance. Poll returns an
+// error when a call to the fake fails, when ctx ends (an answer not applied yet stays for the
+// next call), or when it is called with the context of one of the trigger's own invocations.
 func (t *Trigger) Poll(ctx context.Context) error {
 	if err := t.reentered(ctx, "Poll"); err != nil {
 		return err
