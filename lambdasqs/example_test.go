@@ -51,7 +51,9 @@ func Example_batchErrorWithoutReportBatchItemFailures() {
 	if err != nil {
 		panic(err)
 	}
-	trig.Advance(ctx, 2*time.Minute)
+	if err := trig.Advance(ctx, 2*time.Minute); err != nil {
+		panic(err)
+	}
 	for _, inv := range trig.Invocations() {
 		fmt.Printf("+%v: %d messages, %v, deleted %d\n", inv.At.Sub(sqsfake.DefaultStart), len(inv.MessageIDs), inv.Outcome, len(inv.Deleted))
 	}
@@ -82,7 +84,9 @@ func Example_batchItemFailures() {
 	if err != nil {
 		panic(err)
 	}
-	trig.Advance(ctx, 2*time.Minute)
+	if err := trig.Advance(ctx, 2*time.Minute); err != nil {
+		panic(err)
+	}
 	for _, inv := range trig.Invocations() {
 		fmt.Printf("+%v: %d messages, %v, deleted %d\n", inv.At.Sub(sqsfake.DefaultStart), len(inv.MessageIDs), inv.Outcome, len(inv.Deleted))
 	}
@@ -108,7 +112,9 @@ func Example_timeout() {
 		return nil
 	}
 	trig, _ := lambdasqs.New(f, "jobs", handler, lambdasqs.Config{FunctionTimeout: 3 * time.Second})
-	trig.Poll(ctx)
+	if err := trig.Poll(ctx); err != nil {
+		panic(err)
+	}
 	inv := trig.Invocations()[0]
 	fmt.Println(inv.Outcome, inv.Err, "kept:", len(inv.Kept))
 	// Output:
@@ -145,7 +151,9 @@ func Example_fifoGroupHeldBack() {
 		return resp, nil
 	}
 	trig, _ := lambdasqs.New(f, "orders.fifo", handler, lambdasqs.Config{FunctionResponseTypes: []string{lambdasqs.ReportBatchItemFailures}})
-	trig.Advance(ctx, time.Minute)
+	if err := trig.Advance(ctx, time.Minute); err != nil {
+		panic(err)
+	}
 	for _, inv := range trig.Invocations() {
 		fmt.Printf("+%v: %v, %d deleted, %d kept\n", inv.At.Sub(sqsfake.DefaultStart), inv.Outcome, len(inv.Deleted), len(inv.Kept))
 	}
@@ -177,7 +185,9 @@ func Example_filterCriteria() {
 		fmt.Println(err)
 		return
 	}
-	trig.Poll(ctx)
+	if err := trig.Poll(ctx); err != nil {
+		panic(err)
+	}
 	info, _ := f.Queue("events")
 	fmt.Println("filtered out:", len(trig.Filtered()), "left in the queue:", info.Visible+info.InFlight)
 	// Output:
