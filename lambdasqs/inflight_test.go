@@ -301,3 +301,30 @@ func outcomes(trig *lambdasqs.Trigger) []lambdasqs.Outcome {
 	}
 	return out
 }
+
+// The same script gives byte-identical records, with invocations that take time, a payload
+// limit, throttles and a batching window.
+func TestTheSameScriptGivesTheSameInvocations(t *testing.T) {
+	run := func() string {
+		ctx := context.Background()
+		f := big(t, 25, false, map[string]string{"VisibilityTimeout": "40"})
+		n := 0
+		trig, err := lambdasqs.New(f, "q", func(ctx context.Context, ev events.SQSEvent) error {
+			n++
+			if err := lambdasqs.Sleep(ctx, time.Duration(n%4)*5*time.Second); err != nil {
+				return err
+			}
+			if n%3 == 0 {
+				return errors.New("down")
+			}
+			return nil
+		}, lambdasqs.Config{BatchSize: 20, MaximumBatchingWindowInSeconds: 2, FunctionTimeout: 12 * time.Second, ReservedConcurrency: aws.Int32(2)})
+		require.NoError(t, err)
+		require.NoError(t, trig.Advance(ctx, 10*time.Minute))
+		return fmt.Sprintf("%+v", trig.Invocations())
+	}
+	first := run()
+	for range 3 {
+		assert.Equal(t, first, run())
+	}
+}
