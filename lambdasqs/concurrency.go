@@ -3,10 +3,14 @@ package lambdasqs
 import (
 	"context"
 	"errors"
+	"fmt"
+	"slices"
+	"strconv"
 	"sync"
 	"time"
 
 	"github.com/aws/aws-lambda-go/events"
+	"github.com/aws/aws-sdk-go-v2/service/sqs"
 	"github.com/aws/aws-sdk-go-v2/service/sqs/types"
 
 	"github.com/sqsfake/sqsfake"
@@ -87,14 +91,19 @@ func (t *Trigger) Concurrency() int {
 }
 
 // land applies the answers of the invocations that have ended by now, in the order they ended.
+// An invocation leaves the flights only once its answer is applied: when ctx has ended or a
+// call to the fake fails, it stays for the next Poll or Advance.
 func (t *Trigger) land(ctx context.Context) error {
 	now := t.f.Now()
 	for len(t.flights) > 0 && !t.flights[0].inv.Ended.After(now) {
-		fl := t.flights[0]
-		t.flights = t.flights[1:]
-		if err := t.finish(ctx, &fl.inv, fl.del); err != nil {
+		if err := ctx.Err(); err != nil {
 			return err
 		}
+		if err := t.finish(ctx, &t.flights[0].inv, t.flights[0].del); err != nil {
+			return err
+		}
+		t.flights[0] = nil
+		t.flights = t.flights[1:]
 	}
 	return nil
 }
@@ -124,6 +133,12 @@ func (t *Trigger) retry(ctx context.Context) error {
 			t.held = append(t.held[:i], t.held[i+1:]...)
 		case h.retryAt.After(now):
 			i++
+		case now.Add(t.m.timeout).After(h.expires):
+			// A retry now could run past the batch's visibility timeout: its messages would
+			// be received again while it runs, and its deletes could fail. The docs do not
+			// say what the poller does so close to the end; the choice here is to drop the
+			// batch, as it would a little later.
+			t.held = append(t.held[:i], t.held[i+1:]...)
 		case len(t.flights) >= t.m.functionCap:
 			t.throttle(h)
 			i++
@@ -143,24 +158,40 @@ func (t *Trigger) start(ctx context.Context, records []events.SQSMessage, handle
 	if len(t.flights) < t.m.functionCap {
 		return t.invoke(ctx, records, handles)
 	}
-	h := &held{records: records, handles: handles, expires: since.Add(t.visibility())}
+	v, err := t.visibility(ctx)
+	if err != nil {
+		return err
+	}
+	h := &held{records: records, handles: handles, expires: since.Add(v)}
 	t.held = append(t.held, h)
 	t.throttle(h)
 	return nil
 }
 
-// visibility is the queue's visibility timeout now.
-func (t *Trigger) visibility() time.Duration {
-	info, ok := t.f.Queue(t.url)
-	if !ok {
-		return 0
+// visibility is how long a receive keeps the trigger's messages hidden: the queue's visibility
+// timeout now, or the effective visibility timeout of R33 (see extend).
+func (t *Trigger) visibility(ctx context.Context) (time.Duration, error) {
+	d, err := t.queueVisibility(ctx)
+	if err == nil && t.m.window > 0 && t.m.window+t.m.timeout > d {
+		d = t.m.window + t.m.timeout + 30*time.Second
 	}
-	d, err := time.ParseDuration(info.Attributes["VisibilityTimeout"] + "s")
-	if err != nil {
-		return 0
-	}
-	return d
+	return d, err
 }
+
+// queueVisibility is the queue's visibility timeout now.
+func (t *Trigger) queueVisibility(ctx context.Context) (time.Duration, error) {
+	out, err := t.f.GetQueueAttributes(ctx, &sqs.GetQueueAttributesInput{QueueUrl: &t.url, AttributeNames: visibilityAttribute})
+	if err != nil {
+		return 0, fmt.Errorf("lambdasqs: GetQueueAttributes: %w", err)
+	}
+	secs, err := strconv.Atoi(out.Attributes["VisibilityTimeout"])
+	if err != nil {
+		return 0, fmt.Errorf("lambdasqs: VisibilityTimeout %q: %w", out.Attributes["VisibilityTimeout"], err)
+	}
+	return time.Duration(secs) * time.Second, nil
+}
+
+var visibilityAttribute = []types.QueueAttributeName{types.QueueAttributeNameVisibilityTimeout}
 
 // throttle records a throttled attempt at h and schedules the next.
 func (t *Trigger) throttle(h *held) {
@@ -182,10 +213,13 @@ func (t *Trigger) throttle(h *held) {
 // without moving the clock, so that other invocations can run meanwhile, up to the mapping's
 // and the function's concurrency (see "Concurrency" in the package doc). The answer the
 // handler returns is applied when the invocation ends: its start plus every Sleep (plus any
-// moves of the fake's clock the handler made). A Sleep that reaches the function's deadline
-// stops there and returns context.DeadlineExceeded, as the handler's context then does: the
-// invocation times out, whatever the handler returns. Outside a handler a Trigger called,
-// Sleep returns an error.
+// moves of the fake's clock the handler made). The time slept counts toward the deadline: the
+// handler's context ends when the clock reaches the deadline less what was slept. A Sleep
+// that reaches the deadline stops there, ends the context (and every context derived from
+// it) with context.DeadlineExceeded and returns that error: the invocation times out,
+// whatever the handler returns. Sleeps add up even when goroutines of one handler call Sleep
+// side by side: parallel work inside a handler is played as if it ran one piece after
+// another. Outside a handler a Trigger called, Sleep returns an error.
 func Sleep(ctx context.Context, d time.Duration) error {
 	c, _ := ctx.Value(invocationKey{}).(*invocationCtx)
 	if c == nil {
@@ -198,35 +232,58 @@ func Sleep(ctx context.Context, d time.Duration) error {
 		return nil
 	}
 	c.mu.Lock()
-	defer c.mu.Unlock()
+	if c.err != nil {
+		c.mu.Unlock()
+		return c.err
+	}
 	now := c.clock.Now()
 	if now.Add(c.slept + d).Before(c.deadline) {
 		c.slept += d
+		if c.done != nil {
+			c.armLocked() // the clock now ends the context earlier
+		}
+		c.mu.Unlock()
 		return nil
 	}
 	c.slept = max(0, c.deadline.Sub(now))
-	c.expired = true
+	c.mu.Unlock()
+	c.endWith(context.DeadlineExceeded)
 	return context.DeadlineExceeded
 }
 
 type invocationKey struct{}
 
 // invocationCtx is a handler's context. It ends when the fake's clock reaches the deadline
-// (with context.DeadlineExceeded), when Sleep reaches it (the same), when the parent ends
-// (with the parent's error), or when the handler has returned (context.Canceled). It reads
-// the clock to answer Err and arms a timer on it only when Done is asked for: most handlers
-// never ask, and an armed timer costs more than the rest of the context.
+// less the time slept, or when Sleep reaches the deadline (both with
+// context.DeadlineExceeded), when the parent ends (with the parent's error), or when the
+// handler has returned (context.Canceled, or DeadlineExceeded at or past the deadline).
+//
+// It owns its Done channel, made when first asked for (most handlers never ask, and an armed
+// timer costs more than the rest of the context), and closes it itself. Its AfterFunc method
+// is what the standard library looks for in a parent: context.WithCancel and the like attach
+// their children through it, so that they end inside the call that ends this context — a
+// Sleep, the handler's return, or the fake's Advance firing the deadline timer — never later
+// on a goroutine of their own.
 type invocationCtx struct {
 	parent   context.Context
 	clock    sqsfake.Clock
 	deadline time.Time
+	trigger  *Trigger
 
-	mu       sync.Mutex
-	slept    time.Duration
-	expired  bool               // Sleep reached the deadline
-	returned bool               // the handler has returned
-	timed    context.Context    // the clock's deadline context, made by Done
-	cancel   context.CancelFunc // timed's
+	mu         sync.Mutex
+	slept      time.Duration
+	err        error         // why it ended; nil while it runs
+	done       chan struct{} // made by Done or AfterFunc; closed when it ends
+	funcs      []*func()     // AfterFunc's, in the order they were registered
+	gen        int           // the timer generation: a timer of an older one is stale
+	stopTimer  func()        // disarms the clock's timer
+	stopParent func() bool   // unregisters the watch on the parent
+}
+
+// afterFuncer is what the standard library's contexts look for in a parent to attach a
+// child without a goroutine.
+type afterFuncer interface {
+	AfterFunc(f func()) (stop func() bool)
 }
 
 func (c *invocationCtx) Deadline() (time.Time, bool) { return c.deadline, true }
@@ -238,47 +295,164 @@ func (c *invocationCtx) Value(key any) any {
 	return c.parent.Value(key)
 }
 
+// Done returns the context's own channel, arming a timer on the fake's clock at the deadline
+// less the time slept and a watch on the parent the first time.
 func (c *invocationCtx) Done() <-chan struct{} {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if c.expired || c.returned {
-		return closed
+	return c.doneLocked()
+}
+
+func (c *invocationCtx) doneLocked() chan struct{} {
+	if c.done != nil {
+		return c.done
 	}
-	if c.timed == nil {
-		c.timed, c.cancel = c.clock.WithDeadline(c.parent, c.deadline)
+	c.done = make(chan struct{})
+	if c.err == nil && !c.clock.Now().Add(c.slept).Before(c.deadline) {
+		c.err = context.DeadlineExceeded
 	}
-	return c.timed.Done()
+	if c.err != nil {
+		close(c.done)
+		return c.done
+	}
+	if c.parent.Done() != nil {
+		end := func() { c.endWith(c.parent.Err()) }
+		if p, ok := c.parent.(afterFuncer); ok {
+			c.stopParent = p.AfterFunc(end)
+		} else {
+			c.stopParent = context.AfterFunc(c.parent, end)
+		}
+	}
+	c.armLocked()
+	return c.done
+}
+
+// armLocked (re)arms the timer that ends the context when the clock reaches the deadline
+// less the time slept. On the fake's VirtualClock the timer fires inside Advance; on another
+// clock, as that clock's timers fire. c.mu must be held.
+func (c *invocationCtx) armLocked() {
+	if c.stopTimer != nil {
+		c.stopTimer()
+		c.stopTimer = nil
+	}
+	c.gen++
+	gen := c.gen
+	fire := func() {
+		c.mu.Lock()
+		stale := gen != c.gen
+		c.mu.Unlock()
+		if !stale {
+			c.endWith(context.DeadlineExceeded)
+		}
+	}
+	// The callers arm only before the deadline less the time slept; a clock that has moved
+	// on meanwhile ends the context at once, through the timer.
+	timed, cancel := c.clock.WithDeadline(context.Background(), c.deadline.Add(-c.slept))
+	var stop func() bool
+	if a, ok := timed.(afterFuncer); ok {
+		stop = a.AfterFunc(fire)
+	} else {
+		stop = context.AfterFunc(timed, fire)
+	}
+	c.stopTimer = func() { stop(); cancel() }
+}
+
+// AfterFunc arranges for f to run when the context ends: inside the call that ends it, or on
+// a goroutine of its own if it has ended already (the caller may hold a lock f takes). stop
+// unregisters f and reports whether it did so before f was started.
+func (c *invocationCtx) AfterFunc(f func()) (stop func() bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.doneLocked()
+	if c.err != nil {
+		go f()
+		return func() bool { return false }
+	}
+	key := &f
+	c.funcs = append(c.funcs, key)
+	return func() bool {
+		c.mu.Lock()
+		defer c.mu.Unlock()
+		for i, g := range c.funcs {
+			if g == key {
+				c.funcs = slices.Delete(c.funcs, i, i+1)
+				return true
+			}
+		}
+		return false
+	}
 }
 
 func (c *invocationCtx) Err() error {
-	if err := c.parent.Err(); err != nil {
+	c.mu.Lock()
+	err := c.err
+	c.mu.Unlock()
+	if err != nil {
 		return err
 	}
+	if err := c.parent.Err(); err != nil {
+		c.endWith(err)
+		return c.errNow()
+	}
 	c.mu.Lock()
-	defer c.mu.Unlock()
-	switch {
-	case c.expired:
-		return context.DeadlineExceeded
-	case c.timed != nil && c.timed.Err() != nil:
-		return c.timed.Err()
-	case !c.clock.Now().Before(c.deadline):
-		return context.DeadlineExceeded
-	case c.returned:
-		return context.Canceled
+	due := !c.clock.Now().Add(c.slept).Before(c.deadline)
+	c.mu.Unlock()
+	if due {
+		// On a clock whose timers fire late (or before Done was asked for), the context
+		// ends as soon as it is seen to have reached its deadline.
+		c.endWith(context.DeadlineExceeded)
+		return c.errNow()
 	}
 	return nil
 }
 
-// end marks the handler returned and reports how long Sleep made the invocation last beyond
-// the clock.
-func (c *invocationCtx) end() time.Duration {
+func (c *invocationCtx) errNow() error {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	c.returned = true
-	if c.cancel != nil {
-		c.cancel()
-	}
-	return c.slept
+	return c.err
 }
 
-var closed = func() chan struct{} { c := make(chan struct{}); close(c); return c }()
+// endWith ends the context with err unless it has ended already: it closes Done, releases the
+// timer and the watch on the parent, and runs the AfterFunc functions, in order, outside the
+// lock.
+func (c *invocationCtx) endWith(err error) {
+	c.mu.Lock()
+	if c.err != nil {
+		c.mu.Unlock()
+		return
+	}
+	c.err = err
+	c.gen++
+	if c.done != nil {
+		close(c.done)
+	}
+	stopTimer, stopParent, funcs := c.stopTimer, c.stopParent, c.funcs
+	c.stopTimer, c.stopParent, c.funcs = nil, nil, nil
+	c.mu.Unlock()
+	if stopTimer != nil {
+		stopTimer()
+	}
+	if stopParent != nil {
+		stopParent()
+	}
+	for _, f := range funcs {
+		(*f)()
+	}
+}
+
+// end marks the handler returned, ending the context (with DeadlineExceeded if the deadline
+// has been reached, else Canceled), and reports how long Sleep made the invocation last
+// beyond the clock.
+func (c *invocationCtx) end() time.Duration {
+	c.mu.Lock()
+	due := !c.clock.Now().Add(c.slept).Before(c.deadline)
+	c.mu.Unlock()
+	if due {
+		c.endWith(context.DeadlineExceeded)
+	} else {
+		c.endWith(context.Canceled)
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.slept
+}

@@ -7,7 +7,7 @@
 //	trig, err := lambdasqs.New(f, "jobs", handler, lambdasqs.Config{
 //		FunctionResponseTypes: []string{lambdasqs.ReportBatchItemFailures},
 //	})
-//	trig.Advance(ctx, 2*time.Minute) // every invocation due by then is made and answered
+//	trig.Advance(ctx, 2*time.Minute) // every invocation that ends by then is made and answered
 //	trig.Invocations()               // time, message ids, outcome, reported failures
 //
 // # Driving it
@@ -17,14 +17,25 @@
 // to wait for, no goroutine to leak and no real time involved. Advance moves the fake's clock
 // (Fake.Advance) to each moment something is due — a message of the queue becomes visible
 // again, a batching window ends, an invocation ends, a throttled batch is retried — and polls
-// there; when it returns, every invocation due by then has been made and answered.
+// there. When it returns, every invocation due by then has started (up to the concurrency),
+// and every invocation that has ended by the fake's current time has been answered and is in
+// Invocations; an invocation that Sleeps past that time is still running, and its answer is
+// applied by the Poll or Advance that reaches its end.
 //
 // A handler takes time in one of two ways. lambdasqs.Sleep(ctx, d) plays d of work without
 // moving the clock: the handler returns at once in real time, but its invocation lasts d on
 // the fake's clock, its answer is applied (and it appears in Invocations) when it ends, and
 // meanwhile the mapping starts other invocations, up to its concurrency. Moving the fake's
 // clock inside the handler (f.Advance) also works, but nothing else runs while it does: it
-// plays a function that holds everything up.
+// plays a function that holds everything up. Sleeps add up, even when several goroutines of
+// one handler call Sleep at once: parallel work inside a handler is played as sequential.
+// The handler's context counts the time slept: it ends (Done closes, with
+// context.DeadlineExceeded, and so do contexts derived from it) when the clock reaches the
+// deadline less the time slept, or when a Sleep reaches the deadline.
+//
+// A handler must not call its own trigger's Poll or Advance: they run the handler, so the
+// call would wait for itself. Called with the handler's context, they return an error; a
+// handler moves time with Sleep or the fake's Advance.
 //
 // Receives use no long poll (WaitTimeSeconds 0): in a synchronous design a long poll on an
 // empty queue would block the test. A receive that finds messages answers the same either way,
@@ -38,8 +49,14 @@
 //
 //   - It starts at five, and every full minute during which it keeps finding messages adds
 //     300, up to 1,000 (R36); finding the queue empty with nothing running brings it back to
-//     five. MaximumConcurrency caps it (R35); on a FIFO queue the fake's own group rule keeps
-//     one batch per group in flight, so concurrency never exceeds the groups with messages.
+//     five. MaximumConcurrency caps it (R35). A batch ended early by the 6 MB payload quota
+//     counts too: when it takes the last slot, the next batch waits for one (and is dropped,
+//     its messages returning to the queue, if it waits until their visibility timeout).
+//   - On a FIFO queue a group is in at most one batch in flight (R25): a receive never
+//     returns messages of a group that has messages in flight (the fake's FIFO rule), and a
+//     batch ended by the payload quota sends the rest of its receive back to the queue
+//     (visibility 0, costing those messages a receive) instead of starting a second batch
+//     of the group. So concurrency never exceeds the groups with messages.
 //   - After a failed invocation (an error, panic, timeout or invalid response) it backs off
 //     by one, to no less than one, and each successful invocation gives one back (R14: "Lambda
 //     gradually backs off, reducing the amount of concurrency allocated", no number given).
@@ -55,12 +72,15 @@
 //     Lambda drops the message" (https://docs.aws.amazon.com/lambda/latest/dg/services-sqs-errorhandling.html):
 //     at the end of the visibility timeout of the batch's first receive the poller drops it,
 //     and its messages, visible again, count a receive the next time and meet the redrive
-//     policy in time. The docs give no retry interval for throttled SQS batches; 1 s doubling
+//     policy in time. A retry is not made when the invocation could run (to the function's
+//     timeout) past that visibility timeout: the poller drops the batch then, so that its
+//     messages are never received again while it runs. The docs give no retry interval for throttled SQS batches; 1 s doubling
 //     to 5 minutes are Lambda's documented numbers for retrying throttled asynchronous
 //     invocations (https://docs.aws.amazon.com/lambda/latest/dg/invocation-async.html).
 //
 // Numbers the docs do not give, and the choice made: one slot per failure and per success
-// (A9), a floor of one, the throttle retry schedule above, the ramp's steps at whole minutes,
+// (A9), a floor of one, the throttle retry schedule above and its cut-off a function timeout
+// before the visibility timeout, the ramp's steps at whole minutes,
 // and a reserved concurrency of at most 900 (PutFunctionConcurrency keeps 100 of the
 // account's default 1,000 unreserved).
 //
@@ -116,7 +136,9 @@
 //	Context (R7, R8)                                  deadline = invocation time + function timeout on the fake's
 //	                                                  clock; lambdacontext with a deterministic AwsRequestID
 //	                                                  and InvokedFunctionArn
-//	Success deletes the batch (R10)                   DeleteMessageBatch of every record
+//	Success deletes the batch (R10)                   DeleteMessageBatch of every record; an entry that fails
+//	                                                  (an expired receipt handle) is recorded in DeleteFailed and
+//	                                                  its message comes back: Lambda keeps polling
 //	Error keeps the batch (R11, R12, R20)             nothing deleted; messages return after the visibility
 //	                                                  timeout and the queue's redrive policy applies (R13, R23)
 //	Panic (R21, A3)                                   a function error
@@ -135,7 +157,11 @@
 //	                                                  filter pattern definition." (seen in aws/aws-cdk#23057);
 //	                                                  6 filters: InvalidParameterValueException (text not verified)
 //	Batches (R31)                                     receives of up to 10, filled up to BatchSize, the window,
-//	                                                  or the 6 MB payload (MaxPayload)
+//	                                                  or the 6 MB payload (MaxPayload); on FIFO the rest of a
+//	                                                  receive past the payload goes back to the queue (R25)
+//	Window + timeout > visibility timeout (R33)       each received message's visibility is set to window +
+//	                                                  timeout + 30 s (ChangeMessageVisibilityBatch), so it is not
+//	                                                  received again while its batch waits and runs
 //
 // # Filter patterns
 //
@@ -160,9 +186,8 @@
 //     invocations are this trigger's own.
 //   - The low-traffic optimisation to as few as two concurrent batches (R36): the mapping
 //     rests at five.
-//   - The 20-second wait on low traffic with a window (R32, A6) and the effective visibility
-//     timeout of R33: the window ends exactly MaximumBatchingWindowInSeconds after the batch's
-//     first receive.
+//   - The 20-second wait on low traffic with a window (R32, A6): the window ends exactly
+//     MaximumBatchingWindowInSeconds after the batch's first receive.
 //   - The payload size is estimated from the record's strings plus a fixed allowance for the
 //     JSON around them; JSON escapes are not counted.
 //   - A handler that blocks on its context without moving the clock blocks the test: nothing

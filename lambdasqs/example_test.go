@@ -51,7 +51,9 @@ func Example_batchErrorWithoutReportBatchItemFailures() {
 	if err != nil {
 		panic(err)
 	}
-	trig.Advance(ctx, 2*time.Minute)
+	if err := trig.Advance(ctx, 2*time.Minute); err != nil {
+		panic(err)
+	}
 	for _, inv := range trig.Invocations() {
 		fmt.Printf("+%v: %d messages, %v, deleted %d\n", inv.At.Sub(sqsfake.DefaultStart), len(inv.MessageIDs), inv.Outcome, len(inv.Deleted))
 	}
@@ -82,7 +84,9 @@ func Example_batchItemFailures() {
 	if err != nil {
 		panic(err)
 	}
-	trig.Advance(ctx, 2*time.Minute)
+	if err := trig.Advance(ctx, 2*time.Minute); err != nil {
+		panic(err)
+	}
 	for _, inv := range trig.Invocations() {
 		fmt.Printf("+%v: %d messages, %v, deleted %d\n", inv.At.Sub(sqsfake.DefaultStart), len(inv.MessageIDs), inv.Outcome, len(inv.Deleted))
 	}
@@ -108,7 +112,9 @@ func Example_timeout() {
 		return nil
 	}
 	trig, _ := lambdasqs.New(f, "jobs", handler, lambdasqs.Config{FunctionTimeout: 3 * time.Second})
-	trig.Poll(ctx)
+	if err := trig.Poll(ctx); err != nil {
+		panic(err)
+	}
 	inv := trig.Invocations()[0]
 	fmt.Println(inv.Outcome, inv.Err, "kept:", len(inv.Kept))
 	// Output:
@@ -145,7 +151,9 @@ func Example_fifoGroupHeldBack() {
 		return resp, nil
 	}
 	trig, _ := lambdasqs.New(f, "orders.fifo", handler, lambdasqs.Config{FunctionResponseTypes: []string{lambdasqs.ReportBatchItemFailures}})
-	trig.Advance(ctx, time.Minute)
+	if err := trig.Advance(ctx, time.Minute); err != nil {
+		panic(err)
+	}
 	for _, inv := range trig.Invocations() {
 		fmt.Printf("+%v: %v, %d deleted, %d kept\n", inv.At.Sub(sqsfake.DefaultStart), inv.Outcome, len(inv.Deleted), len(inv.Kept))
 	}
@@ -177,7 +185,9 @@ func Example_filterCriteria() {
 		fmt.Println(err)
 		return
 	}
-	trig.Poll(ctx)
+	if err := trig.Poll(ctx); err != nil {
+		panic(err)
+	}
 	info, _ := f.Queue("events")
 	fmt.Println("filtered out:", len(trig.Filtered()), "left in the queue:", info.Visible+info.InFlight)
 	// Output:
@@ -187,7 +197,9 @@ func Example_filterCriteria() {
 
 // A function with a reserved concurrency of 1 whose work takes 10 s (lambdasqs.Sleep, on the
 // fake's clock): the mapping starts two batches at once, the second is throttled, and the
-// poller retries it 1, 2, 4 and 8 s later, when the first invocation has ended.
+// poller retries it 1, 2, 4 and 8 s later, when the first invocation has ended. (A retry is
+// made only while the invocation could still end, at the function's 15 s timeout, within
+// the batch's 30 s visibility timeout.)
 func Example_throttling() {
 	ctx := context.Background()
 	f := setup(ctx, 2)
@@ -195,12 +207,14 @@ func Example_throttling() {
 		return lambdasqs.Sleep(ctx, 10*time.Second)
 	}
 	trig, err := lambdasqs.New(f, "jobs", handler, lambdasqs.Config{
-		BatchSize: 1, FunctionTimeout: 20 * time.Second, ReservedConcurrency: aws.Int32(1),
+		BatchSize: 1, FunctionTimeout: 15 * time.Second, ReservedConcurrency: aws.Int32(1),
 	})
 	if err != nil {
 		panic(err)
 	}
-	trig.Advance(ctx, time.Minute)
+	if err := trig.Advance(ctx, time.Minute); err != nil {
+		panic(err)
+	}
 	for _, inv := range trig.Invocations() {
 		fmt.Printf("+%v–%v: %v\n", inv.At.Sub(sqsfake.DefaultStart), inv.Ended.Sub(sqsfake.DefaultStart), inv.Outcome)
 	}

@@ -63,6 +63,10 @@ type Invocation struct {
 	Reported   []string // the itemIdentifiers the function returned, as it returned them
 	Deleted    []string // the messages Lambda deleted, in batch order
 	Kept       []string // the messages left to return after their visibility timeout
+	// DeleteFailed are the messages Lambda meant to delete whose DeleteMessageBatch entry
+	// failed (an expired receipt handle, an injected fault); they are not in Deleted. They
+	// stay in the queue and come back after their visibility timeout: Lambda keeps polling.
+	DeleteFailed []string
 }
 
 // Invocations returns a copy of the record of every invocation so far (and every throttled
@@ -85,11 +89,16 @@ func (t *Trigger) Filtered() []string {
 	return append([]string(nil), t.filtered...)
 }
 
-// Advance moves the fake's clock forward by d, polling at the start and at every moment in
-// between when a message becomes visible or a batching window ends, and once more at the end.
-// When it returns, every invocation due by then has been made and answered. A handler that
-// moves the clock itself (to play a slow function) moves it for the trigger too.
+// Advance moves the fake's clock forward by d, polling (as Poll does) at the start, at every
+// moment in between when something is due — a message becomes visible, a batching window
+// ends, an invocation ends, a throttled batch is retried — and once more at the end. When it
+// returns, every invocation that has ended by then has been answered; one that Sleeps past
+// the end is still running. A handler that moves the clock itself (to play a slow function)
+// moves it for the trigger too. Its errors are Poll's.
 func (t *Trigger) Advance(ctx context.Context, d time.Duration) error {
+	if err := t.reentered(ctx, "Advance"); err != nil {
+		return err
+	}
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	target := t.f.Now().Add(d)
@@ -126,6 +135,9 @@ func (t *Trigger) next(now time.Time) time.Time {
 	if t.m.enabled {
 		if len(t.pending) > 0 && t.m.window > 0 {
 			consider(t.since.Add(t.m.window))
+		}
+		if len(t.pending) > 0 {
+			consider(t.pendingExpires)
 		}
 		for _, h := range t.held {
 			consider(h.retryAt)

@@ -29,9 +29,12 @@ type handlerFunc = func(context.Context, events.SQSEvent) (events.SQSEventRespon
 const MaxPayload = 6 * 1024 * 1024
 
 // Trigger is an event source mapping from one sqsfake queue to one handler. It polls only when
-// the test asks it to — in Poll and Advance, on the caller's goroutine — so every invocation
-// has been made and answered when those return. Its methods are safe for concurrent use, but
-// the calls are serialized: one poller at a time.
+// the test asks it to — in Poll and Advance, on the caller's goroutine. When those return,
+// every batch due has been invoked (up to the mapping's concurrency) and every invocation
+// that has ended by the fake's current time has been answered; an invocation that Sleeps
+// beyond it is answered by the Poll or Advance that reaches its end. Its methods are safe
+// for concurrent use, but the calls are serialized: one poller at a time. A handler must not
+// call its own trigger's Poll or Advance (see the package doc).
 type Trigger struct {
 	f        *sqsfake.Fake
 	url, arn string
@@ -48,6 +51,9 @@ type Trigger struct {
 	scratch []types.DeleteMessageBatchRequestEntry // scratch: the deletes of an answer applied at once
 	size    int                                    // its estimated payload size
 	since   time.Time                              // when its first record was received
+	// pendingExpires is when the pending batch's messages return to the queue, set once it
+	// waits for a slot; zero otherwise.
+	pendingExpires time.Time
 
 	flights []*flight // invocations running, in the order they end
 	held    []*held   // throttled batches waiting for a retry
@@ -101,15 +107,32 @@ func (t *Trigger) SetEnabled(on bool) {
 	}
 }
 
-// Poll does, at the fake's current time, what the mapping's pollers do: it receives every
-// message that is available, builds batches, invokes the handler for each full batch (or each
-// batch whose window has ended) and applies its answer, until nothing more is due. A batch
-// still inside its batching window waits for a later Poll or Advance. Poll returns an error
-// only when a call to the fake fails or ctx ends.
+// Poll does, at the fake's current time, what the mapping's pollers do: it applies the
+// answers of the invocations that have ended, then, while the mapping has a free slot (its
+// concurrency), receives the messages that are available, builds batches, invokes the
+// handler for each full batch (or each batch whose window has ended) and applies its answer
+// when it ends, until nothing more is due or every slot is taken. A batch still inside its
+// batching window, or waiting for a slot, waits for a later Poll or Advance. Poll returns an
+// error when a call to the fake fails, when ctx ends (an answer not applied yet stays for the
+// next call), or when it is called with the context of one of the trigger's own invocations.
 func (t *Trigger) Poll(ctx context.Context) error {
+	if err := t.reentered(ctx, "Poll"); err != nil {
+		return err
+	}
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	return t.poll(ctx)
+}
+
+// reentered returns an error when ctx is the context of one of t's own invocations: Poll and
+// Advance run the handler while they hold the trigger, so calling them from inside it would
+// wait for itself forever. A context the handler did not get from the trigger cannot be
+// told apart, and such a call still deadlocks.
+func (t *Trigger) reentered(ctx context.Context, method string) error {
+	if c, _ := ctx.Value(invocationKey{}).(*invocationCtx); c != nil && c.trigger == t {
+		return fmt.Errorf("lambdasqs: Trigger.%s called from inside one of its handlers: a handler takes time with lambdasqs.Sleep or the fake's Advance", method)
+	}
+	return nil
 }
 
 func (t *Trigger) poll(ctx context.Context) error {
@@ -123,8 +146,10 @@ func (t *Trigger) poll(ctx context.Context) error {
 		if err := t.retry(ctx); err != nil {
 			return err
 		}
-		if len(t.pending) == 0 && t.busy() >= t.limit(t.f.Now()) {
-			return nil // every slot is taken: wait for an invocation to end
+		if t.busy() >= t.limit(t.f.Now()) {
+			// Every slot is taken: wait for an invocation to end. A batch gathered meanwhile
+			// waits too, until its messages return to the queue.
+			return t.expirePending(ctx)
 		}
 		full, err := t.gather(ctx)
 		if err != nil {
@@ -142,6 +167,9 @@ func (t *Trigger) poll(ctx context.Context) error {
 		if !full && t.m.window > 0 && t.f.Now().Before(t.since.Add(t.m.window)) {
 			return nil // the window is still open: wait for more records
 		}
+		if t.busy() >= t.limit(t.f.Now()) {
+			continue // a batch ended early by the payload limit took the last slot
+		}
 		if err := t.dispatch(ctx); err != nil {
 			return err
 		}
@@ -152,10 +180,29 @@ func (t *Trigger) poll(ctx context.Context) error {
 	return nil
 }
 
+// expirePending drops the pending batch when it has waited for a slot until its messages'
+// visibility timeout: they are back in the queue, and the poller receives them again.
+func (t *Trigger) expirePending(ctx context.Context) error {
+	if len(t.pending) == 0 {
+		return nil
+	}
+	if t.pendingExpires.IsZero() {
+		v, err := t.visibility(ctx)
+		if err != nil {
+			return err
+		}
+		t.pendingExpires = t.since.Add(v)
+	}
+	if !t.f.Now().Before(t.pendingExpires) {
+		t.pending, t.handles, t.pendingExpires = nil, nil, time.Time{}
+	}
+	return nil
+}
+
 // dispatch starts the pending batch.
 func (t *Trigger) dispatch(ctx context.Context) error {
 	records, handles := t.pending, t.handles
-	t.pending, t.handles = nil, nil
+	t.pending, t.handles, t.pendingExpires = nil, nil, time.Time{}
 	if t.activeSince.IsZero() {
 		t.recMu.Lock()
 		t.activeSince = t.since
@@ -166,6 +213,17 @@ func (t *Trigger) dispatch(ctx context.Context) error {
 
 // gather receives into the pending batch until it is full (batch size or payload) or a receive
 // comes back short. It reports whether the batch is full.
+//
+// A record that would take the batch over the payload quota ends it. On a standard queue the
+// batch is dispatched and the record opens the next, while the mapping has a free slot; when
+// it has none, gathering stops and the next batch waits, or, if the receive has more records
+// still, those go back to the queue. On a FIFO queue the batch is not dispatched while
+// gathering: the record and the rest of its receive go back to the queue (their visibility
+// set to 0), so that a message group is never split across two batches running side by side
+// — Lambda "sends only one batch at a time for a group" (R25) — and the group's later
+// messages, locked behind the batch's in-flight ones, come back in order after it. Going back
+// costs those messages a receive (ApproximateReceiveCount); Lambda's docs do not say how its
+// pollers split a FIFO receive at the payload quota.
 func (t *Trigger) gather(ctx context.Context) (bool, error) {
 	if len(t.pending) == 0 {
 		t.size = eventOverhead
@@ -181,10 +239,15 @@ func (t *Trigger) gather(ctx context.Context) (bool, error) {
 		if err != nil {
 			return false, fmt.Errorf("lambdasqs: ReceiveMessage: %w", err)
 		}
+		if err := t.extend(ctx, out.Messages); err != nil {
+			return false, err
+		}
 		if len(t.pending) == 0 && len(out.Messages) > 0 {
 			t.since = t.f.Now()
 		}
 		var drop []types.DeleteMessageBatchRequestEntry
+		var back []types.Message // the rest of the receive, going back to the queue
+		stop := false            // the mapping has no slot left for another batch
 		for i := range out.Messages {
 			msg := &out.Messages[i]
 			rec := t.record(&out.Messages[i])
@@ -198,6 +261,10 @@ func (t *Trigger) gather(ctx context.Context) (bool, error) {
 			}
 			n := recordSize(&rec)
 			if len(t.pending) > 0 && t.size+n > MaxPayload {
+				if t.fifo || stop {
+					back = out.Messages[i:]
+					break
+				}
 				// Over the payload quota: this record opens the next batch. It keeps the
 				// visibility timeout of its receive.
 				if err := t.dispatch(ctx); err != nil {
@@ -205,6 +272,7 @@ func (t *Trigger) gather(ctx context.Context) (bool, error) {
 				}
 				t.since = t.f.Now()
 				t.size = eventOverhead
+				stop = t.busy() >= t.limit(t.f.Now())
 			}
 			if t.pending == nil {
 				t.pending = make([]events.SQSMessage, 0, min(t.m.batchSize, 10))
@@ -214,14 +282,59 @@ func (t *Trigger) gather(ctx context.Context) (bool, error) {
 			t.handles = append(t.handles, rec.ReceiptHandle)
 			t.size += n
 		}
-		if err := t.delete(ctx, drop); err != nil {
+		// A drop whose entry fails comes back and is filtered again.
+		if _, err := t.delete(ctx, drop); err != nil {
 			return false, err
 		}
-		if len(out.Messages) < want {
+		if len(back) > 0 {
+			return true, t.release(ctx, back)
+		}
+		if stop || len(out.Messages) < want {
 			return len(t.pending) >= t.m.batchSize, nil
 		}
 	}
 	return true, nil
+}
+
+// release makes received messages visible again at once.
+func (t *Trigger) release(ctx context.Context, msgs []types.Message) error {
+	return t.changeVisibility(ctx, msgs, 0)
+}
+
+// extend applies R33 to a receive: with a batching window, when the window plus the
+// function's timeout exceed the queue's visibility timeout, "your effective queue visibility
+// timeout is (batch window) + (function timeout) + 30s", so a message is not received again
+// while its batch is gathered and runs. The trigger sets it on the messages as it receives
+// them (ChangeMessageVisibilityBatch).
+func (t *Trigger) extend(ctx context.Context, msgs []types.Message) error {
+	if t.m.window == 0 || len(msgs) == 0 {
+		return nil
+	}
+	v, err := t.visibility(ctx)
+	if err != nil {
+		return err
+	}
+	q, err := t.queueVisibility(ctx)
+	if err != nil || v == q {
+		return err
+	}
+	return t.changeVisibility(ctx, msgs, int32(v/time.Second))
+}
+
+// changeVisibility sets the messages' visibility timeout to secs, 10 at a time. An entry that
+// fails (a message gone meanwhile) is left as it is.
+func (t *Trigger) changeVisibility(ctx context.Context, msgs []types.Message, secs int32) error {
+	for from := 0; from < len(msgs); from += 10 {
+		chunk := msgs[from:min(from+10, len(msgs))]
+		entries := make([]types.ChangeMessageVisibilityBatchRequestEntry, len(chunk))
+		for i := range chunk {
+			entries[i] = types.ChangeMessageVisibilityBatchRequestEntry{Id: &deleteIDs[i], ReceiptHandle: chunk[i].ReceiptHandle, VisibilityTimeout: secs}
+		}
+		if _, err := t.f.ChangeMessageVisibilityBatch(ctx, &sqs.ChangeMessageVisibilityBatchInput{QueueUrl: &t.url, Entries: entries}); err != nil {
+			return fmt.Errorf("lambdasqs: ChangeMessageVisibilityBatch: %w", err)
+		}
+	}
+	return nil
 }
 
 const logChunk = 256
@@ -333,10 +446,14 @@ func (t *Trigger) invoke(ctx context.Context, records []events.SQSMessage, handl
 		AwsRequestID:       inv.RequestID,
 		InvokedFunctionArn: t.functionArn,
 	}
-	hctx := &invocationCtx{parent: lambdacontext.NewContext(ctx, lc), clock: t.f.Clock(), deadline: deadline}
+	hctx := &invocationCtx{parent: lambdacontext.NewContext(ctx, lc), clock: t.f.Clock(), deadline: deadline, trigger: t}
 	resp, err, panicked := call(hctx, t.h, ev)
 	inv.Ended = t.f.Now().Add(hctx.end())
-	keep := t.outcome(&inv, groups, resp, err, panicked, !inv.Ended.Before(deadline))
+	timedOut := !inv.Ended.Before(deadline)
+	if timedOut {
+		inv.Ended = deadline // Lambda stops the function at its timeout
+	}
+	keep := t.outcome(&inv, groups, resp, err, panicked, timedOut)
 	later := inv.Ended.After(t.f.Now())
 	// An invocation applied now deletes through the trigger's own scratch slice.
 	var del []types.DeleteMessageBatchRequestEntry
@@ -374,10 +491,27 @@ func (t *Trigger) invoke(ctx context.Context, records []events.SQSMessage, handl
 }
 
 // finish applies an ended invocation's answer: it deletes what Lambda deletes, records the
-// invocation and backs off or recovers.
+// invocation and backs off or recovers. A delete entry that fails (an expired receipt handle)
+// is not fatal: Lambda keeps polling, and the message comes back after its visibility
+// timeout; the record lists it in DeleteFailed instead of Deleted.
 func (t *Trigger) finish(ctx context.Context, inv *Invocation, del []types.DeleteMessageBatchRequestEntry) error {
-	if err := t.delete(ctx, del); err != nil {
+	failed, err := t.delete(ctx, del)
+	if err != nil {
 		return err
+	}
+	if len(failed) > 0 {
+		// del lists inv.Deleted's messages, in order.
+		deleted := make([]string, 0, len(inv.Deleted)-len(failed))
+		inv.DeleteFailed = make([]string, 0, len(failed))
+		for i, id := range inv.Deleted {
+			if len(failed) > 0 && failed[0] == i {
+				inv.DeleteFailed = append(inv.DeleteFailed, id)
+				failed = failed[1:]
+				continue
+			}
+			deleted = append(deleted, id)
+		}
+		inv.Deleted = deleted
 	}
 	t.recMu.Lock()
 	t.logInvocation(inv)
@@ -404,20 +538,29 @@ func (t *Trigger) logInvocation(inv *Invocation) {
 	t.logged++
 }
 
-// delete deletes the entries, 10 at a time (their ids must be unique within each 10).
-func (t *Trigger) delete(ctx context.Context, del []types.DeleteMessageBatchRequestEntry) error {
-	for len(del) > 0 {
-		n := min(10, len(del))
-		out, err := t.f.DeleteMessageBatch(ctx, &sqs.DeleteMessageBatchInput{QueueUrl: &t.url, Entries: del[:n]})
+// delete deletes the entries, 10 at a time (their ids must be unique within each 10), and
+// returns the positions in del of the entries that failed, in order. Its error is that of a
+// call that failed as a whole.
+func (t *Trigger) delete(ctx context.Context, del []types.DeleteMessageBatchRequestEntry) ([]int, error) {
+	var failed []int
+	for from := 0; from < len(del); from += 10 {
+		n := min(10, len(del)-from)
+		out, err := t.f.DeleteMessageBatch(ctx, &sqs.DeleteMessageBatchInput{QueueUrl: &t.url, Entries: del[from : from+n]})
 		if err != nil {
-			return fmt.Errorf("lambdasqs: DeleteMessageBatch: %w", err)
+			return nil, fmt.Errorf("lambdasqs: DeleteMessageBatch: %w", err)
 		}
 		if len(out.Failed) > 0 {
-			return fmt.Errorf("lambdasqs: DeleteMessageBatch: %s: %s", aws.ToString(out.Failed[0].Code), aws.ToString(out.Failed[0].Message))
+			for i := range del[from : from+n] {
+				for _, e := range out.Failed {
+					if aws.ToString(e.Id) == deleteIDs[i] {
+						failed = append(failed, from+i)
+						break
+					}
+				}
+			}
 		}
-		del = del[n:]
 	}
-	return nil
+	return failed, nil
 }
 
 // call runs the handler, turning a panic into a function error as the Go runtime does (R21).
