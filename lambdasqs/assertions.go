@@ -59,6 +59,9 @@ func describe(invs []Invocation) string {
 		if len(inv.Reported) > 0 {
 			fmt.Fprintf(&b, " reported %v", inv.Reported)
 		}
+		if len(inv.DeleteFailed) > 0 {
+			fmt.Fprintf(&b, " delete failed %v", inv.DeleteFailed)
+		}
 		b.WriteString("\n")
 	}
 	return b.String()

@@ -215,6 +215,42 @@ func TestAnAnswerIsNotLostWhenItsDeleteFails(t *testing.T) {
 		assert.Equal(t, first.MessageIDs[:1], invs[1].MessageIDs, "the message whose delete failed comes back")
 		assert.Equal(t, 30*time.Second, invs[1].At.Sub(sqsfake.DefaultStart))
 		assert.Empty(t, invs[1].DeleteFailed)
+		var r recorder
+		assert.False(t, trig.AssertOutcomes(&r, nil))
+		require.Len(t, r.msgs, 1)
+		assert.Contains(t, r.msgs[0], ": Success of "+fmt.Sprint(first.MessageIDs)+" delete failed "+fmt.Sprint(first.DeleteFailed)+"\n", "the assertion's output shows the failed delete")
+	})
+	t.Run("the whole delete fails for an answer applied at once", func(t *testing.T) {
+		ctx := context.Background()
+		f := fill(t, 1, map[string]string{"VisibilityTimeout": "30"})
+		f.InjectFault(sqsfake.Fault{Operation: "DeleteMessageBatch", Times: 1, Err: sqsfake.ErrInternal})
+		calls := 0
+		trig, err := lambdasqs.New(f, "q", func(context.Context, events.SQSEvent) error { calls++; return nil }, lambdasqs.Config{})
+		require.NoError(t, err)
+		assert.Error(t, trig.Advance(ctx, 10*time.Second), "the delete's error")
+		require.NoError(t, trig.Advance(ctx, time.Minute))
+		assert.Equal(t, 1, calls, "the handler ran once")
+		assert.Equal(t, steps(lambdasqs.Success, 0, 0), timeline(trig))
+		info, _ := f.Queue("q")
+		assert.Zero(t, info.Visible+info.InFlight)
+	})
+	t.Run("the caller's context ends during an invocation applied at once", func(t *testing.T) {
+		f := fill(t, 1, map[string]string{"VisibilityTimeout": "60"})
+		ctx, cancel := f.Clock().WithDeadline(context.Background(), f.Now().Add(5*time.Second))
+		defer cancel()
+		calls := 0
+		trig, err := lambdasqs.New(f, "q", func(context.Context, events.SQSEvent) error {
+			calls++
+			f.Advance(6 * time.Second)
+			return nil
+		}, lambdasqs.Config{FunctionTimeout: 10 * time.Second})
+		require.NoError(t, err)
+		assert.ErrorIs(t, trig.Poll(ctx), context.DeadlineExceeded)
+		require.NoError(t, trig.Advance(context.Background(), 2*time.Minute))
+		assert.Equal(t, 1, calls, "the handler ran once")
+		assert.Equal(t, steps(lambdasqs.Success, 0, 6), timeline(trig))
+		info, _ := f.Queue("q")
+		assert.Zero(t, info.Visible+info.InFlight)
 	})
 }
 

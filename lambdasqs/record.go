@@ -132,7 +132,10 @@ func (t *Trigger) next(now time.Time) time.Time {
 	if len(t.flights) > 0 {
 		consider(t.flights[0].inv.Ended)
 	}
-	if t.m.enabled {
+	t.recMu.Lock()
+	enabled := t.enabled
+	t.recMu.Unlock()
+	if enabled {
 		if len(t.pending) > 0 && t.m.window > 0 {
 			consider(t.since.Add(t.m.window))
 		}

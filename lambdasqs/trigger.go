@@ -65,6 +65,8 @@ type Trigger struct {
 	seq         uint64
 	penalty     int       // concurrent invocations taken away by back-off
 	activeSince time.Time // when the mapping last started finding messages; zero when idle
+	enabled     bool      // SetEnabled's state, read by the poller at each step
+	paused      bool      // SetEnabled(false) was called: the poller drops its batches at its next step
 }
 
 // New returns a trigger that feeds the queue (a name, URL or ARN of f) to h with the
@@ -78,7 +80,7 @@ func New[H Handler](f *sqsfake.Fake, queue string, h H, cfg Config) (*Trigger, e
 	if err != nil {
 		return nil, err
 	}
-	t := &Trigger{f: f, url: info.URL, arn: info.Arn, fifo: info.FIFO, m: m,
+	t := &Trigger{f: f, url: info.URL, arn: info.Arn, fifo: info.FIFO, m: m, enabled: m.enabled,
 		functionArn: fmt.Sprintf("arn:aws:lambda:%s:%s:function:%s", f.Region(), f.AccountID(), m.function)}
 	switch h := any(h).(type) {
 	case func(context.Context, events.SQSEvent) (events.SQSEventResponse, error):
@@ -97,14 +99,28 @@ func New[H Handler](f *sqsfake.Fake, queue string, h H, cfg Config) (*Trigger, e
 // SetEnabled pauses (false) or resumes (true) polling, as UpdateEventSourceMapping's Enabled.
 // A batch being gathered or waiting for a retry after a throttle when the mapping is paused
 // stays in flight and returns to the queue when its visibility timeout ends; invocations
-// running end as they would have.
+// running end as they would have. It is safe to call from a handler: the poller applies it at
+// its next step (a pause drops the batches it holds then).
 func (t *Trigger) SetEnabled(on bool) {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	t.m.enabled = on
+	t.recMu.Lock()
+	defer t.recMu.Unlock()
+	t.enabled = on
 	if !on {
-		t.pending, t.handles, t.held = nil, nil, nil
+		t.paused = true
 	}
+}
+
+// isEnabled reports whether the mapping polls, first dropping the batches the poller holds if
+// it has been paused since the last step.
+func (t *Trigger) isEnabled() bool {
+	t.recMu.Lock()
+	on, paused := t.enabled, t.paused
+	t.paused = false
+	t.recMu.Unlock()
+	if paused {
+		t.pending, t.handles, t.held, t.pendingExpires = nil, nil, nil, time.Time{}
+	}
+	return on
 }
 
 // Poll does, at the fake's current time, what the mapping's pollers do: it applies the
@@ -139,7 +155,7 @@ func (t *Trigger) poll(ctx context.Context) error {
 	if err := t.land(ctx); err != nil {
 		return err
 	}
-	for t.m.enabled {
+	for t.isEnabled() {
 		if err := ctx.Err(); err != nil {
 			return err
 		}
@@ -169,6 +185,13 @@ func (t *Trigger) poll(ctx context.Context) error {
 		}
 		if t.busy() >= t.limit(t.f.Now()) {
 			continue // a batch ended early by the payload limit took the last slot
+		}
+		if !t.pendingExpires.IsZero() && t.f.Now().Add(t.m.timeout).After(t.pendingExpires) {
+			// The batch waited for a slot, and could now run (to the function's timeout)
+			// past its messages' visibility timeout: they would be received again while it
+			// runs. The poller drops it, as it does a throttled batch (see retry).
+			t.pending, t.handles, t.pendingExpires = nil, nil, time.Time{}
+			continue
 		}
 		if err := t.dispatch(ctx); err != nil {
 			return err
@@ -246,6 +269,7 @@ func (t *Trigger) gather(ctx context.Context) (bool, error) {
 			t.since = t.f.Now()
 		}
 		var drop []types.DeleteMessageBatchRequestEntry
+		var dropped []string     // the ids of drop's messages
 		var back []types.Message // the rest of the receive, going back to the queue
 		stop := false            // the mapping has no slot left for another batch
 		for i := range out.Messages {
@@ -254,9 +278,7 @@ func (t *Trigger) gather(ctx context.Context) (bool, error) {
 			if t.m.filters != nil && !matchAny(t.m.filters, &rec) {
 				// R29: a message no filter matches is deleted without an invocation.
 				drop = append(drop, types.DeleteMessageBatchRequestEntry{Id: &deleteIDs[len(drop)%10], ReceiptHandle: msg.ReceiptHandle})
-				t.recMu.Lock()
-				t.filtered = append(t.filtered, rec.MessageId)
-				t.recMu.Unlock()
+				dropped = append(dropped, rec.MessageId)
 				continue
 			}
 			n := recordSize(&rec)
@@ -282,9 +304,22 @@ func (t *Trigger) gather(ctx context.Context) (bool, error) {
 			t.handles = append(t.handles, rec.ReceiptHandle)
 			t.size += n
 		}
-		// A drop whose entry fails comes back and is filtered again.
-		if _, err := t.delete(ctx, drop); err != nil {
+		// A drop whose entry fails comes back and is filtered again: it is listed in
+		// Filtered once its delete succeeds.
+		failed, err := t.delete(ctx, drop)
+		if err != nil {
 			return false, err
+		}
+		if len(dropped) > 0 {
+			t.recMu.Lock()
+			for i, id := range dropped {
+				if len(failed) > 0 && failed[0] == i {
+					failed = failed[1:]
+					continue
+				}
+				t.filtered = append(t.filtered, id)
+			}
+			t.recMu.Unlock()
 		}
 		if len(back) > 0 {
 			return true, t.release(ctx, back)
@@ -487,7 +522,14 @@ func (t *Trigger) invoke(ctx context.Context, records []events.SQSMessage, handl
 		t.fly(&flight{inv: inv, del: del, handle: handles})
 		return nil
 	}
-	return t.finish(ctx, &inv, del)
+	if err := t.finish(ctx, &inv, del); err != nil {
+		// The delete failed as a whole (or ctx ended): the answer is not lost. It waits,
+		// as an ended invocation's does, for the next Poll or Advance to apply it (land),
+		// with its deletes copied out of the scratch slice.
+		t.fly(&flight{inv: inv, del: append([]types.DeleteMessageBatchRequestEntry(nil), del...), handle: handles})
+		return err
+	}
+	return nil
 }
 
 // finish applies an ended invocation's answer: it deletes what Lambda deletes, records the

@@ -1,0 +1,197 @@
+package lambdasqs_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/aws/aws-lambda-go/events"
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/sqs"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/sqsfake/sqsfake"
+	"github.com/sqsfake/sqsfake/lambdasqs"
+)
+
+// withDLQ makes queue "q" (or "q.fifo") with a dead-letter queue "dlq" (or "dlq.fifo") after
+// maxReceive receives (none when 0) and sends n messages of 700 KB, numbered 00, 01… at the
+// start of their bodies, in one FIFO group.
+func withDLQ(t *testing.T, n int, fifo bool, vis string, maxReceive int) *sqsfake.Fake {
+	t.Helper()
+	f := sqsfake.New()
+	dname, name := "dlq", "q"
+	attrs, dattrs := map[string]string{"VisibilityTimeout": vis}, map[string]string{}
+	if fifo {
+		dname, name = "dlq.fifo", "q.fifo"
+		attrs["FifoQueue"], dattrs["FifoQueue"] = "true", "true"
+	}
+	queue(t, f, dname, dattrs)
+	dlq, _ := f.Queue(dname)
+	if maxReceive > 0 {
+		attrs["RedrivePolicy"] = fmt.Sprintf(`{"deadLetterTargetArn":"%s","maxReceiveCount":"%d"}`, dlq.Arn, maxReceive)
+	}
+	url := queue(t, f, name, attrs)
+	body := strings.Repeat("x", 700*1024)
+	for i := range n {
+		in := &sqs.SendMessageInput{QueueUrl: &url, MessageBody: aws.String(fmt.Sprintf("%02d", i) + body)}
+		if fifo {
+			in.MessageGroupId, in.MessageDeduplicationId = aws.String("G"), aws.String(fmt.Sprint(i))
+		}
+		_, err := f.SendMessage(context.Background(), in)
+		require.NoError(t, err)
+	}
+	return f
+}
+
+// invokedTimes counts how many invocations that reached the handler held each message.
+func invokedTimes(trig *lambdasqs.Trigger) map[string]int {
+	count := map[string]int{}
+	for _, inv := range trig.Invocations() {
+		if inv.Outcome == lambdasqs.Throttled {
+			continue
+		}
+		for _, id := range inv.MessageIDs {
+			count[id]++
+		}
+	}
+	return count
+}
+
+// A message the 6 MB payload quota leaves out of a batch is never received for nothing: the
+// trigger receives only what fits, so a message reaches the dead-letter queue only after it
+// has reached the handler maxReceiveCount times.
+func TestAMessageThePayloadLeavesOutSpendsNoReceive(t *testing.T) {
+	for _, tc := range []struct {
+		name       string
+		fifo       bool
+		maxReceive int
+		fail       bool
+		cfg        lambdasqs.Config
+		wantTimes  int // invocations of each message
+	}{
+		{"FIFO, always failing, maxReceiveCount 3", true, 3, true, lambdasqs.Config{FunctionTimeout: 10 * time.Second}, 3},
+		{"FIFO, succeeding, maxReceiveCount 1", true, 1, false, lambdasqs.Config{FunctionTimeout: 10 * time.Second}, 1},
+		{"standard, at the concurrency limit, maxReceiveCount 1", false, 1, false, lambdasqs.Config{FunctionTimeout: 10 * time.Second, MaximumConcurrency: 2}, 1},
+		{"standard, always failing, maxReceiveCount 2", false, 2, true, lambdasqs.Config{FunctionTimeout: 10 * time.Second, MaximumConcurrency: 2}, 2},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			ctx := context.Background()
+			f := withDLQ(t, 10, tc.fifo, "30", tc.maxReceive)
+			name, dlq := "q", "dlq"
+			if tc.fifo {
+				name, dlq = "q.fifo", "dlq.fifo"
+			}
+			trig, err := lambdasqs.New(f, name, func(ctx context.Context, ev events.SQSEvent) error {
+				if err := lambdasqs.Sleep(ctx, 5*time.Second); err != nil {
+					return err
+				}
+				if tc.fail {
+					return errors.New("down")
+				}
+				return nil
+			}, tc.cfg)
+			require.NoError(t, err)
+			require.NoError(t, trig.Advance(ctx, 10*time.Minute))
+			count := invokedTimes(trig)
+			assert.Len(t, count, 10, "every message reached the handler")
+			for id, n := range count {
+				assert.Equal(t, tc.wantTimes, n, id)
+			}
+			d, _ := f.Queue(dlq)
+			wantDLQ := 0
+			if tc.fail {
+				wantDLQ = 10
+			}
+			assert.Equal(t, wantDLQ, d.Visible, "in the dead-letter queue")
+		})
+	}
+}
+
+// A batch that waited for a free slot is invoked only if it can run to the function's
+// timeout within its messages' visibility timeout; otherwise the poller drops it, as it does
+// a throttled batch, and no message is ever in two invocations at once.
+func TestABatchThatWaitedForASlotIsNotInvokedPastItsVisibility(t *testing.T) {
+	ctx := context.Background()
+	f := withDLQ(t, 20, false, "30", 0)
+	trig, err := lambdasqs.New(f, "q", slow(20*time.Second, nil), lambdasqs.Config{FunctionTimeout: 30 * time.Second, MaximumConcurrency: 2})
+	require.NoError(t, err)
+	require.NoError(t, trig.Advance(ctx, 3*time.Minute))
+	count := invokedTimes(trig)
+	assert.Len(t, count, 20)
+	for id, n := range count {
+		assert.Equal(t, 1, n, id)
+	}
+	for _, inv := range trig.Invocations() {
+		assert.Equal(t, lambdasqs.Success, inv.Outcome)
+		assert.Empty(t, inv.DeleteFailed)
+	}
+}
+
+// SetEnabled is safe from a handler: the mapping pauses at its next step.
+func TestSetEnabledFromAHandlerPausesTheMapping(t *testing.T) {
+	ctx := context.Background()
+	f := fill(t, 3, nil)
+	var trig *lambdasqs.Trigger
+	trig, err := lambdasqs.New(f, "q", func(ctx context.Context, _ events.SQSEvent) error {
+		trig.SetEnabled(false)
+		return nil
+	}, lambdasqs.Config{BatchSize: 1})
+	require.NoError(t, err)
+	require.NoError(t, trig.Poll(ctx))
+	assert.Len(t, trig.Invocations(), 1, "paused after the first invocation")
+	require.NoError(t, trig.Advance(ctx, time.Minute))
+	assert.Len(t, trig.Invocations(), 1)
+	trig.SetEnabled(true)
+	require.NoError(t, trig.Poll(ctx))
+	assert.Len(t, trig.Invocations(), 2)
+}
+
+// Pausing forgets the batch waiting for a slot, and when it waited: a batch that waits after
+// the mapping resumes waits for a slot again, its messages received once.
+func TestSetEnabledFalseForgetsWhenTheWaitingBatchExpires(t *testing.T) {
+	ctx := context.Background()
+	f := withDLQ(t, 18, false, "60", 0)
+	trig, err := lambdasqs.New(f, "q", func(ctx context.Context, ev events.SQSEvent) error {
+		for _, r := range ev.Records {
+			if strings.HasPrefix(r.Body, "n") {
+				assert.Equal(t, "1", r.Attributes["ApproximateReceiveCount"], r.Body[:3])
+			}
+		}
+		return lambdasqs.Sleep(ctx, 20*time.Second)
+	}, lambdasqs.Config{FunctionTimeout: 30 * time.Second, MaximumConcurrency: 2})
+	require.NoError(t, err)
+	require.NoError(t, trig.Poll(ctx))
+	trig.SetEnabled(false)
+	require.NoError(t, trig.Advance(ctx, 70*time.Second))
+	info, _ := f.Queue("q")
+	body := strings.Repeat("y", 700*1024)
+	for i := range 18 {
+		_, err := f.SendMessage(ctx, &sqs.SendMessageInput{QueueUrl: &info.URL, MessageBody: aws.String(fmt.Sprintf("n%02d", i) + body)})
+		require.NoError(t, err)
+	}
+	trig.SetEnabled(true)
+	require.NoError(t, trig.Advance(ctx, 5*time.Minute))
+	info, _ = f.Queue("q")
+	assert.Zero(t, info.Visible+info.InFlight)
+}
+
+// A filtered message whose delete fails comes back and is filtered again: Filtered lists it
+// once, when its delete succeeds.
+func TestAFilteredMessageIsListedOnceWhenItsDeleteFails(t *testing.T) {
+	ctx := context.Background()
+	f := fill(t, 1, map[string]string{"VisibilityTimeout": "30"})
+	f.InjectFault(sqsfake.Fault{Operation: "DeleteMessageBatch", Times: 1, FailEntries: func(string) bool { return true },
+		Err: sqsfake.ServiceError("ReceiptHandleIsInvalid", "The receipt handle has expired.")})
+	trig, err := lambdasqs.New(f, "q", ok, lambdasqs.Config{FilterCriteria: lambdasqs.FilterCriteria{Filters: []lambdasqs.Filter{{Pattern: `{"body":["nope"]}`}}}})
+	require.NoError(t, err)
+	require.NoError(t, trig.Advance(ctx, time.Minute))
+	info, _ := f.Queue("q")
+	assert.Zero(t, info.Visible+info.InFlight)
+	require.Len(t, trig.Filtered(), 1)
+	assert.Empty(t, trig.Invocations())
+}
