@@ -19,9 +19,9 @@ import (
 )
 
 // withDLQ makes queue "q" (or "q.fifo") with a dead-letter queue "dlq" (or "dlq.fifo") after
-// maxReceive receives (none when 0) and sends n messages of 700 KB, numbered 00, 01… at the
+// maxReceive receives (none when 0) and sends n messages of kb KB, numbered 00, 01… at the
 // start of their bodies, in one FIFO group.
-func withDLQ(t *testing.T, n int, fifo bool, vis string, maxReceive int) *sqsfake.Fake {
+func withDLQ(t *testing.T, n, kb int, fifo bool, vis string, maxReceive int) *sqsfake.Fake {
 	t.Helper()
 	f := sqsfake.New()
 	dname, name := "dlq", "q"
@@ -36,7 +36,7 @@ func withDLQ(t *testing.T, n int, fifo bool, vis string, maxReceive int) *sqsfak
 		attrs["RedrivePolicy"] = fmt.Sprintf(`{"deadLetterTargetArn":"%s","maxReceiveCount":"%d"}`, dlq.Arn, maxReceive)
 	}
 	url := queue(t, f, name, attrs)
-	body := strings.Repeat("x", 700*1024)
+	body := strings.Repeat("x", kb*1024)
 	for i := range n {
 		in := &sqs.SendMessageInput{QueueUrl: &url, MessageBody: aws.String(fmt.Sprintf("%02d", i) + body)}
 		if fifo {
@@ -69,19 +69,25 @@ func TestAMessageThePayloadLeavesOutSpendsNoReceive(t *testing.T) {
 	for _, tc := range []struct {
 		name       string
 		fifo       bool
+		n, kb      int // messages and their size
 		maxReceive int
 		fail       bool
 		cfg        lambdasqs.Config
 		wantTimes  int // invocations of each message
 	}{
-		{"FIFO, always failing, maxReceiveCount 3", true, 3, true, lambdasqs.Config{FunctionTimeout: 10 * time.Second}, 3},
-		{"FIFO, succeeding, maxReceiveCount 1", true, 1, false, lambdasqs.Config{FunctionTimeout: 10 * time.Second}, 1},
-		{"standard, at the concurrency limit, maxReceiveCount 1", false, 1, false, lambdasqs.Config{FunctionTimeout: 10 * time.Second, MaximumConcurrency: 2}, 1},
-		{"standard, always failing, maxReceiveCount 2", false, 2, true, lambdasqs.Config{FunctionTimeout: 10 * time.Second, MaximumConcurrency: 2}, 2},
+		{"FIFO, always failing, maxReceiveCount 3", true, 10, 700, 3, true, lambdasqs.Config{FunctionTimeout: 10 * time.Second}, 3},
+		{"FIFO, succeeding, maxReceiveCount 1", true, 10, 700, 1, false, lambdasqs.Config{FunctionTimeout: 10 * time.Second}, 1},
+		{"standard, at the concurrency limit, maxReceiveCount 1", false, 20, 700, 1, false, lambdasqs.Config{FunctionTimeout: 10 * time.Second, MaximumConcurrency: 2}, 1},
+		{"standard, always failing, maxReceiveCount 2", false, 20, 700, 2, true, lambdasqs.Config{FunctionTimeout: 10 * time.Second, MaximumConcurrency: 2}, 2},
+		// 1,000 KB messages, batches of up to 20: the second receive of 10 would end one
+		// batch, fill another and take the last slot with messages left over.
+		{"standard, a receive spanning three batches at the concurrency limit", false, 30, 1000, 1, false,
+			lambdasqs.Config{FunctionTimeout: 10 * time.Second, MaximumConcurrency: 2, BatchSize: 20, MaximumBatchingWindowInSeconds: 1}, 1},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			ctx := context.Background()
-			f := withDLQ(t, 10, tc.fifo, "30", tc.maxReceive)
+			n := tc.n
+			f := withDLQ(t, n, tc.kb, tc.fifo, "30", tc.maxReceive)
 			name, dlq := "q", "dlq"
 			if tc.fifo {
 				name, dlq = "q.fifo", "dlq.fifo"
@@ -98,14 +104,14 @@ func TestAMessageThePayloadLeavesOutSpendsNoReceive(t *testing.T) {
 			require.NoError(t, err)
 			require.NoError(t, trig.Advance(ctx, 10*time.Minute))
 			count := invokedTimes(trig)
-			assert.Len(t, count, 10, "every message reached the handler")
+			assert.Len(t, count, n, "every message reached the handler")
 			for id, n := range count {
 				assert.Equal(t, tc.wantTimes, n, id)
 			}
 			d, _ := f.Queue(dlq)
 			wantDLQ := 0
 			if tc.fail {
-				wantDLQ = 10
+				wantDLQ = n
 			}
 			assert.Equal(t, wantDLQ, d.Visible, "in the dead-letter queue")
 		})
@@ -117,7 +123,7 @@ func TestAMessageThePayloadLeavesOutSpendsNoReceive(t *testing.T) {
 // a throttled batch, and no message is ever in two invocations at once.
 func TestABatchThatWaitedForASlotIsNotInvokedPastItsVisibility(t *testing.T) {
 	ctx := context.Background()
-	f := withDLQ(t, 20, false, "30", 0)
+	f := withDLQ(t, 20, 700, false, "30", 0)
 	trig, err := lambdasqs.New(f, "q", slow(20*time.Second, nil), lambdasqs.Config{FunctionTimeout: 30 * time.Second, MaximumConcurrency: 2})
 	require.NoError(t, err)
 	require.NoError(t, trig.Advance(ctx, 3*time.Minute))
@@ -155,7 +161,7 @@ func TestSetEnabledFromAHandlerPausesTheMapping(t *testing.T) {
 // the mapping resumes waits for a slot again, its messages received once.
 func TestSetEnabledFalseForgetsWhenTheWaitingBatchExpires(t *testing.T) {
 	ctx := context.Background()
-	f := withDLQ(t, 18, false, "60", 0)
+	f := withDLQ(t, 18, 700, false, "60", 0)
 	trig, err := lambdasqs.New(f, "q", func(ctx context.Context, ev events.SQSEvent) error {
 		for _, r := range ev.Records {
 			if strings.HasPrefix(r.Body, "n") {

@@ -65,6 +65,9 @@ type Trigger struct {
 	seq         uint64
 	penalty     int       // concurrent invocations taken away by back-off
 	activeSince time.Time // when the mapping last started finding messages; zero when idle
+
+	calls int   // the trigger's own calls to the fake
+	sizes sizes // the sizes of the queue's visible messages, for sizing receives
 	enabled     bool      // SetEnabled's state, read by the poller at each step
 	paused      bool      // SetEnabled(false) was called: the poller drops its batches at its next step
 }
@@ -253,6 +256,13 @@ func (t *Trigger) gather(ctx context.Context) (bool, error) {
 	}
 	for len(t.pending) < t.m.batchSize {
 		want := min(10, t.m.batchSize-len(t.pending))
+		if n := t.fit(want, MaxPayload-t.size); n < want {
+			if n == 0 && len(t.pending) > 0 {
+				return true, nil // the next message could take the batch over the payload
+			}
+			want = max(n, 1)
+		}
+		t.call()
 		out, err := t.f.ReceiveMessage(ctx, &sqs.ReceiveMessageInput{
 			QueueUrl:                    &t.url,
 			MaxNumberOfMessages:         int32(want),
@@ -333,6 +343,7 @@ func (t *Trigger) gather(ctx context.Context) (bool, error) {
 
 // release makes received messages visible again at once.
 func (t *Trigger) release(ctx context.Context, msgs []types.Message) error {
+	t.sizes.ok = false // visible again: the sizes read before do not know them
 	return t.changeVisibility(ctx, msgs, 0)
 }
 
@@ -365,6 +376,7 @@ func (t *Trigger) changeVisibility(ctx context.Context, msgs []types.Message, se
 		for i := range chunk {
 			entries[i] = types.ChangeMessageVisibilityBatchRequestEntry{Id: &deleteIDs[i], ReceiptHandle: chunk[i].ReceiptHandle, VisibilityTimeout: secs}
 		}
+		t.call()
 		if _, err := t.f.ChangeMessageVisibilityBatch(ctx, &sqs.ChangeMessageVisibilityBatchInput{QueueUrl: &t.url, Entries: entries}); err != nil {
 			return fmt.Errorf("lambdasqs: ChangeMessageVisibilityBatch: %w", err)
 		}
@@ -587,6 +599,7 @@ func (t *Trigger) delete(ctx context.Context, del []types.DeleteMessageBatchRequ
 	var failed []int
 	for from := 0; from < len(del); from += 10 {
 		n := min(10, len(del)-from)
+		t.call()
 		out, err := t.f.DeleteMessageBatch(ctx, &sqs.DeleteMessageBatchInput{QueueUrl: &t.url, Entries: del[from : from+n]})
 		if err != nil {
 			return nil, fmt.Errorf("lambdasqs: DeleteMessageBatch: %w", err)
