@@ -66,10 +66,10 @@ type Trigger struct {
 	penalty     int       // concurrent invocations taken away by back-off
 	activeSince time.Time // when the mapping last started finding messages; zero when idle
 
-	calls int   // the trigger's own calls to the fake
-	sizes sizes // the sizes of the queue's visible messages, for sizing receives
-	enabled     bool      // SetEnabled's state, read by the poller at each step
-	paused      bool      // SetEnabled(false) was called: the poller drops its batches at its next step
+	calls   int   // the trigger's own calls to the fake
+	sizes   sizes // the sizes of the queue's visible messages, for sizing receives
+	enabled bool  // SetEnabled's state, read by the poller at each step
+	paused  bool  // SetEnabled(false) was called: the poller drops its batches at its next step
 }
 
 // New returns a trigger that feeds the queue (a name, URL or ARN of f) to h with the
@@ -256,11 +256,13 @@ func (t *Trigger) gather(ctx context.Context) (bool, error) {
 	}
 	for len(t.pending) < t.m.batchSize {
 		want := min(10, t.m.batchSize-len(t.pending))
-		if n := t.fit(want, MaxPayload-t.size); n < want {
-			if n == 0 && len(t.pending) > 0 {
-				return true, nil // the next message could take the batch over the payload
+		if t.mustFit() {
+			if n := t.fit(want, MaxPayload-t.size); n < want {
+				if n == 0 && len(t.pending) > 0 {
+					return true, nil // the next message could take the batch over the payload
+				}
+				want = max(n, 1)
 			}
-			want = max(n, 1)
 		}
 		t.call()
 		out, err := t.f.ReceiveMessage(ctx, &sqs.ReceiveMessageInput{
