@@ -49,14 +49,24 @@
 //
 //   - It starts at five, and every full minute during which it keeps finding messages adds
 //     300, up to 1,000 (R36); finding the queue empty with nothing running brings it back to
-//     five. MaximumConcurrency caps it (R35). A batch ended early by the 6 MB payload quota
-//     counts too: when it takes the last slot, the next batch waits for one (and is dropped,
-//     its messages returning to the queue, if it waits until their visibility timeout).
+//     five. MaximumConcurrency caps it (R35). A batch that waits for a slot (after a
+//     back-off took its slot away) is dropped, its messages returning to the queue, if it
+//     waits until their visibility timeout, or until it could no longer run to the
+//     function's timeout within it — the throttle retry's cut-off below.
+//   - The 6 MB payload quota: the poller never sends a received message back (Lambda's
+//     poller holds what it receives), so it receives only what fits. Where a receive could
+//     return more than fits the batch being gathered — on a FIFO queue, into a batch that
+//     has records already, or with fewer than two free slots — the trigger sizes the
+//     receive's MaxNumberOfMessages from the sizes of the queue's visible messages, read
+//     from the fake (largest first: a batch may end a record short of 6 MB, never over it).
+//     Otherwise a receive that overflows the batch simply opens the next one, which has a
+//     slot. So a message is never received without being invoked, and meets the redrive
+//     policy only after reaching the handler. Lambda's docs do not say how its pollers split
+//     at the quota.
 //   - On a FIFO queue a group is in at most one batch in flight (R25): a receive never
 //     returns messages of a group that has messages in flight (the fake's FIFO rule), and a
-//     batch ended by the payload quota sends the rest of its receive back to the queue
-//     (visibility 0, costing those messages a receive) instead of starting a second batch
-//     of the group. So concurrency never exceeds the groups with messages.
+//     receive never takes more than fits one batch. So concurrency never exceeds the groups
+//     with messages.
 //   - After a failed invocation (an error, panic, timeout or invalid response) it backs off
 //     by one, to no less than one, and each successful invocation gives one back (R14: "Lambda
 //     gradually backs off, reducing the amount of concurrency allocated", no number given).
@@ -74,7 +84,8 @@
 //     and its messages, visible again, count a receive the next time and meet the redrive
 //     policy in time. A retry is not made when the invocation could run (to the function's
 //     timeout) past that visibility timeout: the poller drops the batch then, so that its
-//     messages are never received again while it runs. The docs give no retry interval for throttled SQS batches; 1 s doubling
+//     messages are never received again while it runs. The same cut-off applies to a batch
+//     that waited for a free slot. The docs give no retry interval for throttled SQS batches; 1 s doubling
 //     to 5 minutes are Lambda's documented numbers for retrying throttled asynchronous
 //     invocations (https://docs.aws.amazon.com/lambda/latest/dg/invocation-async.html).
 //
@@ -118,7 +129,7 @@
 //	Back-off after errors and throttles (R14, A9)     one slot fewer per failed or throttled invocation (at
 //	                                                  least 1), one more per success; no number given
 //	No scale-down with ReportBatchItemFailures (R15)  function failures do not back off; throttles still do
-//	Enabled (R37)                                     Config.Disabled, SetEnabled
+//	Enabled (R37)                                     Config.Disabled, SetEnabled (also from a handler)
 //	Visibility timeout < function timeout (R9, A11)   InvalidParameterValueException "Queue visibility timeout:
 //	                                                  60 seconds is less than Function timeout: 120 seconds"
 //	                                                  (seen in hashicorp/terraform-provider-aws#18099 and others);
@@ -157,8 +168,8 @@
 //	                                                  filter pattern definition." (seen in aws/aws-cdk#23057);
 //	                                                  6 filters: InvalidParameterValueException (text not verified)
 //	Batches (R31)                                     receives of up to 10, filled up to BatchSize, the window,
-//	                                                  or the 6 MB payload (MaxPayload); on FIFO the rest of a
-//	                                                  receive past the payload goes back to the queue (R25)
+//	                                                  or the 6 MB payload (MaxPayload); a receive takes only what
+//	                                                  fits, so nothing received goes back to the queue (R25)
 //	Window + timeout > visibility timeout (R33)       each received message's visibility is set to window +
 //	                                                  timeout + 30 s (ChangeMessageVisibilityBatch), so it is not
 //	                                                  received again while its batch waits and runs

@@ -15,9 +15,10 @@ import (
 // payload would have to send it back, costing it a receive (ApproximateReceiveCount) with no
 // invocation — on a FIFO queue whose head batch keeps failing, over and over, until the
 // redrive policy moves it to the dead-letter queue without its ever reaching the function.
-// So the trigger asks each receive for no more messages than are sure to fit: the trigger is
-// in-process, and reads the sizes of the queue's visible messages from the fake's state
-// (Fake.Queue). It assumes the largest visible messages come next, so the count is exact for
+// So where a receive could return more than can be invoked (mustFit), the trigger asks it for
+// no more messages than are sure to fit: the trigger is in-process, and reads the sizes of the
+// queue's visible messages from the fake's state (Fake.Queue, once for as long as nothing
+// but the trigger calls the fake and its clock stays put). It assumes the largest visible messages come next, so the count is exact for
 // messages of one size and conservative otherwise: a batch may end a message or two short of
 // 6 MB, never over it. Lambda's docs do not say how its pollers meet the quota.
 

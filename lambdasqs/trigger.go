@@ -240,16 +240,14 @@ func (t *Trigger) dispatch(ctx context.Context) error {
 // gather receives into the pending batch until it is full (batch size or payload) or a receive
 // comes back short. It reports whether the batch is full.
 //
-// A record that would take the batch over the payload quota ends it. On a standard queue the
-// batch is dispatched and the record opens the next, while the mapping has a free slot; when
-// it has none, gathering stops and the next batch waits, or, if the receive has more records
-// still, those go back to the queue. On a FIFO queue the batch is not dispatched while
-// gathering: the record and the rest of its receive go back to the queue (their visibility
-// set to 0), so that a message group is never split across two batches running side by side
-// — Lambda "sends only one batch at a time for a group" (R25) — and the group's later
-// messages, locked behind the batch's in-flight ones, come back in order after it. Going back
-// costs those messages a receive (ApproximateReceiveCount); Lambda's docs do not say how its
-// pollers split a FIFO receive at the payload quota.
+// A receive asks only for what fits (see payload.go), where what it returns could not
+// otherwise all be invoked. A record that would still take the batch over the payload quota
+// ends it: on a standard queue with a free slot, the batch is dispatched and the record opens
+// the next; otherwise — on a FIFO queue, or with no slot left, which only a change of the
+// queue between the fake's sizes being read and the receive can bring about (another
+// goroutine sending meanwhile) — the record and the rest of its receive go back to the queue
+// (visibility 0, costing them a receive), so that a FIFO group is never split across two
+// batches running side by side (R25).
 func (t *Trigger) gather(ctx context.Context) (bool, error) {
 	if len(t.pending) == 0 {
 		t.size = eventOverhead
