@@ -264,3 +264,28 @@ func TestMessageSizesReadBeforeAResetAreReadAgain(t *testing.T) {
 		assert.NotEqual(t, "ChangeMessageVisibilityBatch", c.Operation, "nothing received was sent back")
 	}
 }
+
+// The trigger reads its queue's sizes once and notes what it deletes: once the large messages
+// are gone, receives are sized by the messages left, and batches fill up again.
+func TestDeletedMessagesNoLongerShortenAReceive(t *testing.T) {
+	ctx := context.Background()
+	f := withDLQ(t, 8, 1000, true, "30", 0)
+	info, _ := f.Queue("q.fifo")
+	for i := range 30 {
+		_, err := f.SendMessage(ctx, &sqs.SendMessageInput{QueueUrl: &info.URL, MessageBody: aws.String(fmt.Sprint("small ", i)),
+			MessageGroupId: aws.String("G"), MessageDeduplicationId: aws.String(fmt.Sprint("s", i))})
+		require.NoError(t, err)
+	}
+	trig, err := lambdasqs.New(f, "q.fifo", ok, lambdasqs.Config{FunctionTimeout: 10 * time.Second})
+	require.NoError(t, err)
+	require.NoError(t, trig.Advance(ctx, time.Minute))
+	var sizes []int
+	for _, inv := range trig.Invocations() {
+		sizes = append(sizes, len(inv.MessageIDs))
+	}
+	// Six records of 1,000 KB fit 6 MB; then the two left and eight small ones; then ten.
+	assert.Equal(t, []int{6, 10, 10, 10, 2}, sizes)
+	for _, c := range f.Calls() {
+		assert.NotEqual(t, "ChangeMessageVisibilityBatch", c.Operation, "nothing received was sent back")
+	}
+}
