@@ -56,13 +56,15 @@
 //   - The 6 MB payload quota: the poller never sends a received message back (Lambda's
 //     poller holds what it receives), so it receives only what fits. Where a receive could
 //     return more than fits the batch being gathered — on a FIFO queue, into a batch that
-//     has records already, or with fewer than two free slots — the trigger sizes the
-//     receive's MaxNumberOfMessages from the sizes of the queue's visible messages, read
-//     from the fake (largest first: a batch may end a record short of 6 MB, never over it).
-//     Otherwise a receive that overflows the batch simply opens the next one, which has a
-//     slot. So a message is never received without being invoked, and meets the redrive
-//     policy only after reaching the handler. Lambda's docs do not say how its pollers split
-//     at the quota.
+//     has records already, or with fewer than three free slots (a record can be 4/3 of SQS's
+//     1 MiB, its binary attributes being base64, so ten can fill three batches) — the
+//     trigger sizes the receive's MaxNumberOfMessages from the sizes of the queue's
+//     messages, read from the fake (largest first: a batch may end a record short of 6 MB;
+//     the estimate leaves out JSON escapes, so a body full of them can take it past — see
+//     Not modelled). Otherwise a receive that overflows the batch simply opens the next one,
+//     which has a slot. So a message is never received without being invoked, and meets the
+//     redrive policy only after reaching the handler. Lambda's docs do not say how its
+//     pollers split at the quota.
 //   - On a FIFO queue a group is in at most one batch in flight (R25): a receive never
 //     returns messages of a group that has messages in flight (the fake's FIFO rule), and a
 //     receive never takes more than fits one batch. So concurrency never exceeds the groups
@@ -200,7 +202,9 @@
 //   - The 20-second wait on low traffic with a window (R32, A6): the window ends exactly
 //     MaximumBatchingWindowInSeconds after the batch's first receive.
 //   - The payload size is estimated from the record's strings plus a fixed allowance for the
-//     JSON around them; JSON escapes are not counted.
+//     JSON around them; JSON escapes are not counted, so a batch of bodies rich in characters
+//     JSON escapes (quotes, backslashes, control characters) can be over 6 MB as Lambda would
+//     serialize it.
 //   - A handler that blocks on its context without moving the clock blocks the test: nothing
 //     else moves the fake's clock while the handler runs. Sleep is the way to wait.
 //   - A handler that moves the clock (f.Advance) while other invocations are running delays

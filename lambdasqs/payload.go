@@ -2,7 +2,6 @@ package lambdasqs
 
 import (
 	"slices"
-	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 
@@ -16,43 +15,68 @@ import (
 // invocation — on a FIFO queue whose head batch keeps failing, over and over, until the
 // redrive policy moves it to the dead-letter queue without its ever reaching the function.
 // So where a receive could return more than can be invoked (mustFit), the trigger asks it for
-// no more messages than are sure to fit: the trigger is in-process, and reads the sizes of the
-// queue's visible messages from the fake's state (Fake.Queue, once for as long as nothing
-// but the trigger calls the fake and its clock stays put). It assumes the largest visible messages come next, so the count is exact for
-// messages of one size and conservative otherwise: a batch may end a message or two short of
-// 6 MB, never over it. Lambda's docs do not say how its pollers meet the quota.
+// no more messages than are sure to fit: the trigger is in-process, and reads the sizes of
+// every message of its queue from the fake's state (Fake.Queue). A message's size never
+// changes, so the reading holds for as long as nothing but the trigger calls the fake and the
+// fake is not reset (Fake.Epoch): the clock moving only changes which messages are visible,
+// and the trigger's own calls only take messages away, which it notes when it deletes them.
+// It assumes the largest messages not deleted come next — in flight or delayed ones too — so
+// the count is exact for messages of one size and conservative otherwise: a batch may end a
+// message or two short of 6 MB, and it is over 6 MB only by JSON escapes, which the estimate
+// leaves out (see recordSize). Lambda's docs do not say how its pollers meet the quota.
 
 // maxReceiptHandle bounds a receipt handle's length (SQS: "up to 1,024 characters").
 const maxReceiptHandle = 1024
 
-// sizes is the trigger's view of the sizes of its queue's visible messages.
+// sizes is the trigger's view of the sizes of its queue's messages.
 type sizes struct {
 	ok      bool
-	foreign int       // f.CallCount() less the trigger's own calls when read
-	own     int       // the trigger's own calls when read
-	at      time.Time // the fake's time when read
-	largest []int     // an upper bound of each visible message's record, largest first
+	epoch   uint64  // f.Epoch() when read
+	foreign int     // f.CallCount() less the trigger's own calls when read
+	bounds  []sized // an upper bound of each message's record, largest first
+	// gone holds the messages of bounds the trigger has deleted since; they leave bounds as
+	// fit walks past them.
+	gone map[string]bool
+}
+
+// sized is the bound of one message's record.
+type sized struct {
+	id    string
+	bound int
 }
 
 // call counts one of the trigger's own calls to the fake, so that sizes can tell whether
 // anyone else has called it since it was read.
 func (t *Trigger) call() { t.calls++ }
 
-// current reports whether nothing can have added a visible message since the sizes were
-// read: no call to the fake but the trigger's own, and no move of its clock. The trigger's
-// own calls only take visible messages away (receive, delete, longer visibility timeouts),
-// so the largest size read then still bounds every visible message.
+// current reports whether nothing can have added a message since the sizes were read: no
+// call to the fake but the trigger's own, and no Reset (after which CallCount starts again
+// from 0, so that as many calls would pass for none). The trigger's own calls only take
+// messages away, so the sizes read then still bound every message.
 func (s *sizes) current(f *sqsfake.Fake, calls int) bool {
-	return s.ok && f.CallCount()-calls == s.foreign && f.Now().Equal(s.at)
+	return s.ok && f.Epoch() == s.epoch && f.CallCount()-calls == s.foreign
+}
+
+// forget notes that the trigger deleted the messages ids.
+func (s *sizes) forget(ids []string) {
+	if !s.ok {
+		return
+	}
+	for _, id := range ids {
+		s.gone[id] = true
+	}
 }
 
 // mustFit reports whether the next receive must fit the pending batch. A receive into an
-// empty batch on a standard queue with two free slots need not: ten records of at most
-// 1 MiB fill at most two batches, and the second has a slot, so no record has to go back or
-// wait. Reading the queue's sizes costs time in the queue's length, and this spares it in
-// the common case.
+// empty batch on a standard queue with three free slots need not: a message is at most
+// 1 MiB as SQS counts it, but a binary attribute's bytes are base64 in the record (4/3
+// larger), so a record is at most about 1.34 MiB plus its fixed fields (recordBound), and four
+// of them fit 6 MB; ten records then fill at most three batches (4+4+2), each with a slot,
+// so no record has to go back or wait. Sizing a receive costs a walk of the largest sizes
+// (and, after another caller's call, a read of the whole queue); this spares it in the common
+// case.
 func (t *Trigger) mustFit() bool {
-	return t.fifo || len(t.pending) > 0 || t.limit(t.f.Now())-t.busy() < 2
+	return t.fifo || len(t.pending) > 0 || t.limit(t.f.Now())-t.busy() < 3
 }
 
 // fit returns how many of want messages a receive may ask for so that whatever it returns
@@ -61,37 +85,50 @@ func (t *Trigger) fit(want, room int) int {
 	s := &t.sizes
 	if !s.current(t.f, t.calls) {
 		t.readSizes()
-	} else if len(s.largest) > 0 && s.largest[0]*want > room && s.own != t.calls {
-		t.readSizes() // the exact sizes are needed, and the trigger's receives changed them
 	}
-	if len(s.largest) == 0 || s.largest[0]*want <= room {
-		return want
-	}
-	n, sum := 0, 0
-	for _, size := range s.largest {
-		if n == want || sum+size > room {
-			return n
+	// Walk the largest bounds, dropping the deleted messages walked past, so that each
+	// leaves the list once: a walk costs want plus what it drops.
+	b := s.bounds
+	w, i, n, sum, over := 0, 0, 0, 0, false
+	for ; i < len(b) && n < want && !over; i++ {
+		e := b[i]
+		if s.gone[e.id] {
+			delete(s.gone, e.id)
+			continue
 		}
-		sum += size
-		n++
+		b[w] = e
+		w++
+		if over = sum+e.bound > room; !over {
+			sum += e.bound
+			n++
+		}
 	}
-	return want // fewer visible messages than want: all of them fit
+	if w < i {
+		s.bounds = append(b[:w], b[i:]...)
+	}
+	if over {
+		return n
+	}
+	return want // want fit, or fewer messages than want: all of them fit
 }
 
-// readSizes reads the sizes of the queue's visible messages from the fake.
-
+// readSizes reads the sizes of the queue's messages from the fake. The calls are counted
+// before the queue is read: a call in between counts as unseen, and the next fit reads again.
 func (t *Trigger) readSizes() {
 	s := &t.sizes
-	s.largest = s.largest[:0]
+	s.ok, s.epoch, s.foreign = true, t.f.Epoch(), t.f.CallCount()-t.calls
+	s.bounds = s.bounds[:0]
+	if s.gone == nil {
+		s.gone = map[string]bool{}
+	}
+	clear(s.gone)
 	if info, ok := t.f.Queue(t.url); ok {
 		for i := range info.Messages {
-			if m := &info.Messages[i]; m.State == sqsfake.StateVisible {
-				s.largest = append(s.largest, t.recordBound(m))
-			}
+			m := &info.Messages[i]
+			s.bounds = append(s.bounds, sized{id: m.MessageID, bound: t.recordBound(m)})
 		}
 	}
-	slices.SortFunc(s.largest, func(a, b int) int { return b - a })
-	s.ok, s.foreign, s.own, s.at = true, t.f.CallCount()-t.calls, t.calls, t.f.Now()
+	slices.SortFunc(s.bounds, func(a, b sized) int { return b.bound - a.bound })
 }
 
 // recordBound bounds what recordSize says of the message's record.

@@ -150,10 +150,9 @@ func (t *Trigger) next(now time.Time) time.Time {
 			// Saturated and still scaling: the next minute of the ramp may free a slot.
 			consider(t.activeSince.Add((now.Sub(t.activeSince)/time.Minute + 1) * time.Minute))
 		}
-		if info, ok := t.f.Queue(t.url); ok {
-			for _, m := range info.Messages {
-				consider(m.VisibleAt)
-			}
+		// The fake's next event for the queue, without rendering its messages.
+		if at, _, ok := t.f.NextVisible(t.url); ok {
+			consider(at)
 		}
 	}
 	return next

@@ -1,6 +1,7 @@
 package lambdasqs_test
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -11,6 +12,7 @@ import (
 	"github.com/aws/aws-lambda-go/events"
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/sqs"
+	"github.com/aws/aws-sdk-go-v2/service/sqs/types"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
@@ -22,6 +24,12 @@ import (
 // maxReceive receives (none when 0) and sends n messages of kb KB, numbered 00, 01… at the
 // start of their bodies, in one FIFO group.
 func withDLQ(t *testing.T, n, kb int, fifo bool, vis string, maxReceive int) *sqsfake.Fake {
+	t.Helper()
+	return withDLQOf(t, n, kb, 0, fifo, vis, maxReceive)
+}
+
+// withDLQOf is withDLQ whose messages also carry a binary attribute of bin bytes (none when 0).
+func withDLQOf(t *testing.T, n, kb, bin int, fifo bool, vis string, maxReceive int) *sqsfake.Fake {
 	t.Helper()
 	f := sqsfake.New()
 	dname, name := "dlq", "q"
@@ -39,6 +47,9 @@ func withDLQ(t *testing.T, n, kb int, fifo bool, vis string, maxReceive int) *sq
 	body := strings.Repeat("x", kb*1024)
 	for i := range n {
 		in := &sqs.SendMessageInput{QueueUrl: &url, MessageBody: aws.String(fmt.Sprintf("%02d", i) + body)}
+		if bin > 0 {
+			in.MessageAttributes = map[string]types.MessageAttributeValue{"b": {DataType: aws.String("Binary"), BinaryValue: make([]byte, bin)}}
+		}
 		if fifo {
 			in.MessageGroupId, in.MessageDeduplicationId = aws.String("G"), aws.String(fmt.Sprint(i))
 		}
@@ -70,30 +81,38 @@ func TestAMessageThePayloadLeavesOutSpendsNoReceive(t *testing.T) {
 		name       string
 		fifo       bool
 		n, kb      int // messages and their size
+		bin        int // bytes of a binary attribute each message carries (base64 in the record)
 		maxReceive int
 		fail       bool
+		sleep      time.Duration // how long the handler runs; 5 s when 0
 		cfg        lambdasqs.Config
 		wantTimes  int // invocations of each message
 	}{
-		{"FIFO, always failing, maxReceiveCount 3", true, 10, 700, 3, true, lambdasqs.Config{FunctionTimeout: 10 * time.Second}, 3},
-		{"FIFO, succeeding, maxReceiveCount 1", true, 10, 700, 1, false, lambdasqs.Config{FunctionTimeout: 10 * time.Second}, 1},
-		{"standard, at the concurrency limit, maxReceiveCount 1", false, 20, 700, 1, false, lambdasqs.Config{FunctionTimeout: 10 * time.Second, MaximumConcurrency: 2}, 1},
-		{"standard, always failing, maxReceiveCount 2", false, 20, 700, 2, true, lambdasqs.Config{FunctionTimeout: 10 * time.Second, MaximumConcurrency: 2}, 2},
+		{"FIFO, always failing, maxReceiveCount 3", true, 10, 700, 0, 3, true, 0, lambdasqs.Config{FunctionTimeout: 10 * time.Second}, 3},
+		{"FIFO, succeeding, maxReceiveCount 1", true, 10, 700, 0, 1, false, 0, lambdasqs.Config{FunctionTimeout: 10 * time.Second}, 1},
+		{"standard, at the concurrency limit, maxReceiveCount 1", false, 20, 700, 0, 1, false, 0, lambdasqs.Config{FunctionTimeout: 10 * time.Second, MaximumConcurrency: 2}, 1},
+		{"standard, always failing, maxReceiveCount 2", false, 20, 700, 0, 2, true, 0, lambdasqs.Config{FunctionTimeout: 10 * time.Second, MaximumConcurrency: 2}, 2},
 		// 1,000 KB messages, batches of up to 20: the second receive of 10 would end one
 		// batch, fill another and take the last slot with messages left over.
-		{"standard, a receive spanning three batches at the concurrency limit", false, 30, 1000, 1, false,
+		{"standard, a receive spanning three batches at the concurrency limit", false, 30, 1000, 0, 1, false, 0,
 			lambdasqs.Config{FunctionTimeout: 10 * time.Second, MaximumConcurrency: 2, BatchSize: 20, MaximumBatchingWindowInSeconds: 1}, 1},
+		// Records over 1.3 MB (a binary attribute of 1,000,000 bytes is base64 in the record,
+		// though SQS's 1 MiB counts it raw): one receive of 10 into an empty batch spans three
+		// batches, so two free slots are not enough to take it unsized.
+		{"standard, records larger than a message's 1 MiB, two free slots", false, 10, 0, 1_000_000, 1, false, 20 * time.Second,
+			lambdasqs.Config{FunctionTimeout: 25 * time.Second, MaximumConcurrency: 2}, 1},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			ctx := context.Background()
 			n := tc.n
-			f := withDLQ(t, n, tc.kb, tc.fifo, "30", tc.maxReceive)
+			f := withDLQOf(t, n, tc.kb, tc.bin, tc.fifo, "30", tc.maxReceive)
+			sleep := cmp.Or(tc.sleep, 5*time.Second)
 			name, dlq := "q", "dlq"
 			if tc.fifo {
 				name, dlq = "q.fifo", "dlq.fifo"
 			}
 			trig, err := lambdasqs.New(f, name, func(ctx context.Context, ev events.SQSEvent) error {
-				if err := lambdasqs.Sleep(ctx, 5*time.Second); err != nil {
+				if err := lambdasqs.Sleep(ctx, sleep); err != nil {
 					return err
 				}
 				if tc.fail {
@@ -200,4 +219,73 @@ func TestAFilteredMessageIsListedOnceWhenItsDeleteFails(t *testing.T) {
 	assert.Zero(t, info.Visible+info.InFlight)
 	require.Len(t, trig.Filtered(), 1)
 	assert.Empty(t, trig.Invocations())
+}
+
+// The trigger's reading of its queue's message sizes does not outlive a Reset of the fake,
+// even when as many calls follow the Reset as came before it (CallCount starts again from 0):
+// the receives after it are sized from the new messages, and none goes back to the queue.
+func TestMessageSizesReadBeforeAResetAreReadAgain(t *testing.T) {
+	ctx := context.Background()
+	f := withDLQ(t, 10, 1, true, "30", 1)
+	trig, err := lambdasqs.New(f, "q.fifo", ok, lambdasqs.Config{FunctionTimeout: 10 * time.Second})
+	require.NoError(t, err)
+	require.NoError(t, trig.Poll(ctx))
+	before, invoked := f.CallCount(), len(trig.Invocations())
+	f.Reset()
+	queue(t, f, "dlq.fifo", map[string]string{"FifoQueue": "true"})
+	dlq, _ := f.Queue("dlq.fifo")
+	url := queue(t, f, "q.fifo", map[string]string{"FifoQueue": "true", "VisibilityTimeout": "30",
+		"RedrivePolicy": fmt.Sprintf(`{"deadLetterTargetArn":"%s","maxReceiveCount":"1"}`, dlq.Arn)})
+	body := strings.Repeat("x", 700*1024)
+	for i := range 10 {
+		_, err := f.SendMessage(ctx, &sqs.SendMessageInput{QueueUrl: &url, MessageBody: aws.String(fmt.Sprintf("%02d", i) + body),
+			MessageGroupId: aws.String("G"), MessageDeduplicationId: aws.String(fmt.Sprint(i))})
+		require.NoError(t, err)
+	}
+	for f.CallCount() < before {
+		_, err := f.GetQueueUrl(ctx, &sqs.GetQueueUrlInput{QueueName: aws.String("q.fifo")})
+		require.NoError(t, err)
+	}
+	require.Equal(t, before, f.CallCount(), "as many calls as before the Reset")
+	require.NoError(t, trig.Advance(ctx, 5*time.Minute))
+	count := map[string]int{}
+	for _, inv := range trig.Invocations()[invoked:] {
+		for _, id := range inv.MessageIDs {
+			count[id]++
+		}
+	}
+	assert.Len(t, count, 10, "every message sent after the Reset reached the handler")
+	for id, n := range count {
+		assert.Equal(t, 1, n, id)
+	}
+	d, _ := f.Queue("dlq.fifo")
+	assert.Zero(t, d.Visible, "no message in the dead-letter queue without an invocation")
+	for _, c := range f.Calls() {
+		assert.NotEqual(t, "ChangeMessageVisibilityBatch", c.Operation, "nothing received was sent back")
+	}
+}
+
+// The trigger reads its queue's sizes once and notes what it deletes: once the large messages
+// are gone, receives are sized by the messages left, and batches fill up again.
+func TestDeletedMessagesNoLongerShortenAReceive(t *testing.T) {
+	ctx := context.Background()
+	f := withDLQ(t, 8, 1000, true, "30", 0)
+	info, _ := f.Queue("q.fifo")
+	for i := range 30 {
+		_, err := f.SendMessage(ctx, &sqs.SendMessageInput{QueueUrl: &info.URL, MessageBody: aws.String(fmt.Sprint("small ", i)),
+			MessageGroupId: aws.String("G"), MessageDeduplicationId: aws.String(fmt.Sprint("s", i))})
+		require.NoError(t, err)
+	}
+	trig, err := lambdasqs.New(f, "q.fifo", ok, lambdasqs.Config{FunctionTimeout: 10 * time.Second})
+	require.NoError(t, err)
+	require.NoError(t, trig.Advance(ctx, time.Minute))
+	var sizes []int
+	for _, inv := range trig.Invocations() {
+		sizes = append(sizes, len(inv.MessageIDs))
+	}
+	// Six records of 1,000 KB fit 6 MB; then the two left and eight small ones; then ten.
+	assert.Equal(t, []int{6, 10, 10, 10, 2}, sizes)
+	for _, c := range f.Calls() {
+		assert.NotEqual(t, "ChangeMessageVisibilityBatch", c.Operation, "nothing received was sent back")
+	}
 }

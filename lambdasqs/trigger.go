@@ -67,7 +67,7 @@ type Trigger struct {
 	activeSince time.Time // when the mapping last started finding messages; zero when idle
 
 	calls   int   // the trigger's own calls to the fake
-	sizes   sizes // the sizes of the queue's visible messages, for sizing receives
+	sizes   sizes // the sizes of the queue's messages, for sizing receives
 	enabled bool  // SetEnabled's state, read by the poller at each step
 	paused  bool  // SetEnabled(false) was called: the poller drops its batches at its next step
 }
@@ -328,6 +328,7 @@ func (t *Trigger) gather(ctx context.Context) (bool, error) {
 					continue
 				}
 				t.filtered = append(t.filtered, id)
+				t.sizes.forget(dropped[i : i+1])
 			}
 			t.recMu.Unlock()
 		}
@@ -343,7 +344,6 @@ func (t *Trigger) gather(ctx context.Context) (bool, error) {
 
 // release makes received messages visible again at once.
 func (t *Trigger) release(ctx context.Context, msgs []types.Message) error {
-	t.sizes.ok = false // visible again: the sizes read before do not know them
 	return t.changeVisibility(ctx, msgs, 0)
 }
 
@@ -567,6 +567,7 @@ func (t *Trigger) finish(ctx context.Context, inv *Invocation, del []types.Delet
 		}
 		inv.Deleted = deleted
 	}
+	t.sizes.forget(inv.Deleted)
 	t.recMu.Lock()
 	t.logInvocation(inv)
 	switch inv.Outcome {
