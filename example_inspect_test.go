@@ -39,3 +39,23 @@ func ExampleFake_QueuePage() {
 	// 5 visible; page: [job-2 job-3] truncated: true
 	// 5 visible; page: [job-4] truncated: false
 }
+
+// A poller that runs beside the fake — a Lambda trigger, a test's own driver — asks what is
+// due next without rendering the queue's messages: NextVisible tells how many are visible now
+// and when the next one may become available.
+func ExampleFake_NextVisible() {
+	ctx := context.Background()
+	f := sqsfake.New()
+	q, _ := f.CreateQueue(ctx, &sqs.CreateQueueInput{QueueName: aws.String("jobs")})
+	f.SendMessage(ctx, &sqs.SendMessageInput{QueueUrl: q.QueueUrl, MessageBody: aws.String("now")})
+	f.SendMessage(ctx, &sqs.SendMessageInput{QueueUrl: q.QueueUrl, MessageBody: aws.String("later"), DelaySeconds: 10})
+
+	at, visible, _ := f.NextVisible("jobs")
+	fmt.Println(visible, at.Sub(f.Now()))
+	f.Advance(at.Sub(f.Now()))
+	_, visible, _ = f.NextVisible("jobs")
+	fmt.Println(visible, f.Epoch())
+	// Output:
+	// 1 10s
+	// 2 0
+}
