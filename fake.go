@@ -68,6 +68,7 @@ type Fake struct {
 	actors       map[identity]*actor  // the other identities callers acted as
 	actorList    []*actor             // those actors by number (actor.num - 1)
 	millis       millisCache          // timestamps formatted for system attributes
+	lastLookup   lookupCache          // the QueueUrl resolved last
 	credList     []Credential         // WithCredentials, as given
 	creds        *credentialSet       // signed mode's access keys; nil: lenient, no signature checked
 	queues       map[queueKey]*queue

@@ -497,6 +497,7 @@ func (f *Fake) Reset() {
 		f.finishPoll(pl, emptyReceive())
 	}
 	clear(f.queues)
+	f.lastLookup = lookupCache{}
 	clear(f.queuesByID)
 	clear(f.deletedAt)
 	clear(f.queueNames)

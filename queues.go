@@ -242,6 +242,7 @@ func (f *Fake) deleteQueue(a *actor, in *sqs.DeleteQueueInput) (*sqs.DeleteQueue
 	}
 	delete(f.queues, queueKey{q.sp, q.name})
 	delete(f.queuesByID, q.id)
+	f.lastLookup = lookupCache{}
 	f.deletedAt[queueKey{q.sp, q.name}] = now
 	f.endPollsOf(q)
 	return &sqs.DeleteQueueOutput{}, nil

@@ -106,14 +106,26 @@ func regionOfHost(host string) string {
 // without an account names the caller's own account; one without a region the caller's region.
 // It does not check that a may act on the queue (see access).
 func (f *Fake) lookupURL(a *actor, u string) (*queue, *sqsError) {
+	if c := &f.lastLookup; c.q != nil && c.sp == a.sp && c.url == u {
+		return c.q, nil // the queue this caller named last, by the same text: most calls
+	}
 	ref, ok := parseQueueURL(u)
 	if !ok {
 		return nil, errQueueDoesNotExist()
 	}
 	if q := f.queueAt(ref, a.sp); q != nil {
+		f.lastLookup = lookupCache{url: u, sp: a.sp, q: q}
 		return q, nil
 	}
 	return nil, errQueueDoesNotExist()
+}
+
+// lookupCache remembers the last QueueUrl lookupURL resolved, for whom, and to which queue.
+// Only DeleteQueue and Reset remove a queue; both clear it.
+type lookupCache struct {
+	url string
+	sp  *space
+	q   *queue
 }
 
 // queueAt returns the queue ref names, its account and region defaulting to those of sp, or

@@ -181,3 +181,27 @@ func TestEveryQueueOperationFailsWithQueueDoesNotExistForAnUnknownQueue(t *testi
 		})
 	}
 }
+
+func TestAQueueURLNamesTheQueueOfItsNameNowAfterDeleteAndReset(t *testing.T) {
+	ctx := context.Background()
+	f := New(WithPurgeCooldown(0))
+	q, err := f.CreateQueue(ctx, &sqs.CreateQueueInput{QueueName: aws.String("q")})
+	require.NoError(t, err)
+	_, err = f.SendMessage(ctx, &sqs.SendMessageInput{QueueUrl: q.QueueUrl, MessageBody: aws.String("old")})
+	require.NoError(t, err)
+	_, err = f.DeleteQueue(ctx, &sqs.DeleteQueueInput{QueueUrl: q.QueueUrl})
+	require.NoError(t, err)
+	_, err = f.SendMessage(ctx, &sqs.SendMessageInput{QueueUrl: q.QueueUrl, MessageBody: aws.String("x")})
+	requireCode(t, err, "AWS.SimpleQueueService.NonExistentQueue")
+
+	f.Reset()
+	_, err = f.SendMessage(ctx, &sqs.SendMessageInput{QueueUrl: q.QueueUrl, MessageBody: aws.String("x")})
+	requireCode(t, err, "AWS.SimpleQueueService.NonExistentQueue")
+	_, err = f.CreateQueue(ctx, &sqs.CreateQueueInput{QueueName: aws.String("q")})
+	require.NoError(t, err)
+	_, err = f.SendMessage(ctx, &sqs.SendMessageInput{QueueUrl: q.QueueUrl, MessageBody: aws.String("new")})
+	require.NoError(t, err)
+	info, _ := f.Queue("q")
+	require.Len(t, info.Messages, 1)
+	assert.Equal(t, "new", info.Messages[0].Body)
+}
