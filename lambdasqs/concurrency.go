@@ -181,7 +181,7 @@ func (t *Trigger) visibility(ctx context.Context) (time.Duration, error) {
 // queueVisibility is the queue's visibility timeout now.
 func (t *Trigger) queueVisibility(ctx context.Context) (time.Duration, error) {
 	t.call()
-	out, err := t.f.GetQueueAttributes(ctx, &sqs.GetQueueAttributesInput{QueueUrl: &t.url, AttributeNames: visibilityAttribute})
+	out, err := t.f.GetQueueAttributes(ctx, &sqs.GetQueueAttributesInput{QueueUrl: &t.url, AttributeNames: visibilityAttribute}, t.as...)
 	if err != nil {
 		return 0, fmt.Errorf("lambdasqs: GetQueueAttributes: %w", err)
 	}

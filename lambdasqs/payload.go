@@ -133,7 +133,7 @@ func (t *Trigger) readSizes() {
 
 // recordBound bounds what recordSize says of the message's record.
 func (t *Trigger) recordBound(m *sqsfake.MessageInfo) int {
-	n := 330 + baseAttributes + len(m.MessageID) + maxReceiptHandle + len(m.Body) + 2*32 + len(t.arn) + len(t.f.Region())
+	n := 330 + baseAttributes + len(m.MessageID) + maxReceiptHandle + len(m.Body) + 2*32 + len(t.arn) + len(t.region)
 	for i, v := range [...]string{m.SequenceNumber, m.GroupID, m.DeduplicationID, m.TraceHeader} {
 		if v != "" {
 			n += len(optionalAttributes[i]) + len(v) + 6

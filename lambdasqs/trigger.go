@@ -66,14 +66,19 @@ type Trigger struct {
 	penalty     int       // concurrent invocations taken away by back-off
 	activeSince time.Time // when the mapping last started finding messages; zero when idle
 
-	calls   int   // the trigger's own calls to the fake
-	sizes   sizes // the sizes of the queue's messages, for sizing receives
-	enabled bool  // SetEnabled's state, read by the poller at each step
-	paused  bool  // SetEnabled(false) was called: the poller drops its batches at its next step
+	region  string               // the queue's region: the function's, and its records' awsRegion
+	as      []func(*sqs.Options) // ActAs the queue's account and region, when not the fake's own
+	calls   int                  // the trigger's own calls to the fake
+	sizes   sizes                // the sizes of the queue's messages, for sizing receives
+	enabled bool                 // SetEnabled's state, read by the poller at each step
+	paused  bool                 // SetEnabled(false) was called: the poller drops its batches at its next step
 }
 
 // New returns a trigger that feeds the queue (a name, URL or ARN of f) to h with the
 // configuration cfg, or Lambda's error for a configuration CreateEventSourceMapping refuses.
+// A queue of another account or region (sqsfake.ActAs) is named by its ARN; the function then
+// lives in the queue's account and region — its records' awsRegion, its functionArn — and
+// polls as that account.
 func New[H Handler](f *sqsfake.Fake, queue string, h H, cfg Config) (*Trigger, error) {
 	info, ok := f.Queue(queue)
 	if !ok {
@@ -83,8 +88,13 @@ func New[H Handler](f *sqsfake.Fake, queue string, h H, cfg Config) (*Trigger, e
 	if err != nil {
 		return nil, err
 	}
-	t := &Trigger{f: f, url: info.URL, arn: info.Arn, fifo: info.FIFO, m: m, enabled: m.enabled,
-		functionArn: fmt.Sprintf("arn:aws:lambda:%s:%s:function:%s", f.Region(), f.AccountID(), m.function)}
+	// The function lives in the queue's account and region (an event source mapping reads a
+	// queue of its own region), and polls as that account.
+	t := &Trigger{f: f, url: info.URL, arn: info.Arn, fifo: info.FIFO, m: m, enabled: m.enabled, region: info.Region,
+		functionArn: fmt.Sprintf("arn:aws:lambda:%s:%s:function:%s", info.Region, info.AccountID, m.function)}
+	if info.Region != f.Region() || info.AccountID != f.AccountID() {
+		t.as = []func(*sqs.Options){sqsfake.ActAs(sqsfake.Identity{AccountID: info.AccountID, Region: info.Region})}
+	}
 	switch h := any(h).(type) {
 	case func(context.Context, events.SQSEvent) (events.SQSEventResponse, error):
 		t.h = h
@@ -268,7 +278,7 @@ func (t *Trigger) gather(ctx context.Context) (bool, error) {
 			MaxNumberOfMessages:         int32(want),
 			MessageSystemAttributeNames: lambdaAttributes,
 			MessageAttributeNames:       allAttributes,
-		})
+		}, t.as...)
 		if err != nil {
 			return false, fmt.Errorf("lambdasqs: ReceiveMessage: %w", err)
 		}
@@ -377,7 +387,7 @@ func (t *Trigger) changeVisibility(ctx context.Context, msgs []types.Message, se
 			entries[i] = types.ChangeMessageVisibilityBatchRequestEntry{Id: &deleteIDs[i], ReceiptHandle: chunk[i].ReceiptHandle, VisibilityTimeout: secs}
 		}
 		t.call()
-		if _, err := t.f.ChangeMessageVisibilityBatch(ctx, &sqs.ChangeMessageVisibilityBatchInput{QueueUrl: &t.url, Entries: entries}); err != nil {
+		if _, err := t.f.ChangeMessageVisibilityBatch(ctx, &sqs.ChangeMessageVisibilityBatchInput{QueueUrl: &t.url, Entries: entries}, t.as...); err != nil {
 			return fmt.Errorf("lambdasqs: ChangeMessageVisibilityBatch: %w", err)
 		}
 	}
@@ -459,7 +469,7 @@ func (t *Trigger) record(msg *types.Message) events.SQSMessage {
 		MessageAttributes:      mattrs,
 		EventSourceARN:         t.arn,
 		EventSource:            "aws:sqs",
-		AWSRegion:              t.f.Region(),
+		AWSRegion:              t.region,
 	}
 }
 
@@ -601,7 +611,7 @@ func (t *Trigger) delete(ctx context.Context, del []types.DeleteMessageBatchRequ
 	for from := 0; from < len(del); from += 10 {
 		n := min(10, len(del)-from)
 		t.call()
-		out, err := t.f.DeleteMessageBatch(ctx, &sqs.DeleteMessageBatchInput{QueueUrl: &t.url, Entries: del[from : from+n]})
+		out, err := t.f.DeleteMessageBatch(ctx, &sqs.DeleteMessageBatchInput{QueueUrl: &t.url, Entries: del[from : from+n]}, t.as...)
 		if err != nil {
 			return nil, fmt.Errorf("lambdasqs: DeleteMessageBatch: %w", err)
 		}

@@ -311,3 +311,31 @@ func TestABatchStopsShortOfTheSixMegabytePayload(t *testing.T) {
 	// Eight records of 700,000 bytes fit in 6 MB (6,291,456 bytes); a ninth would not.
 	assert.Equal(t, []int{8, 2}, sizes)
 }
+
+func TestATriggerOnAQueueOfAnotherRegionAndAccountPollsThatQueue(t *testing.T) {
+	ctx := context.Background()
+	f := sqsfake.New()
+	home := queue(t, f, "jobs", nil)
+	_, err := f.SendMessage(ctx, &sqs.SendMessageInput{QueueUrl: &home, MessageBody: aws.String("home")})
+	require.NoError(t, err)
+	away := sqsfake.ActAs(sqsfake.Identity{AccountID: "222222222222", Region: "eu-west-1"})
+	q, err := f.CreateQueue(ctx, &sqs.CreateQueueInput{QueueName: aws.String("jobs")}, away)
+	require.NoError(t, err)
+	_, err = f.SendMessage(ctx, &sqs.SendMessageInput{QueueUrl: q.QueueUrl, MessageBody: aws.String("away")}, away)
+	require.NoError(t, err)
+
+	var got []events.SQSMessage
+	trig, err := lambdasqs.New(f, "arn:aws:sqs:eu-west-1:222222222222:jobs", func(_ context.Context, ev events.SQSEvent) error {
+		got = append(got, ev.Records...)
+		return nil
+	}, lambdasqs.Config{})
+	require.NoError(t, err)
+	require.NoError(t, trig.Advance(ctx, time.Second))
+	require.Len(t, got, 1)
+	assert.Equal(t, []string{"away", "eu-west-1", "arn:aws:sqs:eu-west-1:222222222222:jobs"},
+		[]string{got[0].Body, got[0].AWSRegion, got[0].EventSourceARN})
+	homeInfo, _ := f.Queue("jobs")
+	assert.Len(t, homeInfo.Messages, 1, "the home region's queue of the same name is left alone")
+	awayInfo, _ := f.Queue("arn:aws:sqs:eu-west-1:222222222222:jobs")
+	assert.Empty(t, awayInfo.Messages, "the handled message was deleted")
+}
