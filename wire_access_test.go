@@ -184,3 +184,31 @@ func TestRefusedRequestsAreRecordedAsWhoTheyWereAuthenticatedAs(t *testing.T) {
 	assert.Equal(t, Caller{Door: DoorHTTP, Other: true}, calls[0].Caller, "a refused signature is nobody's word")
 	assert.Contains(t, calls[0].String(), "[unauthenticated]")
 }
+
+func TestSecureTransportThroughHTTPClientFollowsTheEndpointsScheme(t *testing.T) {
+	ctx := context.Background()
+	f := New()
+	policy := `{"Statement":[{"Effect":"Deny","Principal":"*","Action":"sqs:*","Resource":"*","Condition":{"Bool":{"aws:SecureTransport":"false"}}}]}`
+	q, err := f.CreateQueue(ctx, &sqs.CreateQueueInput{QueueName: aws.String("q"), Attributes: map[string]string{"Policy": policy}})
+	require.NoError(t, err)
+	for endpoint, code := range map[string]string{"https://sqs.us-east-1.amazonaws.com": "", "http://sqs.fake.invalid": "AccessDenied"} {
+		c := sqs.New(sqs.Options{Region: "us-east-1", BaseEndpoint: aws.String(endpoint), HTTPClient: f.HTTPClient(),
+			Credentials: aws.AnonymousCredentials{}, RetryMaxAttempts: 1})
+		_, err := c.SendMessage(ctx, &sqs.SendMessageInput{QueueUrl: q.QueueUrl, MessageBody: aws.String("x")})
+		if code == "" {
+			assert.NoError(t, err, endpoint)
+		} else {
+			requireCode(t, err, code)
+		}
+	}
+}
+
+func TestAnUnsignedRequestThroughHTTPClientNamesItsHost(t *testing.T) {
+	ctx := context.Background()
+	f := New(WithCredentials(Credential{AccessKeyID: "AKIAALICE", SecretAccessKey: "s"}))
+	c := sqs.New(sqs.Options{Region: "us-east-1", BaseEndpoint: aws.String("http://sqs.fake.invalid"), HTTPClient: f.HTTPClient(),
+		Credentials: aws.AnonymousCredentials{}, RetryMaxAttempts: 1})
+	_, err := c.ListQueues(ctx, &sqs.ListQueuesInput{})
+	requireCode(t, err, "AccessDenied")
+	assert.Contains(t, err.Error(), "Access to the resource http://sqs.fake.invalid/ is denied.")
+}

@@ -109,7 +109,7 @@ func queueInPath(r *http.Request) string {
 		}
 	}
 	scheme := "http"
-	if r.TLS != nil {
+	if overTLS(r) {
 		scheme = "https"
 	}
 	return scheme + "://" + r.Host + p

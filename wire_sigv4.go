@@ -226,11 +226,22 @@ func (e *sigError) wire() *wireError {
 
 func errUnsigned(r *http.Request) *sigError {
 	scheme := "http"
-	if r.TLS != nil {
+	if overTLS(r) {
 		scheme = "https"
 	}
+	host := r.Host
+	if host == "" {
+		host = r.URL.Host // a request HTTPClient hands over in memory, as its client built it
+	}
 	return &sigError{code: "AccessDenied", shape: "AccessDeniedException", status: http.StatusForbidden,
-		message: "Access to the resource " + scheme + "://" + r.Host + "/ is denied."}
+		message: "Access to the resource " + scheme + "://" + host + "/ is denied."}
+}
+
+// overTLS reports whether a request came over TLS: a server's request says so in r.TLS; one
+// HTTPClient hands to the handler in memory, as its client built it, in its URL's scheme
+// (the SDK's https endpoints, with no socket in between).
+func overTLS(r *http.Request) bool {
+	return r.TLS != nil || r.URL != nil && r.URL.Scheme == "https"
 }
 
 func errIncompleteSignature(message string) *sigError {
