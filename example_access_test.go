@@ -95,3 +95,37 @@ func Example_regions() {
 	// arn:aws:sqs:us-east-1:123456789012:jobs
 	// arn:aws:sqs:eu-west-1:222222222222:jobs
 }
+
+// Signed mode: with WithCredentials the wire door (Handler, HTTPClient, cmd/sqsfake) checks
+// every request's SigV4 signature with the SDK's own signer, and a request signed with a key
+// the fake knows acts as that key's principal. A wrong secret gets AWS's
+// SignatureDoesNotMatch, and nothing reaches the queue.
+func ExampleWithCredentials() {
+	ctx := context.Background()
+	f := sqsfake.New(sqsfake.WithCredentials(sqsfake.Credential{
+		AccessKeyID: "AKIAALICE", SecretAccessKey: "alice-secret",
+		PrincipalARN: "arn:aws:iam::123456789012:user/alice",
+	}))
+	client := func(secret string) *sqs.Client {
+		return sqs.New(sqs.Options{Region: "us-east-1", HTTPClient: f.HTTPClient(), // in memory, no socket
+			Credentials: aws.CredentialsProviderFunc(func(context.Context) (aws.Credentials, error) {
+				return aws.Credentials{AccessKeyID: "AKIAALICE", SecretAccessKey: secret}, nil
+			})})
+	}
+	q, err := client("alice-secret").CreateQueue(ctx, &sqs.CreateQueueInput{QueueName: aws.String("jobs")})
+	fmt.Println(*q.QueueUrl, err)
+
+	_, err = client("guess").SendMessage(ctx, &sqs.SendMessageInput{QueueUrl: q.QueueUrl, MessageBody: aws.String("x")})
+	var api smithy.APIError
+	errors.As(err, &api)
+	fmt.Println(api.ErrorCode())
+
+	for _, c := range f.Calls() {
+		fmt.Println(c) // who acted, and a refused request as unauthenticated
+	}
+	// Output:
+	// https://sqs.us-east-1.amazonaws.com/123456789012/jobs <nil>
+	// SignatureDoesNotMatch
+	// #1 2025-01-01T00:00:00Z CreateQueue jobs → ok [http] [as arn:aws:iam::123456789012:user/alice in us-east-1]
+	// #2 2025-01-01T00:00:00Z SendMessage → error SignatureDoesNotMatch: The request signature we calculated does not match the signature you provided. Check your AWS Secret Access Key and sign… [http] [unauthenticated]
+}
