@@ -220,7 +220,8 @@ func (t *Trigger) throttle(h *held) {
 // it) with context.DeadlineExceeded and returns that error: the invocation times out,
 // whatever the handler returns. Sleeps add up even when goroutines of one handler call Sleep
 // side by side: parallel work inside a handler is played as if it ran one piece after
-// another. Outside a handler a Trigger called, Sleep returns an error.
+// another. Called with a context that is not an invocation's (outside a handler the trigger
+called), Sleep returns an error.
 func Sleep(ctx context.Context, d time.Duration) error {
 	c, _ := ctx.Value(invocationKey{}).(*invocationCtx)
 	if c == nil {

@@ -107,8 +107,8 @@
 //
 // # Lambda's behaviour, point by point
 //
-// The rule ids (R…, A…) are those of the project's SPEC-lambda.md, which quotes the AWS Lambda
-// documentation for each.
+// The rule ids (R…, A…) are those of the project's docs/evidence/SPEC-lambda.md, which quotes
+// the AWS Lambda documentation for each.
 //
 //	Rule                                              Here
 //	BatchSize default 10; 1–10,000; FIFO ≤ 10 (R38)   validated; FIFO > 10: InvalidParameterValueException
