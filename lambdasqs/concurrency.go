@@ -221,7 +221,7 @@ func (t *Trigger) throttle(h *held) {
 // whatever the handler returns. Sleeps add up even when goroutines of one handler call Sleep
 // side by side: parallel work inside a handler is played as if it ran one piece after
 // another. Called with a context that is not an invocation's (outside a handler the trigger
-called), Sleep returns an error.
+// called), Sleep returns an error.
 func Sleep(ctx context.Context, d time.Duration) error {
 	c, _ := ctx.Value(invocationKey{}).(*invocationCtx)
 	if c == nil {
