@@ -161,8 +161,6 @@ func accountOfKey(accessKey string) string {
 	return ""
 }
 
-// isAccountID reports whether s is 12 ASCII digits.
-func isAccountID(s string) bool { return len(s) == 12 && isDigits(s) }
 
 // orgIDShape reports whether s has the shape of an AWS Organizations id: o- and 10 to 32
 // lower-case letters or digits.

@@ -128,7 +128,7 @@ func WithClock(c Clock) Option {
 // or us-gov-west-1; a cn- region names the aws-cn partition, a us-gov- one aws-us-gov.
 func WithRegion(region string) Option {
 	return func(f *Fake) {
-		if !regionPattern.MatchString(region) {
+		if !isRegionName(region) {
 			f.refuse("WithRegion", strconv.Quote(region), regionRule)
 			return
 		}
@@ -140,7 +140,7 @@ func WithRegion(region string) Option {
 // 123456789012).
 func WithAccountID(account string) Option {
 	return func(f *Fake) {
-		if !accountIDPattern.MatchString(account) {
+		if !isAccountID(account) {
 			f.refuse("WithAccountID", strconv.Quote(account), accountIDRule)
 			return
 		}

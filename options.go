@@ -97,9 +97,7 @@ const (
 )
 
 var (
-	regionPattern    = regexp.MustCompile(`^[a-z]{2,}(-[a-z]+)+-[0-9]+$`)
-	accountIDPattern = regexp.MustCompile(`^[0-9]{12}$`)
-	senderIDPattern  = regexp.MustCompile(`^(?:[0-9]{12}|\w{16,128}(?::[\w+=,.@-]{2,64})?)$`)
+	senderIDPattern = regexp.MustCompile(`^(?:[0-9]{12}|\w{16,128}(?::[\w+=,.@-]{2,64})?)$`)
 )
 
 // validEndpoint reports whether base is "" or an absolute http or https URL with a host and

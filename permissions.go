@@ -105,7 +105,7 @@ func (f *Fake) addPermission(a *actor, in *sqs.AddPermissionInput) (*sqs.AddPerm
 		}
 	}
 	for _, id := range in.AWSAccountIds {
-		if len(id) != 12 || !isDigits(id) {
+		if !isAccountID(id) {
 			return nil, errInvalidValue(id, "AWSAccountIds", "Invalid account id.")
 		}
 	}

@@ -410,7 +410,7 @@ func (set *principalSet) addAWS(id string) bool {
 		set.anyone = true
 		return true
 	}
-	if len(id) == 12 && isDigits(id) {
+	if isAccountID(id) {
 		set.accounts = append(set.accounts, id)
 		return true
 	}

@@ -149,8 +149,8 @@ const identityRule = "an Identity whose AccountID is 12 digits or \"\", whose Re
 // account of PrincipalARN when one is given.
 func identityFromPublic(p Identity) identity {
 	id := identity{account: p.AccountID, region: p.Region, principal: p.PrincipalARN, orgID: p.OrgID}
-	ok := (p.AccountID == "" || accountIDPattern.MatchString(p.AccountID)) &&
-		(p.Region == "" || regionPattern.MatchString(p.Region)) &&
+	ok := (p.AccountID == "" || isAccountID(p.AccountID)) &&
+		(p.Region == "" || isRegionName(p.Region)) &&
 		(p.OrgID == "" || orgIDShape(p.OrgID))
 	if ok && p.PrincipalARN != "" {
 		arnAccount, valid := principalARNAccount(p.PrincipalARN)
@@ -207,10 +207,10 @@ func (f *Fake) actorFor(id identity) *actor {
 		return a
 	}
 	raw := id
-	if id.account == f.home.account || !accountIDPattern.MatchString(id.account) {
+	if id.account == f.home.account || !isAccountID(id.account) {
 		id.account = ""
 	}
-	if id.region == f.home.region || !regionPattern.MatchString(id.region) {
+	if id.region == f.home.region || !isRegionName(id.region) {
 		id.region = ""
 	}
 	if id.account == "" && id.principal == f.homeActor.principal {

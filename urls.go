@@ -177,9 +177,12 @@ func validQueueName(name string, fifo bool) bool {
 	return true
 }
 
-// isRegionName reports whether s has a region's form — lower-case words and a number
-// joined by hyphens, the first word of two letters or more (us-east-1, us-gov-west-1,
-// eusc-de-east-1) — as options.go's regionPattern does, without a regexp.
+// isAccountID reports whether s is an AWS account id: 12 ASCII digits.
+func isAccountID(s string) bool { return len(s) == 12 && isDigits(s) }
+
+// isRegionName reports whether s has a region's form: lower-case words and a number joined by
+// hyphens, the first word of two letters or more (us-east-1, us-gov-west-1, eusc-de-east-1).
+// WithRegion, ActAs and the wire's credential scope all check it.
 func isRegionName(s string) bool {
 	first, rest, ok := strings.Cut(s, "-")
 	if !ok || len(first) < 2 || !lowerWord(first) {

@@ -10,6 +10,7 @@ import (
 	"net/http/httptest"
 	"net/textproto"
 	"os"
+	"regexp"
 	"strconv"
 	"strings"
 	"sync"
@@ -630,10 +631,14 @@ func TestIdentifyReadsTheCredentialScope(t *testing.T) {
 	}
 }
 
-func TestIsRegionNameAgreesWithRegionPattern(t *testing.T) {
+// regionForm is the region rule as a regular expression, the reference isRegionName is checked
+// against.
+var regionForm = regexp.MustCompile(`^[a-z]{2,}(-[a-z]+)+-[0-9]+$`)
+
+func TestIsRegionNameTellsARegionsForm(t *testing.T) {
 	for _, s := range []string{"us-east-1", "us-gov-west-1", "eusc-de-east-1", "cn-northwest-1", "il-central-1",
 		"", "us", "us-east", "u-east-1", "us--1", "us-east-", "US-east-1", "us-east-1a", "us-1", "queue", "us-ea5t-1", "-east-1"} {
-		assert.Equal(t, regionPattern.MatchString(s), isRegionName(s), s)
+		assert.Equal(t, regionForm.MatchString(s), isRegionName(s), s)
 	}
 }
 
