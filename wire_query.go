@@ -108,11 +108,8 @@ func queueInPath(r *http.Request) string {
 			return ""
 		}
 	}
-	scheme := "http"
-	if overTLS(r) {
-		scheme = "https"
-	}
-	return scheme + "://" + r.Host + p
+	scheme, host := requestOrigin(r)
+	return scheme + "://" + host + p
 }
 
 // serveQuery answers a query-protocol request whose body has been read.

@@ -225,14 +225,7 @@ func (e *sigError) wire() *wireError {
 }
 
 func errUnsigned(r *http.Request) *sigError {
-	scheme := "http"
-	if overTLS(r) {
-		scheme = "https"
-	}
-	host := r.Host
-	if host == "" {
-		host = r.URL.Host // a request HTTPClient hands over in memory, as its client built it
-	}
+	scheme, host := requestOrigin(r)
 	return &sigError{code: "AccessDenied", shape: "AccessDeniedException", status: http.StatusForbidden,
 		message: "Access to the resource " + scheme + "://" + host + "/ is denied."}
 }
@@ -242,6 +235,19 @@ func errUnsigned(r *http.Request) *sigError {
 // (the SDK's https endpoints, with no socket in between).
 func overTLS(r *http.Request) bool {
 	return r.TLS != nil || r.URL != nil && r.URL.Scheme == "https"
+}
+
+// requestOrigin returns the scheme and host a request was sent to: a server's request names
+// its host in r.Host, one HTTPClient hands over in memory in its URL.
+func requestOrigin(r *http.Request) (scheme, host string) {
+	scheme, host = "http", r.Host
+	if overTLS(r) {
+		scheme = "https"
+	}
+	if host == "" && r.URL != nil {
+		host = r.URL.Host
+	}
+	return scheme, host
 }
 
 func errIncompleteSignature(message string) *sigError {
@@ -497,14 +503,7 @@ func expectedSignature(r *http.Request, a *sigAuth, k *knownKey, region string, 
 var signerSkips = map[string]bool{"User-Agent": true, "X-Amzn-Trace-Id": true, "Expect": true, "Transfer-Encoding": true}
 
 func signedCopy(r *http.Request, a *sigAuth) *http.Request {
-	scheme := "http"
-	if r.TLS != nil {
-		scheme = "https"
-	}
-	host := r.Host
-	if host == "" {
-		host = r.URL.Host
-	}
+	scheme, host := requestOrigin(r)
 	rawQuery := r.URL.RawQuery
 	if a.presigned {
 		q := r.URL.Query()
