@@ -126,10 +126,10 @@ func (m *doorMiddleware) HandleSerialize(ctx context.Context, in middleware.Seri
 	if id, ok := ctx.Value(identityKey{}).(Identity); ok {
 		as = identityFromPublic(id) // a per-call ActAs
 	}
-	if region := awsmiddleware.GetRegion(ctx); region != "" && region != m.f.region && as.region == "" {
-		as.region = region // a per-call Region (the fake's own is left out: the default path stays free)
+	if region := awsmiddleware.GetRegion(ctx); region != "" && as.region == "" {
+		as.region = region // a per-call Region
 	}
-	if as != (identity{}) {
+	if as = m.f.trimOwn(as); as != (identity{}) { // the fake's own allocates nothing
 		cn.as = new(identity) // only off the default path: the common call allocates nothing more
 		*cn.as = as
 	}

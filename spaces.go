@@ -197,6 +197,7 @@ func (f *Fake) findSpace(account, region string) *space {
 // configured with the region "local", say) stands for the fake's own, as do the fake's own
 // values given explicitly. Called with f.mu held.
 func (f *Fake) actorFor(id identity) *actor {
+	id = f.trimOwn(id)
 	if id == (identity{}) {
 		return f.homeActor
 	}
@@ -205,16 +206,6 @@ func (f *Fake) actorFor(id identity) *actor {
 	}
 	if a := f.actors[id]; a != nil {
 		return a
-	}
-	raw := id
-	if id.account == f.home.account || !isAccountID(id.account) {
-		id.account = ""
-	}
-	if id.region == f.home.region || !isRegionName(id.region) {
-		id.region = ""
-	}
-	if id.account == "" && id.principal == f.homeActor.principal {
-		id.principal = ""
 	}
 	var a *actor
 	if id == (identity{}) {
@@ -231,11 +222,28 @@ func (f *Fake) actorFor(id identity) *actor {
 	if f.actors == nil {
 		f.actors = make(map[identity]*actor)
 	}
-	f.actors[raw] = a
-	if raw == (identity{insecure: true}) {
+	f.actors[id] = a
+	if id == (identity{insecure: true}) {
 		f.homeOverHTTP = a
 	}
 	return a
+}
+
+// trimOwn leaves out of id what is the fake's own — its account, its region, its root user —
+// and what is not well formed, which stands for the fake's own, so that one identity has one
+// form and the fake's own resolves without a map lookup. It reads only what New set, so a door
+// may call it without f.mu.
+func (f *Fake) trimOwn(id identity) identity {
+	if id.account == f.home.account || id.account != "" && !isAccountID(id.account) {
+		id.account = ""
+	}
+	if id.region == f.home.region || id.region != "" && !isRegionName(id.region) {
+		id.region = ""
+	}
+	if id.account == "" && id.principal == f.homeActor.principal {
+		id.principal = ""
+	}
+	return id
 }
 
 // principalOf returns the principal ARN of the actor numbered num (actor.num), or "" for the

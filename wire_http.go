@@ -217,15 +217,7 @@ func (h *wireHandler) authenticate(r *http.Request, body []byte) (*identity, *wi
 	} else {
 		id = identify(r)
 	}
-	who := identity{account: id.account, region: id.region, principal: id.principal, orgID: id.orgID, insecure: !overTLS(r)}
-	// The fake's own account and region are left out, so that the common request resolves
-	// to its actor without a map lookup (actorFor).
-	if who.account == h.f.account {
-		who.account = ""
-	}
-	if who.region == h.f.region {
-		who.region = ""
-	}
+	who := h.f.trimOwn(identity{account: id.account, region: id.region, principal: id.principal, orgID: id.orgID, insecure: !overTLS(r)})
 	switch who {
 	case identity{insecure: true}:
 		return &wireOwnOverHTTP, nil // the common request allocates nothing
