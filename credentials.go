@@ -161,7 +161,6 @@ func accountOfKey(accessKey string) string {
 	return ""
 }
 
-
 // orgIDShape reports whether s has the shape of an AWS Organizations id: o- and 10 to 32
 // lower-case letters or digits.
 func orgIDShape(s string) bool {
