@@ -143,13 +143,12 @@ func (s *credentialSet) lookup(accessKey string) (*knownKey, bool) {
 // arn:<partition>:iam::<account>:<root|user/…|role/…|…> or
 // arn:<partition>:sts::<account>:<assumed-role/…|federated-user/…>.
 func principalARNAccount(arn string) (string, bool) {
-	parts := strings.SplitN(arn, ":", 6)
-	if len(parts) != 6 || parts[0] != "arn" || parts[1] == "" || parts[3] != "" ||
-		(parts[2] != "iam" && parts[2] != "sts") || !isAccountID(parts[4]) ||
-		parts[5] == "" || !printableToken(parts[5]) {
-		return "", false
+	for _, service := range [...]string{"iam", "sts"} {
+		if partition, account, resource, ok := splitIAMArn(arn, service); ok {
+			return account, partition != "" && isAccountID(account) && printableToken(resource)
+		}
 	}
-	return parts[4], true
+	return "", false
 }
 
 // accountOfKey returns the account an access key id names by convention: a key id of 12

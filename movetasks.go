@@ -54,9 +54,11 @@ func errSourceNotFound() *sqsError {
 	return newError("ResourceNotFoundException", "The resource that you specified for the SourceArn parameter doesn't exist.")
 }
 
-// wellFormedARN reports whether s has the shape arn:<partition>:<service>:<region>:<account>:<resource>.
+// wellFormedARN reports whether s has an ARN's shape, arn:<partition>:<service>:<region>:<account>:<resource>,
+// with a partition, a service and a resource (IAM ARNs have no region, some no account; a
+// resource may hold colons).
 func wellFormedARN(s string) bool {
-	parts := strings.Split(s, ":")
+	parts := strings.SplitN(s, ":", 6)
 	return len(parts) == 6 && parts[0] == "arn" && parts[1] != "" && parts[2] != "" && parts[5] != ""
 }
 

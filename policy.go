@@ -414,7 +414,7 @@ func (set *principalSet) addAWS(id string) bool {
 		set.accounts = append(set.accounts, id)
 		return true
 	}
-	if !isARN(id) {
+	if !wellFormedARN(id) {
 		return false
 	}
 	partition, account, resource, ok := splitIAMArn(id, "iam")
@@ -428,13 +428,6 @@ func (set *principalSet) addAWS(id string) bool {
 	}
 	set.arns = append(set.arns, id)
 	return true
-}
-
-// isARN reports whether s has an ARN's form, arn:<partition>:<service>:<region>:<account>:<resource>,
-// with a partition, a service and a resource (IAM ARNs have no region, some no account).
-func isARN(s string) bool {
-	parts := strings.SplitN(s, ":", 6)
-	return len(parts) == 6 && parts[0] == "arn" && parts[1] != "" && parts[2] != "" && parts[5] != ""
 }
 
 // splitIAMArn splits arn:<partition>:<service>::<account>:<resource>.
