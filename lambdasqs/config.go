@@ -70,6 +70,17 @@ func invalidParameter(format string, args ...any) *Error {
 
 // constraint is AWS's model-validation error, the form every AWS JSON service returns for a
 // value outside a member's declared range.
+// inRange is Lambda's refusal of a member outside [lo, hi], or nil.
+func inRange(v, lo, hi int32, member string) *Error {
+	switch {
+	case v < lo:
+		return constraint(v, member, "Member must have value greater than or equal to "+strconv.Itoa(int(lo)))
+	case v > hi:
+		return constraint(v, member, "Member must have value less than or equal to "+strconv.Itoa(int(hi)))
+	}
+	return nil
+}
+
 func constraint(value any, member, rule string) *Error {
 	return &Error{Code: "ValidationException", Message: fmt.Sprintf("1 validation error detected: Value '%v' at '%s' failed to satisfy constraint: %s", value, member, rule)}
 }
@@ -105,19 +116,13 @@ func validate(cfg Config, fifo bool, visibility string) (mapping, error) {
 		m.timeout = cfg.FunctionTimeout
 	}
 	if cfg.BatchSize != 0 {
-		if cfg.BatchSize < 1 {
-			return m, constraint(cfg.BatchSize, "batchSize", "Member must have value greater than or equal to 1")
-		}
-		if cfg.BatchSize > 10000 {
-			return m, constraint(cfg.BatchSize, "batchSize", "Member must have value less than or equal to 10000")
+		if err := inRange(cfg.BatchSize, 1, 10000, "batchSize"); err != nil {
+			return m, err
 		}
 		m.batchSize = int(cfg.BatchSize)
 	}
-	if cfg.MaximumBatchingWindowInSeconds < 0 {
-		return m, constraint(cfg.MaximumBatchingWindowInSeconds, "maximumBatchingWindowInSeconds", "Member must have value greater than or equal to 0")
-	}
-	if cfg.MaximumBatchingWindowInSeconds > 300 {
-		return m, constraint(cfg.MaximumBatchingWindowInSeconds, "maximumBatchingWindowInSeconds", "Member must have value less than or equal to 300")
+	if err := inRange(cfg.MaximumBatchingWindowInSeconds, 0, 300, "maximumBatchingWindowInSeconds"); err != nil {
+		return m, err
 	}
 	m.window = time.Duration(cfg.MaximumBatchingWindowInSeconds) * time.Second
 	if len(cfg.FunctionResponseTypes) > 1 {
@@ -130,11 +135,8 @@ func validate(cfg Config, fifo bool, visibility string) (mapping, error) {
 		m.report = true
 	}
 	if cfg.MaximumConcurrency != 0 {
-		if cfg.MaximumConcurrency < 2 {
-			return m, constraint(cfg.MaximumConcurrency, "scalingConfig.maximumConcurrency", "Member must have value greater than or equal to 2")
-		}
-		if cfg.MaximumConcurrency > 1000 {
-			return m, constraint(cfg.MaximumConcurrency, "scalingConfig.maximumConcurrency", "Member must have value less than or equal to 1000")
+		if err := inRange(cfg.MaximumConcurrency, 2, 1000, "scalingConfig.maximumConcurrency"); err != nil {
+			return m, err
 		}
 		m.concurrency = int(cfg.MaximumConcurrency)
 	}
