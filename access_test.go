@@ -207,3 +207,18 @@ func BenchmarkAccessCheckTenStatements(b *testing.B) {
 		_ = access(a, queue, "SendMessage")
 	}
 }
+
+func TestGetQueueUrlDeniedToItsOwnAccountIsAccessDenied(t *testing.T) {
+	ctx := context.Background()
+	f := New()
+	policy := `{"Statement":[{"Effect":"Deny","Principal":"*","Action":"sqs:GetQueueUrl","Resource":"*"}]}`
+	_, err := f.CreateQueue(ctx, &sqs.CreateQueueInput{QueueName: aws.String("q"), Attributes: map[string]string{"Policy": policy}})
+	require.NoError(t, err)
+	// The owner knows the queue is there: an explicit deny says so, where a caller of another
+	// account is told the queue does not exist.
+	_, err = f.GetQueueUrl(ctx, &sqs.GetQueueUrlInput{QueueName: aws.String("q")})
+	requireCode(t, err, "AccessDenied")
+	_, err = f.GetQueueUrl(ctx, &sqs.GetQueueUrlInput{QueueName: aws.String("q"), QueueOwnerAWSAccountId: aws.String(DefaultAccountID)},
+		ActAs(Identity{AccountID: accountB}))
+	requireCode(t, err, "AWS.SimpleQueueService.NonExistentQueue")
+}

@@ -205,3 +205,30 @@ func TestAQueueURLNamesTheQueueOfItsNameNowAfterDeleteAndReset(t *testing.T) {
 	require.Len(t, info.Messages, 1)
 	assert.Equal(t, "new", info.Messages[0].Body)
 }
+
+func TestParseQueueURLReadsEveryFormAQueueURLTakes(t *testing.T) {
+	for _, tc := range []struct {
+		url  string
+		want queueRef
+		ok   bool
+	}{
+		{"jobs", queueRef{name: "jobs"}, true},
+		{"123456789012/jobs", queueRef{account: "123456789012", name: "jobs"}, true},
+		{"https://sqs.eu-west-1.amazonaws.com/123456789012/jobs", queueRef{account: "123456789012", name: "jobs", hostRegion: "eu-west-1"}, true},
+		{"https://sqs.cn-north-1.amazonaws.com.cn/123456789012/jobs", queueRef{account: "123456789012", name: "jobs", hostRegion: "cn-north-1"}, true},
+		{"https://eu-west-1.queue.amazonaws.com/123456789012/jobs", queueRef{account: "123456789012", name: "jobs", hostRegion: "eu-west-1"}, true},
+		{"https://queue.amazonaws.com/123456789012/jobs/", queueRef{account: "123456789012", name: "jobs"}, true},
+		{"http://127.0.0.1:9324/queue/eu-west-1/123456789012/jobs", queueRef{region: "eu-west-1", account: "123456789012", name: "jobs"}, true},
+		{"http://127.0.0.1:9324/sqs/queue/eu-west-1/123456789012/jobs", queueRef{region: "eu-west-1", account: "123456789012", name: "jobs"}, true},
+		{"http://127.0.0.1:9324/queue/sqs/123456789012/jobs", queueRef{account: "123456789012", name: "jobs"}, true},
+		{"http://127.0.0.1:9324", queueRef{}, false},
+		{"/jobs", queueRef{}, false},
+		{"", queueRef{}, false},
+	} {
+		got, ok := parseQueueURL(tc.url)
+		assert.Equal(t, tc.ok, ok, tc.url)
+		if tc.ok {
+			assert.Equal(t, tc.want, got, tc.url)
+		}
+	}
+}
