@@ -184,7 +184,12 @@ func TestFlagErrorsNameTheFlagAndWhatItsOptionAllows(t *testing.T) {
 		var stderr bytes.Buffer
 		assert.EqualError(t, run(context.Background(), tc.args, io.Discard, &stderr), tc.err, "run reports it without panicking")
 	}
-	_, err := newServer(config{region: "x", account: "123456789012", clock: "virtual"})
+	dup := filepath.Join(t.TempDir(), "creds.json")
+	require.NoError(t, os.WriteFile(dup, []byte(`[{"accessKeyId":"AKIA1","secretAccessKey":"a"},{"accessKeyId":"AKIA1","secretAccessKey":"b"}]`), 0o600))
+	_, err := parseFlags([]string{"-credentials", dup}, io.Discard)
+	require.Error(t, err)
+	assert.True(t, strings.HasPrefix(err.Error(), "-credentials "), "the flag is named: %v", err)
+	_, err = newServer(config{region: "x", account: "123456789012", clock: "virtual"})
 	assert.EqualError(t, err, `-region "x": want a region such as us-east-1: lower-case words and a number, joined by hyphens`,
 		"a server built from an unchecked config reports the error too")
 }
