@@ -52,7 +52,10 @@ type actor struct {
 
 // Identity says who a call acts as: an AWS account, a region and a principal of that account.
 // Zero fields take the fake's own values (WithAccountID, WithRegion) and the account's root
-// user (arn:aws:iam::<account>:root).
+// user (arn:aws:iam::<account>:root); an empty AccountID with a PrincipalARN is the
+// principal's account. A call made as an Identity the fake cannot be — an account that is not
+// 12 digits, a Region without a region's form, a principal of another account than
+// AccountID — fails with an *OptionError of ActAs.
 type Identity struct {
 	// AccountID is the caller's 12-digit account: queues it creates belong to it, and a
 	// queue of another account admits it only if that queue's Policy allows.
