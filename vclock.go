@@ -113,7 +113,7 @@ func (c *VirtualClock) Add(d time.Duration) {
 		if !ok || t.at.After(target) {
 			break
 		}
-		at := t.at
+		at := t.at.In(c.now.Location()) // a deadline from time.Unix is Local; Now keeps the clock's location
 		if t.every > 0 {
 			t.at = t.at.Add(t.every)
 			c.seq++
