@@ -4,6 +4,7 @@ import (
 	"embed"
 	"encoding/base64"
 	"encoding/json"
+	"github.com/sqsfake/sqsfake/internal/guard"
 	"io/fs"
 	"net/http"
 	"net/url"
@@ -13,7 +14,6 @@ import (
 	"strings"
 	"time"
 	"unicode/utf8"
-	"github.com/sqsfake/sqsfake/internal/guard"
 )
 
 // The console: a page that shows the fake's queues and each message's timeline on the
@@ -353,19 +353,19 @@ func (f *Fake) consoleOverview(w http.ResponseWriter, q url.Values, srv *guard.S
 // consoleMessage is a message as the console shows it: its body cut to a length, with the
 // length it has.
 type consoleMessage struct {
-	MessageID           string                   `json:"messageId"`
-	State               MessageState             `json:"state"`
-	ReceiveCount        int                      `json:"receiveCount"`
-	SentAt              time.Time                `json:"sentAt"`
-	VisibleAt           *time.Time               `json:"visibleAt,omitempty"`
-	Body                string                   `json:"body"`
-	BodyBytes           int                      `json:"bodyBytes"`
-	BodyTruncated       bool                     `json:"bodyTruncated,omitempty"`
-	Attributes          []consoleMessageAttr     `json:"attributes,omitempty"`
-	GroupID             string                   `json:"groupId,omitempty"`
-	DeduplicationID     string                   `json:"deduplicationId,omitempty"`
-	SequenceNumber      string                   `json:"sequenceNumber,omitempty"`
-	DeadLetterSourceArn string                   `json:"deadLetterSourceArn,omitempty"`
+	MessageID           string               `json:"messageId"`
+	State               MessageState         `json:"state"`
+	ReceiveCount        int                  `json:"receiveCount"`
+	SentAt              time.Time            `json:"sentAt"`
+	VisibleAt           *time.Time           `json:"visibleAt,omitempty"`
+	Body                string               `json:"body"`
+	BodyBytes           int                  `json:"bodyBytes"`
+	BodyTruncated       bool                 `json:"bodyTruncated,omitempty"`
+	Attributes          []consoleMessageAttr `json:"attributes,omitempty"`
+	GroupID             string               `json:"groupId,omitempty"`
+	DeduplicationID     string               `json:"deduplicationId,omitempty"`
+	SequenceNumber      string               `json:"sequenceNumber,omitempty"`
+	DeadLetterSourceArn string               `json:"deadLetterSourceArn,omitempty"`
 }
 
 // consoleMessageAttr is a message attribute, its value in text (binary in base64), cut to
