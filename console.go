@@ -354,7 +354,7 @@ func (f *Fake) consoleOverview(w http.ResponseWriter, q url.Values, srv *guard.S
 // length it has.
 type consoleMessage struct {
 	MessageID           string               `json:"messageId"`
-	State               MessageState         `json:"state"`
+	State               string               `json:"state"`
 	ReceiveCount        int                  `json:"receiveCount"`
 	SentAt              time.Time            `json:"sentAt"`
 	VisibleAt           *time.Time           `json:"visibleAt,omitempty"`
@@ -380,7 +380,7 @@ type consoleMessageAttr struct {
 // toConsole cuts a message for the console: its body to at most bodyMax bytes, on a
 // character boundary.
 func toConsole(m MessageInfo, bodyMax int) consoleMessage {
-	c := consoleMessage{MessageID: m.MessageID, State: m.State, ReceiveCount: m.ReceiveCount, SentAt: m.SentAt,
+	c := consoleMessage{MessageID: m.MessageID, State: m.State.String(), ReceiveCount: m.ReceiveCount, SentAt: m.SentAt,
 		BodyBytes: len(m.Body), GroupID: m.GroupID, DeduplicationID: m.DeduplicationID,
 		SequenceNumber: m.SequenceNumber, DeadLetterSourceArn: m.DeadLetterSourceArn}
 	if m.State != StateVisible {
