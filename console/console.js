@@ -242,7 +242,7 @@ function renderQueue() {
     tb.append(el("tr", { class: m.messageId === st.msg ? "sel" : null, "data-id": m.messageId, onclick: () => openMessage(m.messageId) },
       el("td", { class: "dim" }, String((st.cursors.length - 1) * MESSAGE_PAGE + n)),
       el("td", { class: "id" }, m.messageId),
-      el("td", {}, el("span", { class: "state state-" + m.state }, m.state)),
+      el("td", {}, el("span", { class: "state state-" + m.state.replace(" ", "-"), title: m.visibleAt ? "visible at " + fmtTime(m.visibleAt) : null }, m.state)),
       el("td", {}, String(m.receiveCount)),
       el("td", { class: "mono" }, fmtTime(m.sentAt).slice(11)),
       body, el("td", { class: "attrs", title: attrs }, attrs)));

@@ -212,13 +212,22 @@ func (b *browser) waitFor(t *testing.T, script string) any {
 	return b.eval(t, wrapped)
 }
 
-// screenshot writes a PNG of the whole page to path.
-func (b *browser) screenshot(t *testing.T, path string) {
+// screenshot writes a PNG of the whole page to path, at scale (1 for the page's size).
+func (b *browser) screenshot(t *testing.T, path string, scale float64) {
 	t.Helper()
+	var metrics struct {
+		CSSContentSize struct {
+			Width  float64 `json:"width"`
+			Height float64 `json:"height"`
+		} `json:"cssContentSize"`
+	}
+	b.do(t, "Page.getLayoutMetrics", nil, &metrics)
 	var res struct {
 		Data string `json:"data"`
 	}
-	b.do(t, "Page.captureScreenshot", map[string]any{"format": "png", "captureBeyondViewport": true}, &res)
+	size := metrics.CSSContentSize
+	b.do(t, "Page.captureScreenshot", map[string]any{"format": "png", "captureBeyondViewport": true,
+		"clip": map[string]any{"x": 0, "y": 0, "width": size.Width, "height": size.Height, "scale": scale}}, &res)
 	png, err := base64.StdEncoding.DecodeString(res.Data)
 	if err != nil {
 		t.Fatal(err)

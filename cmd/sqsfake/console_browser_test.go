@@ -122,7 +122,7 @@ func TestBrowserConsoleShowsRedeliveryAndDLQMoveAndActs(t *testing.T) {
 	assert.Contains(t, events, "received from jobs (receive 2")
 	assert.Equal(t, float64(0), b.eval(t, `document.querySelectorAll('#msg-body *, #messages td.body *:not(.more)').length`), "no markup from a body")
 	assert.Contains(t, b.text(t, "#msg-where"), "dead-lettered from jobs")
-	b.screenshot(t, filepath.Join(out, "1-dlq-timeline.png"))
+	b.screenshot(t, filepath.Join(out, "1-dlq-timeline.png"), 1)
 
 	// Advance the clock from the page: the clock shows the new time.
 	loaded := b.eval(t, `Number(document.body.dataset.loaded)`).(float64)
@@ -135,12 +135,15 @@ func TestBrowserConsoleShowsRedeliveryAndDLQMoveAndActs(t *testing.T) {
 	b.waitFor(t, `document.querySelector('#notice') && document.querySelector('#notice').textContent.startsWith('started move task')`)
 	advance("1s")
 	b.eval(t, `document.querySelector('#refresh').click()`)
-	b.waitFor(t, `document.querySelector('#timeline .ev-redriven')`)
+	b.waitFor(t, `document.querySelector('#timeline .ev-redriven') && document.querySelector('#clock').textContent === '2025-01-01 00:02:31.000Z' &&
+		document.querySelector('#count-visible').textContent === '0'`)
 	assert.Contains(t, b.text(t, "#events"), "redriven from jobs-dlq to jobs")
 	assert.Contains(t, b.text(t, "#msg-where"), "no longer in a queue")
-	b.screenshot(t, filepath.Join(out, "2-redriven.png"))
+	b.screenshot(t, filepath.Join(out, "2-redriven.png"), 1)
+	b.screenshot(t, filepath.Join(out, "2-redriven-small.png"), 0.6) // the size of docs/console.png
 
 	// Send a message from the page to jobs: it is listed, its body as text.
+	require.Equal(t, 1, receive()) // job 0, in flight
 	b.eval(t, `document.querySelector('#queues tr[data-arn$=":jobs"]').click()`)
 	b.waitFor(t, `document.querySelector('#q-name').textContent === 'jobs'`)
 	b.eval(t, `document.querySelector('#send-body').value = '<b>hello</b> from the page';
@@ -149,11 +152,13 @@ func TestBrowserConsoleShowsRedeliveryAndDLQMoveAndActs(t *testing.T) {
 	b.waitFor(t, `document.querySelector('#notice') && document.querySelector('#notice').textContent.startsWith('sent message')`)
 	b.waitFor(t, `[...document.querySelectorAll('#messages td.body')].some(td => td.textContent === '<b>hello</b> from the page')`)
 	assert.Contains(t, b.text(t, "#messages tbody"), "source=browser")
-	assert.Equal(t, "5", b.text(t, "#count-visible"), "three jobs, the redriven message and the one sent")
+	assert.Equal(t, "4", b.text(t, "#count-visible"), "two jobs, the redriven message and the one sent")
+	assert.Equal(t, "1", b.text(t, "#count-inflight"))
+	assert.Equal(t, "in flight", b.text(t, "#messages tr[data-id] .state"), "job 0")
 	st, state := getStateOf(t, s, "jobs")
 	require.Equal(t, 200, st)
 	assert.Contains(t, state, "<b>hello</b> from the page", "the server holds what the page sent")
-	b.screenshot(t, filepath.Join(out, "3-sent.png"))
+	b.screenshot(t, filepath.Join(out, "3-sent.png"), 1)
 
 	// The API's errors are shown as the API gives them.
 	b.eval(t, `document.querySelector('#send-body').value = ''; document.querySelector('#send-attrs').value = ''; document.querySelector('#send').click()`)
@@ -161,6 +166,18 @@ func TestBrowserConsoleShowsRedeliveryAndDLQMoveAndActs(t *testing.T) {
 	b.eval(t, `document.querySelector('#advance-by').value = 'soon'; document.querySelector('#advance').click()`)
 	assert.Contains(t, b.waitFor(t, `document.querySelector('#error') && document.querySelector('#error').textContent.includes('advance') && document.querySelector('#error').textContent`),
 		"want ?d=<duration>")
+
+	// Purge the queue, then reset the server: each action refreshes what the page shows.
+	b.eval(t, `window.confirm = () => true; document.querySelector('#purge').click()`)
+	b.waitFor(t, `document.querySelector('#notice') && document.querySelector('#notice').textContent === 'purged jobs'`)
+	b.waitFor(t, `document.querySelector('#count-visible').textContent === '0' && document.querySelector('#count-inflight').textContent === '0'`)
+	b.eval(t, `document.querySelector('#purge').click()`)
+	assert.Contains(t, b.waitFor(t, `document.querySelector('#error') && document.querySelector('#error').textContent`),
+		"PurgeQueue failed: AWS.SimpleQueueService.PurgeQueueInProgress: ", "a second purge within 60 s fails as on SQS")
+	b.eval(t, `document.querySelector('#reset').click()`)
+	b.waitFor(t, `document.querySelector('#notice') && document.querySelector('#notice').textContent === 'reset'`)
+	b.waitFor(t, `document.querySelector('#clock').textContent === '2025-01-01 00:00:00.000Z' && document.querySelector('#queue-view').hidden`)
+	assert.Equal(t, "no queues", b.text(t, "#queues-range"))
 }
 
 // lastHandle is the latest receipt handle of the first message of a queue, read from the

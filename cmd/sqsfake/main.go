@@ -43,7 +43,7 @@
 // and curl send neither): a query-protocol GET or form post needs no CORS preflight.
 //
 // Control endpoints, under a path no SQS request uses (JSON answers). Every one but health
-// needs the header X-Sqsfake-Control: 1, which a page of another site cannot make a browser
+// and the console's page needs the header X-Sqsfake-Control: 1, which a page of another site cannot make a browser
 // send; a control request whose Origin or Sec-Fetch-Site shows another site is refused (403):
 //
 //	curl -X POST -H 'X-Sqsfake-Control: 1' 'http://127.0.0.1:9324/_sqsfake/advance?d=30s'
@@ -58,6 +58,8 @@
 //	GET  /_sqsfake/pollers?n=1&timeout=10s    wait until n receives are parked in long polls
 //	GET  /_sqsfake/idle?calls=N&timeout=10s   wait until N calls have begun and each has returned or parked
 //	POST /_sqsfake/reset                      back to the state at start: a fresh fake, a fresh clock
+//	GET  /_sqsfake/console/                   the console, a page for a browser (docs/console.md);
+//	                                          its JSON endpoints are under /_sqsfake/console/api/
 //
 // GET /_sqsfake/idle answers {"calls": C, "pollers": P}: C calls have begun since start or
 // reset (the start-up queues' CreateQueue calls and refused requests included), P are parked.
