@@ -287,7 +287,9 @@ function drawTimeline(m) {
   }
   const t = (iso) => Date.parse(iso);
   const now = t(m.now);
-  let t0 = t(evs[0].at), t1 = Math.max(now, t(evs[evs.length - 1].at));
+  // The drawing runs to now while a queue holds the message; once it is gone, to its last event.
+  let t0 = t(evs[0].at), t1 = t(evs[evs.length - 1].at);
+  if (m.message) t1 = Math.max(t1, now);
   for (const e of evs) if (e.visibleAt) t1 = Math.max(t1, t(e.visibleAt));
   if (t1 - t0 < 1000) t1 = t0 + 1000;
   const lanes = [];
@@ -307,7 +309,7 @@ function drawTimeline(m) {
   // axis: about six ticks at a round step
   const axis = sv("g", { class: "axis" });
   const steps = [1, 2, 5, 10, 15, 30, 60, 120, 300, 600, 900, 1800, 3600, 7200, 21600, 43200, 86400, 172800, 604800].map((s) => s * 1000);
-  const step = steps.find((s) => (t1 - t0) / s <= 8) || steps[steps.length - 1];
+  const step = steps.find((s) => (t1 - t0) / s <= 8) || Math.ceil((t1 - t0) / 8 / 86400000) * 86400000;
   for (let v = 0; t0 + v <= t1; v += step) {
     axis.append(sv("line", { x1: x(t0 + v), x2: x(t0 + v), y1: TOP - 6, y2: H - 6 }), sv("text", { x: x(t0 + v), y: TOP - 10, "text-anchor": "middle" }, fmtDur(v)));
   }
@@ -387,7 +389,7 @@ function drawTimeline(m) {
     marks.append(g);
   }
   if (open) close(open.end, false);
-  for (const q of Object.keys(entered)) leave(q, Math.min(now, t1));
+  for (const q of Object.keys(entered)) leave(q, t1);
   svg.append(resident, spans, marks);
   if (now >= t0 && now <= t1) {
     svg.append(sv("g", { class: "now" }, sv("line", { x1: x(now), x2: x(now), y1: TOP - 4, y2: H }), sv("text", { x: x(now) - 3, y: H - 2, "text-anchor": "end" }, "now")));

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -195,4 +196,34 @@ func getStateOf(t *testing.T, s *testServer, queue string) (int, string) {
 	t.Helper()
 	status, body := s.control(t, "GET", "state?queue="+queue)
 	return status, fmt.Sprint(body)
+}
+
+// The console over a queue of 100,000 messages: the first view pages them, and opening a
+// message reads one timeline. The test logs how long the page took (no bar here: timing
+// assertions do not belong in tests; BenchmarkConsoleFirstView holds the bar).
+func TestBrowserConsolePagesAQueueOf100000Messages(t *testing.T) {
+	chromium, err := chromiumPath()
+	if errors.Is(err, errNoBrowser) {
+		t.Skip("set SQSFAKE_BROWSER=1 (or a path to chromium) to run the browser tests")
+	}
+	require.NoError(t, err)
+	s := newTestServer(t, "-clock", "virtual", "-queues", "big")
+	fill(t, s, "big", 100_000)
+	srv := httptest.NewServer(s)
+	defer srv.Close()
+
+	b := startBrowser(t, chromium, 1360, 900)
+	b.navigate(t, srv.URL+"/_sqsfake/console/#queue=arn:aws:sqs:us-east-1:123456789012:big")
+	b.waitFor(t, `document.body.dataset.loaded >= 1 && document.querySelectorAll('#messages tr[data-id]').length === 50`)
+	t.Logf("first view of 100,000 messages shown %.0f ms after navigation began", b.eval(t, `performance.now()`))
+	assert.Equal(t, "(1–50 of 100,000)", b.text(t, "#m-range"))
+	assert.Equal(t, "100,000", b.text(t, "#count-visible"))
+
+	b.eval(t, `window.t0 = performance.now(); document.querySelector('#messages-next').click()`)
+	b.waitFor(t, `document.querySelector('#m-range').textContent === '(51–100 of 100,000)'`)
+	b.eval(t, `window.t0 = performance.now(); document.querySelector('#messages tr[data-id]').click()`)
+	b.waitFor(t, `document.querySelector('#timeline svg')`)
+	t.Logf("a message's timeline shown %.0f ms after the click", b.eval(t, `performance.now() - window.t0`))
+	assert.Equal(t, "50", b.text(t, "#msg-body"))
+	b.screenshot(t, filepath.Join(browserOut(t), "4-100000-messages.png"), 1)
 }
