@@ -224,6 +224,8 @@ func TestBrowserConsolePagesAQueueOf100000Messages(t *testing.T) {
 	b.eval(t, `window.t0 = performance.now(); document.querySelector('#messages tr[data-id]').click()`)
 	b.waitFor(t, `document.querySelector('#timeline svg')`)
 	t.Logf("a message's timeline shown %.0f ms after the click", b.eval(t, `performance.now() - window.t0`))
+	t.Logf("the page's requests: %s", b.eval(t, `performance.getEntriesByType('resource').filter(e => e.name.includes('/api/'))
+		.map(e => e.name.split('/api/')[1].split('?')[0] + ' ' + Math.round(e.duration) + ' ms').join(', ')`))
 	assert.Equal(t, "50", b.text(t, "#msg-body"))
 	b.screenshot(t, filepath.Join(browserOut(t), "4-100000-messages.png"), 1)
 }
