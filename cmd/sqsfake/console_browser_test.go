@@ -87,6 +87,8 @@ func TestBrowserConsoleShowsRedeliveryAndDLQMoveAndActs(t *testing.T) {
 		})})
 	_, err = other.CreateQueue(ctx, &sqs.CreateQueueInput{QueueName: aws.String("reports")})
 	require.NoError(t, err)
+	_, err = c.CreateQueue(ctx, &sqs.CreateQueueInput{QueueName: aws.String("orders.fifo"), Attributes: map[string]string{"FifoQueue": "true"}})
+	require.NoError(t, err)
 
 	b := startBrowser(t, chromium, 1360, 900)
 	b.navigate(t, s.endpoint+"/_sqsfake/console/")
@@ -160,6 +162,25 @@ func TestBrowserConsoleShowsRedeliveryAndDLQMoveAndActs(t *testing.T) {
 	require.Equal(t, 200, st)
 	assert.Contains(t, state, "<b>hello</b> from the page", "the server holds what the page sent")
 	b.screenshot(t, filepath.Join(out, "3-sent.png"), 1)
+
+	// A FIFO queue takes a group and a deduplication id; a queue of another account and
+	// region is addressed as that account and region.
+	b.eval(t, `document.querySelector('#queues tr[data-arn$=":orders.fifo"]').click()`)
+	b.waitFor(t, `document.querySelector('#q-name').textContent === 'orders.fifo' && !document.querySelector('#send-group').closest('label').hidden`)
+	b.eval(t, `document.querySelector('#send-body').value = 'order 7'; document.querySelector('#send-attrs').value = '';
+		document.querySelector('#send-group').value = 'customer-1'; document.querySelector('#send-dedup').value = 'o7';
+		document.querySelector('#send').click()`)
+	b.waitFor(t, `[...document.querySelectorAll('#messages td.body')].some(td => td.textContent === 'order 7')`)
+	b.eval(t, `document.querySelector('#queues tr[data-arn="arn:aws:sqs:eu-west-1:210987654321:reports"]').click()`)
+	b.waitFor(t, `document.querySelector('#q-name').textContent === 'reports' && document.querySelector('#send-group').closest('label').hidden`)
+	b.eval(t, `document.querySelector('#send-body').value = 'monthly'; document.querySelector('#send').click()`)
+	b.waitFor(t, `[...document.querySelectorAll('#messages td.body')].some(td => td.textContent === 'monthly')`)
+	got, err := other.ReceiveMessage(ctx, &sqs.ReceiveMessageInput{QueueUrl: aws.String(s.endpoint + "/210987654321/reports")})
+	require.NoError(t, err)
+	require.Len(t, got.Messages, 1)
+	assert.Equal(t, "monthly", *got.Messages[0].Body)
+	b.eval(t, `document.querySelector('#queues tr[data-arn$=":jobs"]').click()`)
+	b.waitFor(t, `document.querySelector('#q-name').textContent === 'jobs'`)
 
 	// The API's errors are shown as the API gives them.
 	b.eval(t, `document.querySelector('#send-body').value = ''; document.querySelector('#send-attrs').value = ''; document.querySelector('#send').click()`)
