@@ -84,6 +84,12 @@ func startBrowser(t *testing.T, chromium string, width, height int) *browser {
 	b.call(t, "", "Target.attachToTarget", map[string]any{"targetId": target.TargetID, "flatten": true}, &attached)
 	b.session = attached.SessionID
 	b.do(t, "Page.enable", nil, nil)
+	// Every page the test opens records its script errors and the policy's refusals, which
+	// pageErrors reads.
+	b.do(t, "Page.addScriptToEvaluateOnNewDocument", map[string]any{"source": `window.__errors = [];
+		addEventListener("error", (e) => __errors.push("error: " + e.message));
+		addEventListener("unhandledrejection", (e) => __errors.push("rejection: " + e.reason));
+		addEventListener("securitypolicyviolation", (e) => __errors.push("policy: " + e.violatedDirective + " " + e.blockedURI));`}, nil)
 	b.do(t, "Emulation.setDeviceMetricsOverride", map[string]any{"width": width, "height": height, "deviceScaleFactor": 1, "mobile": false}, nil)
 	return b
 }
@@ -236,6 +242,14 @@ func (b *browser) screenshot(t *testing.T, path string, scale float64) {
 		t.Fatal(err)
 	}
 	t.Logf("screenshot %s", path)
+}
+
+// pageErrors returns the script errors and Content-Security-Policy refusals of the page
+// since it was opened.
+func (b *browser) pageErrors(t *testing.T) []any {
+	t.Helper()
+	errs, _ := b.eval(t, `window.__errors`).([]any)
+	return errs
 }
 
 // navigate opens a URL in the page.

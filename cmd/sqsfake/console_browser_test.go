@@ -200,6 +200,7 @@ func TestBrowserConsoleShowsRedeliveryAndDLQMoveAndActs(t *testing.T) {
 	b.waitFor(t, `document.querySelector('#notice') && document.querySelector('#notice').textContent === 'reset'`)
 	b.waitFor(t, `document.querySelector('#clock').textContent === '2025-01-01 00:00:00.000Z' && document.querySelector('#queue-view').hidden`)
 	assert.Equal(t, "no queues", b.text(t, "#queues-range"))
+	assert.Empty(t, b.pageErrors(t), "no script error, nothing the page's policy refused")
 }
 
 // lastHandle is the latest receipt handle of the first message of a queue, read from the
@@ -249,4 +250,5 @@ func TestBrowserConsolePagesAQueueOf100000Messages(t *testing.T) {
 		.map(e => e.name.split('/api/')[1].split('?')[0] + ' ' + Math.round(e.duration) + ' ms').join(', ')`))
 	assert.Equal(t, "50", b.text(t, "#msg-body"))
 	b.screenshot(t, filepath.Join(browserOut(t), "4-100000-messages.png"), 1)
+	assert.Empty(t, b.pageErrors(t))
 }
