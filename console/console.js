@@ -46,6 +46,11 @@ function sv(tag, attrs, ...children) {
   return e;
 }
 
+// onEnter opens a focused row with the keyboard as a click does.
+function onEnter(ev) {
+  if (ev.key === "Enter") ev.currentTarget.click();
+}
+
 function fmtTime(iso) {
   const d = new Date(iso);
   return iso && !isNaN(d) ? d.toISOString().replace("T", " ") : "";
@@ -182,7 +187,7 @@ function renderOverview() {
     if (q.account !== ov.account || q.region !== ov.region) name.append(el("span", { class: "wire dim" }, q.account + " " + q.region));
     if (q.deadLetterTarget) name.append(el("span", { class: "wire" }, "→ DLQ " + nameOfArn(q.deadLetterTarget) + " after " + q.maxReceiveCount));
     if (q.deadLetterSources) name.append(el("span", { class: "wire" }, "← DLQ of " + q.deadLetterSources.map(nameOfArn).join(", ")));
-    body.append(el("tr", { class: q.arn === st.queue ? "sel" : null, "data-arn": q.arn, onclick: () => openQueue(q.arn) },
+    body.append(el("tr", { class: q.arn === st.queue ? "sel" : null, "data-arn": q.arn, tabindex: 0, onclick: () => openQueue(q.arn), onkeydown: onEnter },
       name, el("td", {}, fmtNum(q.visible)), el("td", {}, fmtNum(q.inFlight)), el("td", {}, fmtNum(q.delayed))));
   }
   $("queues-range").textContent = ov.total ? (st.queueAfter + 1) + "–" + (st.queueAfter + ov.queues.length) + " of " + fmtNum(ov.total) : "no queues";
@@ -239,7 +244,7 @@ function renderQueue() {
     const body = el("td", { class: "body", title: m.bodyTruncated ? "first " + fmtNum(m.body.length) + " characters of " + fmtNum(m.bodyBytes) + " bytes" : null }, m.body);
     if (m.bodyTruncated) body.append(el("span", { class: "more" }, " … (" + fmtNum(m.bodyBytes) + " bytes)"));
     const attrs = (m.attributes || []).map((a) => a.name + "=" + a.value + (a.truncated ? "…" : "")).join(", ");
-    tb.append(el("tr", { class: m.messageId === st.msg ? "sel" : null, "data-id": m.messageId, onclick: () => openMessage(m.messageId) },
+    tb.append(el("tr", { class: m.messageId === st.msg ? "sel" : null, "data-id": m.messageId, tabindex: 0, onclick: () => openMessage(m.messageId), onkeydown: onEnter },
       el("td", { class: "dim" }, String((st.cursors.length - 1) * MESSAGE_PAGE + n)),
       el("td", { class: "id" }, m.messageId),
       el("td", {}, el("span", { class: "state state-" + m.state.replace(" ", "-"), title: m.visibleAt ? "visible at " + fmtTime(m.visibleAt) : null }, m.state)),
