@@ -43,7 +43,7 @@
 // and curl send neither): a query-protocol GET or form post needs no CORS preflight.
 //
 // Control endpoints, under a path no SQS request uses (JSON answers). Every one but health
-// needs the header X-Sqsfake-Control: 1, which a page of another site cannot make a browser
+// and the console's page needs the header X-Sqsfake-Control: 1, which a page of another site cannot make a browser
 // send; a control request whose Origin or Sec-Fetch-Site shows another site is refused (403):
 //
 //	curl -X POST -H 'X-Sqsfake-Control: 1' 'http://127.0.0.1:9324/_sqsfake/advance?d=30s'
@@ -58,6 +58,8 @@
 //	GET  /_sqsfake/pollers?n=1&timeout=10s    wait until n receives are parked in long polls
 //	GET  /_sqsfake/idle?calls=N&timeout=10s   wait until N calls have begun and each has returned or parked
 //	POST /_sqsfake/reset                      back to the state at start: a fresh fake, a fresh clock
+//	GET  /_sqsfake/console/                   the console, a page for a browser (docs/console.md);
+//	                                          its JSON endpoints are under /_sqsfake/console/api/
 //
 // GET /_sqsfake/idle answers {"calls": C, "pollers": P}: C calls have begun since start or
 // reset (the start-up queues' CreateQueue calls and refused requests included), P are parked.
@@ -99,6 +101,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/sqs"
 	"github.com/sqsfake/sqsfake"
+	"github.com/sqsfake/sqsfake/internal/guard"
 	"github.com/sqsfake/sqsfake/internal/reqlog"
 )
 
@@ -493,18 +496,8 @@ func (s *server) hostAllowed(hostport string) bool {
 	if s.cfg.allowRemote {
 		return true
 	}
-	host := hostport
-	if h, _, err := net.SplitHostPort(hostport); err == nil {
-		host = h
-	} else if strings.HasPrefix(hostport, "[") && strings.HasSuffix(hostport, "]") {
-		host = hostport[1 : len(hostport)-1] // [::1] without a port
-	}
-	host = strings.ToLower(strings.TrimSuffix(host, "."))
-	if host == "localhost" || host != "" && host == s.endpointHost {
-		return true
-	}
-	ip := net.ParseIP(host)
-	return ip != nil && ip.IsLoopback()
+	host := guard.HostName(hostport)
+	return guard.Loopback(host) || host != "" && host == s.endpointHost
 }
 
 // writeAccessDenied refuses an SQS request as SQS refuses one it does not authorize, so that
@@ -521,23 +514,11 @@ func writeAccessDenied(w http.ResponseWriter, msg string) {
 // another site cannot make a browser send a custom header without the server's consent (a
 // CORS preflight, which this server never grants), so a form post or a fetch from a web page
 // cannot reset, advance or read the fake; curl, test suites and SDK-side helpers just add it.
-const controlHeader = "X-Sqsfake-Control"
+const controlHeader = guard.ControlHeader
 
-// crossSite explains why r comes from a page of another origin, or returns "". Browsers send Sec-Fetch-Site (same-origin, or none for an address typed by
-// the user) and, on posts and cross-origin fetches, Origin; a same-site page on another port
-// is another origin too.
-func crossSite(r *http.Request) string {
-	if site := r.Header.Get("Sec-Fetch-Site"); site != "" && site != "same-origin" && site != "none" {
-		return "Sec-Fetch-Site: " + strconv.Quote(site)
-	}
-	if origin := r.Header.Get("Origin"); origin != "" {
-		u, err := url.Parse(origin)
-		if err != nil || u.Scheme != "http" && u.Scheme != "https" || !strings.EqualFold(u.Host, r.Host) {
-			return "Origin " + strconv.Quote(origin)
-		}
-	}
-	return ""
-}
+// crossSite explains why r comes from a page of another origin, or returns "" (see
+// guard.CrossSite).
+func crossSite(r *http.Request) string { return guard.CrossSite(r) }
 
 // statusRecorder remembers the status a handler wrote, for the request log.
 type statusRecorder struct {
@@ -555,6 +536,13 @@ func (s *server) control(w http.ResponseWriter, r *http.Request) {
 	name := strings.TrimPrefix(r.URL.Path, controlPrefix)
 	if why := crossSite(r); why != "" {
 		writeJSON(w, http.StatusForbidden, errorBody("control requests from a page of another site are refused (cross-site request: "+why+")"))
+		return
+	}
+	if name == "console" || strings.HasPrefix(name, "console/") {
+		// The fake's console (sqsfake.ConsolePath): its page is opened by typing its address,
+		// which sends no control header; its JSON endpoints check the header themselves.
+		s.cur.Load().wire.ServeHTTP(w, guard.WithServer(r, &guard.Server{Clock: s.cfg.clock,
+			Advance: controlPrefix + "advance", Reset: controlPrefix + "reset"}))
 		return
 	}
 	if name != "health" && r.Header.Get(controlHeader) == "" {
