@@ -236,24 +236,27 @@ func AssertVisibleAt(t TestingT, f *Fake, queue, messageID string, at time.Time,
 	return fail(t, l.explainState(&b, queue), msgAndArgs)
 }
 
-// AssertMovedToDLQ asserts that the message with the given MessageId was dead-lettered from
-// sourceQueue: it sits in a dead-letter queue with that DeadLetterQueueSourceArn, or its
-// timeline shows the move (it may have been deleted or redriven from the DLQ since).
-func AssertMovedToDLQ(t TestingT, f *Fake, sourceQueue, messageID string, msgAndArgs ...any) bool {
+// AssertMovedToDLQ asserts that the message with the given MessageId was dead-lettered by a
+// receive, and that queue is either end of the move: the source queue whose RedrivePolicy
+// moved it, or the dead-letter queue it was moved to. It holds while the message sits in the
+// dead-letter queue (with that DeadLetterQueueSourceArn), and after it left, from its
+// timeline (it may have been deleted or redriven from the DLQ since).
+func AssertMovedToDLQ(t TestingT, f *Fake, queue, messageID string, msgAndArgs ...any) bool {
 	if h, ok := t.(tHelper); ok {
 		h.Helper()
 	}
-	l := f.locate(sourceQueue, messageID)
-	if l.holder != "" && l.info.DeadLetterSourceArn != "" && lastSegment(l.info.DeadLetterSourceArn) == l.queueName {
+	l := f.locate(queue, messageID)
+	if l.holder != "" && l.info.DeadLetterSourceArn != "" &&
+		(lastSegment(l.info.DeadLetterSourceArn) == l.queueName || l.held) {
 		return true
 	}
 	for _, e := range l.timeline.Events {
-		if e.Kind == EventMovedToDLQ && e.Queue == l.queueName {
+		if e.Kind == EventMovedToDLQ && (e.Queue == l.queueName || e.ToQueue == l.queueName) {
 			return true
 		}
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "expected message %s to have been moved from queue %s to a dead-letter queue, but ", messageID, l.queueName)
+	fmt.Fprintf(&b, "expected message %s to have been moved to a dead-letter queue from or into queue %s, but ", messageID, l.queueName)
 	switch {
 	case !l.known:
 		b.WriteString("this fake never stored a message with that MessageId")
@@ -458,11 +461,11 @@ func RequireVisibleAt(t RequireT, f *Fake, queue, messageID string, at time.Time
 }
 
 // RequireMovedToDLQ is AssertMovedToDLQ, stopping the test when it fails.
-func RequireMovedToDLQ(t RequireT, f *Fake, sourceQueue, messageID string, msgAndArgs ...any) {
+func RequireMovedToDLQ(t RequireT, f *Fake, queue, messageID string, msgAndArgs ...any) {
 	if h, ok := t.(tHelper); ok {
 		h.Helper()
 	}
-	if !AssertMovedToDLQ(t, f, sourceQueue, messageID, msgAndArgs...) {
+	if !AssertMovedToDLQ(t, f, queue, messageID, msgAndArgs...) {
 		t.FailNow()
 	}
 }
@@ -525,9 +528,9 @@ const maxListed = 20
 // describeQueue lists a queue's messages with their states, and the timelines of the ones in
 // flight.
 func (f *Fake) describeQueue(ref string) string {
-	info, ok := f.Queue(ref)
-	if !ok {
-		return f.noSuchQueue(ref)
+	info, err := f.Queue(ref)
+	if err != nil {
+		return strings.TrimPrefix(err.Error(), "sqsfake: ")
 	}
 	var b strings.Builder
 	fmt.Fprintf(&b, "queue %s at %s: %d visible, %d in flight, %d delayed", info.Name, formatTime(f.Now()),
@@ -559,14 +562,9 @@ func (f *Fake) describeQueue(ref string) string {
 
 // noSuchQueue says that ref names no queue, and which queues there are.
 func (f *Fake) noSuchQueue(ref string) string {
-	var names []string
-	for _, q := range f.Queues() {
-		names = append(names, q.Name)
-	}
-	if len(names) == 0 {
-		return fmt.Sprintf("queue %s does not exist; the fake has no queues", ref)
-	}
-	return fmt.Sprintf("queue %s does not exist; the fake has %s", ref, strings.Join(names, ", "))
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.noQueueText(ref)
 }
 
 // located is what an assertion about one message found, all read at one instant.
@@ -587,7 +585,13 @@ type located struct {
 func (f *Fake) locate(ref, messageID string) located {
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	now := f.settleAll()
+	f.settleAll()
+	return f.locateLocked(ref, messageID)
+}
+
+// locateLocked is locate with f.mu held and the queues brought up to the clock's time.
+func (f *Fake) locateLocked(ref, messageID string) located {
+	now := f.now()
 	l := located{queueName: lastSegment(ref), now: time.Unix(0, now).UTC()}
 	q := f.lookupQueue(ref)
 	if q != nil {

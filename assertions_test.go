@@ -223,10 +223,15 @@ func TestAssertionsPassAndFail(t *testing.T) {
 				AssertMovedToDLQ(t, s.f, "https://sqs.us-east-1.amazonaws.com/123456789012/mail", s.e) &&
 				AssertMovedToDLQ(t, s.f, "arn:aws:sqs:us-east-1:123456789012:mail", s.e)
 		}, nil},
+		{"moved to DLQ, named by the dead-letter queue", func(t TestingT, s *assertScene) bool { return AssertMovedToDLQ(t, s.f, "mail-dlq", s.e) }, nil},
+		{"moved to DLQ, but into another dead-letter queue", func(t TestingT, s *assertScene) bool { return AssertMovedToDLQ(t, s.f, "jobs-dlq", s.e) },
+			func(s *assertScene) []string {
+				return []string{"from or into queue jobs-dlq, but it is in queue mail-dlq, visible, received 1 time, dead-lettered from arn:aws:sqs:us-east-1:123456789012:mail"}
+			}},
 		{"moved to DLQ, but still in its queue", func(t TestingT, s *assertScene) bool { return AssertMovedToDLQ(t, s.f, "jobs", s.a) },
 			func(s *assertScene) []string {
 				return []string{
-					"sqsfake: expected message " + s.a + " to have been moved from queue jobs to a dead-letter queue, but it is in queue jobs, in flight until 2025-01-01T00:01:00Z, received 1 time",
+					"sqsfake: expected message " + s.a + " to have been moved to a dead-letter queue from or into queue jobs, but it is in queue jobs, in flight until 2025-01-01T00:01:00Z, received 1 time",
 					`queue jobs has RedrivePolicy {"deadLetterTargetArn":"arn:aws:sqs:us-east-1:123456789012:jobs-dlq","maxReceiveCount":2}`,
 					s.receivedLineA(),
 				}
@@ -292,6 +297,7 @@ func TestAssertMovedToDLQAfterTheDLQDeletedIt(t *testing.T) {
 	e.delete(dlq, *e.receiveOne(dlq, 0).ReceiptHandle)
 	rec := &recordingT{}
 	assert.True(t, AssertMovedToDLQ(rec, e.f, "jobs", id))
+	assert.True(t, AssertMovedToDLQ(rec, e.f, "jobs-dlq", id), "the DLQ names the move too")
 	assert.True(t, AssertDeleted(rec, e.f, id))
 	assert.True(t, AssertReceiveCount(rec, e.f, "jobs", id, 1), "its count when it left jobs")
 	assert.True(t, AssertReceiveCount(rec, e.f, "jobs-dlq", id, 2), "and when it left the DLQ")

@@ -770,9 +770,9 @@ func (s *server) state(w http.ResponseWriter, r *http.Request, f *sqsfake.Fake) 
 	var names []string
 	var first *sqsfake.QueuePage
 	if q.Has("queue") {
-		page, ok := f.QueuePage(q.Get("queue"), after, limit)
-		if !ok {
-			writeJSON(w, http.StatusNotFound, errorBody("no queue "+strconv.Quote(q.Get("queue"))))
+		page, err := f.QueuePage(q.Get("queue"), after, limit)
+		if err != nil {
+			writeJSON(w, http.StatusNotFound, errorBody("?queue="+strings.TrimPrefix(err.Error(), "sqsfake: ")))
 			return
 		}
 		first = &page
@@ -802,7 +802,7 @@ func (s *server) state(w http.ResponseWriter, r *http.Request, f *sqsfake.Fake) 
 		if r.Context().Err() != nil {
 			return // the client went away
 		}
-		if page, ok := f.QueuePage(name, 0, limit); ok { // not deleted since QueueNames
+		if page, err := f.QueuePage(name, 0, limit); err == nil { // not deleted since QueueARNs
 			write(&page)
 		}
 	}

@@ -884,11 +884,11 @@ func TestSQSRequestsFromAnotherSiteAreRefused(t *testing.T) {
 			s := newTestServer(t, "-clock", "virtual")
 			w := serve(s, tc.method, tc.target, host, tc.header...)
 			assert.Equal(t, tc.code, w.Code, w.Body.String())
-			_, created := s.cur.Load().fake.Queue("pwned")
+			_, lookupErr := s.cur.Load().fake.Queue("pwned")
 			if tc.code == http.StatusForbidden {
 				assert.Contains(t, w.Body.String(), "cross-site")
 				assert.Equal(t, "AccessDenied;Sender", w.Header().Get("X-Amzn-Query-Error"))
-				assert.False(t, created, "a refused request changes nothing")
+				assert.ErrorIs(t, lookupErr, sqsfake.ErrNoQueue, "a refused request changes nothing")
 			}
 		})
 	}
