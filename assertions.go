@@ -71,12 +71,35 @@ func NewForTest(t CleanupT, opts ...Option) *Fake {
 		}
 		f.releaseHeld()
 		f.mu.Unlock()
-		if polls+held > 0 {
-			t.Errorf("sqsfake: %d long poll(s) and %d response(s) held by an injected Latency were still waiting on the fake's clock when the test ended (leaked); "+
-				"move the clock past their wait with Advance, or end them by cancelling their context", polls, held)
+		if leak := leakReport(polls, held); leak != "" {
+			t.Errorf("%s", leak)
 		}
 	})
 	return f
+}
+
+// leakReport says what NewForTest's cleanup found still waiting on the clock — only what
+// leaked — or "" when nothing did.
+func leakReport(polls, held int) string {
+	var what []string
+	if polls > 0 {
+		what = append(what, plural(polls, "long poll")+" "+wasWere(polls)+" still parked")
+	}
+	if held > 0 {
+		what = append(what, plural(held, "response")+" "+wasWere(held)+" still held back by an injected Latency")
+	}
+	if what == nil {
+		return ""
+	}
+	return "sqsfake: " + strings.Join(what, " and ") + ", waiting on the fake's clock when the test ended (leaked): " +
+		"move the clock past the wait with Advance, or end the call by cancelling its context"
+}
+
+func wasWere(n int) string {
+	if n == 1 {
+		return "was"
+	}
+	return "were"
 }
 
 // AssertVisibleCount asserts that the queue holds n visible messages

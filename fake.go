@@ -200,12 +200,13 @@ func WithInFlightLimit(n int) Option {
 // WithPurgeCooldown sets how long after a PurgeQueue another PurgeQueue of the same queue
 // fails with PurgeQueueInProgress (default DefaultPurgeCooldown, 60 s as on SQS). 0 switches
 // the cooldown off, for test suites written against emulators that never enforced it, which
-// purge the same queue in every test's set-up. d must not be negative. The error's message
+// purge the same queue in every test's set-up. d must be 0 or at least 1ms (a bare 60 is 60ns,
+// refused as the unit mistake it is). The error's message
 // names d when it is not 60 s: "Only one PurgeQueue operation on jobs is allowed every 10
 // seconds."
 func WithPurgeCooldown(d time.Duration) Option {
 	return func(f *Fake) {
-		if d < 0 {
+		if d < 0 || d > 0 && d < time.Millisecond {
 			f.refuse("WithPurgeCooldown", d.String(), purgeCooldownRule)
 			return
 		}

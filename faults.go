@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"slices"
+	"strings"
 	"sync"
 	"time"
 
@@ -155,7 +156,18 @@ type faults struct {
 // fault.Operation names no SQS operation: a misspelt name would silently never match.
 func (f *Fake) InjectFault(fault Fault) (remove func()) {
 	if _, ok := operations[fault.Operation]; !ok && fault.Operation != "" {
+		for op := range operations {
+			if strings.EqualFold(op, fault.Operation) {
+				panic(fmt.Sprintf("sqsfake: InjectFault: %q is not an SQS operation; did you mean %q?", fault.Operation, op))
+			}
+		}
 		panic(fmt.Sprintf("sqsfake: InjectFault: %q is not an SQS operation; name one as the SDK does, e.g. \"DeleteMessage\"", fault.Operation))
+	}
+	if fault.Times < 0 {
+		panic(fmt.Sprintf("sqsfake: InjectFault: Times %d; want 1 or more calls to disturb, or 0 for every matching call", fault.Times))
+	}
+	if fault.Latency < 0 || fault.Latency > 0 && fault.Latency < time.Millisecond {
+		panic(fmt.Sprintf("sqsfake: InjectFault: Latency %v; want 0 (none) or %s", fault.Latency, durationRule))
 	}
 	if fault.FailEntries != nil {
 		if !batchOperations[fault.Operation] {

@@ -176,7 +176,7 @@ func TestFlagErrorsNameTheFlagAndWhatItsOptionAllows(t *testing.T) {
 		{[]string{"-region", "x y"}, `-region "x y": want a region such as us-east-1: lower-case words and a number, joined by hyphens`},
 		{[]string{"-account", "12"}, `-account "12": want 12 digits, such as 123456789012`},
 		{[]string{"-endpoint", "sqs.test:9324"}, `-endpoint "sqs.test:9324": want an http or https URL with a host and no user, query or fragment, such as http://127.0.0.1:9324`},
-		{[]string{"-purge-cooldown", "-1s"}, `-purge-cooldown -1s: want 0 (no cooldown) or more; SQS's is 60s`},
+		{[]string{"-purge-cooldown", "-1s"}, `-purge-cooldown -1s: want 0 (no cooldown) or 1ms or more, such as 60s; SQS's is 60s`},
 		{[]string{"-endpoint", "http://sqs.test/?x=1"}, `-endpoint "http://sqs.test/?x=1": want an http or https URL with a host and no user, query or fragment, such as http://127.0.0.1:9324`},
 	} {
 		_, err := parseFlags(tc.args, io.Discard)
