@@ -2,11 +2,28 @@
 // any language and for trying SQS code locally. It speaks both of SQS's wire protocols —
 // awsJson1_0, which every current AWS SDK uses, and the older query protocol (Action=…,
 // answered in XML) of older SDKs and hand-written scripts — so the AWS CLI, boto3 and any
-// SDK work against it with an endpoint URL:
+// SDK work against it with an endpoint URL. A first session, from a clone of the repository:
 //
-//	go run ./cmd/sqsfake -queues jobs,jobs-dlq
+//	go build -o bin/sqsfake ./cmd/sqsfake    # once; or go install ./cmd/sqsfake
+//	bin/sqsfake -clock virtual -queues jobs &
+//	SQSFAKE_PID=$!
+//	until curl -sf http://127.0.0.1:9324/_sqsfake/health >/dev/null; do sleep 0.1; done
+//	export AWS_ACCESS_KEY_ID=test AWS_SECRET_ACCESS_KEY=test  # any keys: signatures are not checked
 //	aws sqs send-message --endpoint-url http://127.0.0.1:9324 --region us-east-1 \
 //	    --queue-url http://127.0.0.1:9324/123456789012/jobs --message-body hi
+//	curl -s -X POST -H 'X-Sqsfake-Control: 1' 'http://127.0.0.1:9324/_sqsfake/advance?d=30s'
+//	kill $SQSFAKE_PID; wait $SQSFAKE_PID     # SIGTERM: a graceful stop, exit status 0
+//
+// A script stops the server by its own PID, as here. At a terminal, go run ./cmd/sqsfake
+// works too, and Ctrl-C stops it; but go run runs the server as its child process, so a
+// script's kill $! signals the go command, not the server: SIGTERM ends go and leaves the
+// server running (the next start fails: the address is in use), and go run ignores SIGINT.
+//
+// With -clock virtual, time stands still until POST /_sqsfake/advance moves it, so a test
+// in another language is as deterministic as one in Go; the control endpoints below also
+// wait for long polls to park and show the fake's state. A mistake in a flag or a control
+// request is refused with a line that names the flag or parameter, the value and what it
+// wants.
 //
 // Flags:
 //
