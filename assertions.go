@@ -14,7 +14,9 @@ import (
 // reports a failure with t.Errorf and returns false, and takes testify's msgAndArgs; each
 // RequireX calls its AssertX and stops the test with FailNow when it fails. A failure says
 // what was expected, what is there, and prints the timelines that explain it, so the test
-// author sees why without a debugger. A queue is named by its name, URL or ARN.
+// author sees why without a debugger. A queue is named by its name, URL or ARN; a queue that
+// does not exist fails the assertion with the queues the fake has. Why every AssertX has a
+// RequireX twin: docs/api.md ("Why Assert and Require twins").
 
 // TestingT is what the assertions need of a test. *testing.T, *testing.B, testify's
 // *assert.CollectT and a recording fake all satisfy it, and it is interchangeable with
@@ -184,7 +186,9 @@ func assertCount(t TestingT, f *Fake, queue string, n int, what string, state Me
 // AssertReceiveCount asserts that the message with the given MessageId has been received n
 // times (its ApproximateReceiveCount): as the queue reports it while the queue holds the
 // message, and as its last receive from the queue reported it once the message has left
-// (deleted, or moved to a dead-letter queue).
+// (deleted, or moved to a dead-letter queue). queue is the queue whose receives count: the
+// source for the receives before a dead-letter move, the dead-letter queue for the count
+// there (which goes on from the source's, as on SQS).
 func AssertReceiveCount(t TestingT, f *Fake, queue, messageID string, n int, msgAndArgs ...any) bool {
 	if h, ok := t.(tHelper); ok {
 		h.Helper()
