@@ -58,7 +58,19 @@ func (f *Fake) noQueueText(ref string) string {
 		}
 		names = append(names, q.name)
 	}
-	return fmt.Sprintf("queue %s does not exist; the fake has %s", ref, strings.Join(names, ", "))
+	text := fmt.Sprintf("queue %s does not exist; the fake has %s", ref, strings.Join(names, ", "))
+	// A queue of that name in another account or region (ActAs) is named by its ARN.
+	var arns []string
+	for _, q := range qs {
+		if q.name == lastSegment(ref) && len(arns) < maxNamed {
+			arns = append(arns, q.arn)
+		}
+	}
+	if len(arns) > 0 {
+		text += fmt.Sprintf(" (%s of another account or region: name it by its ARN, %s)",
+			lastSegment(ref), strings.Join(arns, " or "))
+	}
+	return text
 }
 
 // lookupInspected finds the queue an inspection method names, or returns the error that says

@@ -275,6 +275,21 @@ func TestInspectionOfAQueueThatDoesNotExistIsAnErrorNamingTheQueues(t *testing.T
 	assert.EqualError(t, err, "sqsfake: queue jobs does not exist; the fake has no queues")
 }
 
+// A bare name names a queue of the fake's own account and region; the error of a name that
+// exists only in another says so, with the ARN that names it.
+func TestNoQueueErrorPointsAtAQueueOfThatNameElsewhere(t *testing.T) {
+	f := New()
+	away := f.Client(ActAs(Identity{AccountID: "222222222222", Region: "eu-west-1"}))
+	_, err := away.CreateQueue(context.Background(), &sqs.CreateQueueInput{QueueName: aws.String("orders")})
+	require.NoError(t, err)
+	_, err = f.Queue("orders")
+	assert.EqualError(t, err, "sqsfake: queue orders does not exist; the fake has orders "+
+		"(orders of another account or region: name it by its ARN, arn:aws:sqs:eu-west-1:222222222222:orders)")
+	info, err := f.Queue("arn:aws:sqs:eu-west-1:222222222222:orders")
+	require.NoError(t, err)
+	assert.Equal(t, "222222222222", info.AccountID)
+}
+
 // Message tells a queue that does not exist from a queue that does not hold the message,
 // and says where the message is instead.
 func TestMessageNotInTheQueueSaysWhereItIs(t *testing.T) {
