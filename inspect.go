@@ -29,7 +29,8 @@ var ErrNoQueue = errors.New("sqsfake: no such queue")
 
 // ErrNoMessage is wrapped by the error of Message when the queue exists but does not hold
 // the message. The error's text says where the message is, or how it left, such as
-// "sqsfake: queue orders does not hold message …: it is in queue orders-dlq, visible".
+// "sqsfake: queue orders does not hold message …: it is in queue orders-dlq, visible, received
+// 3 times".
 var ErrNoMessage = errors.New("sqsfake: the queue does not hold the message")
 
 // inspectError is the error of an inspection method: its text, and the sentinel it wraps.
