@@ -433,8 +433,8 @@ func (f *Fake) consoleMessages(w http.ResponseWriter, q url.Values) {
 	if !ok {
 		return
 	}
-	page, found := f.QueuePage(q.Get("queue"), after, int(limit))
-	if !found {
+	page, err := f.QueuePage(q.Get("queue"), after, int(limit))
+	if err != nil {
 		consoleError(w, http.StatusNotFound, "no queue "+strconv.Quote(q.Get("queue")))
 		return
 	}
@@ -503,7 +503,7 @@ func (f *Fake) consoleMessage(w http.ResponseWriter, q url.Values) {
 		consoleTimeline
 	}
 	out := answer{Now: f.Now().UTC()}
-	if info, ok := f.Message(q.Get("queue"), id); ok {
+	if info, err := f.Message(q.Get("queue"), id); err == nil {
 		m := toConsole(info, consoleViewBody)
 		out.Message, out.Queue = &m, q.Get("queue")
 	} else if info, name, ok := f.FindMessage(id); ok {

@@ -516,18 +516,18 @@ type NoisyPeriod struct {
 
 // Tenants returns the tenants of the standard queue named by ref (name, URL or ARN) that
 // hold messages or recent processing time, by group id: none on a queue that never saw a
-// MessageGroupId. It returns false when there is no such queue.
-func (f *Fake) Tenants(ref string) ([]TenantInfo, bool) {
+// MessageGroupId. When there is no such queue it returns an error that wraps ErrNoQueue.
+func (f *Fake) Tenants(ref string) ([]TenantInfo, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	now := f.settleAll()
-	q := f.lookupQueue(ref)
-	if q == nil {
-		return nil, false
+	q, err := f.lookupInspected(ref)
+	if err != nil {
+		return nil, err
 	}
 	fs := q.fair
 	if fs == nil {
-		return nil, true
+		return nil, nil
 	}
 	fs.expire(now)
 	out := make([]TenantInfo, 0, len(fs.tenants))
@@ -545,22 +545,22 @@ func (f *Fake) Tenants(ref string) ([]TenantInfo, bool) {
 		out = append(out, ti)
 	}
 	slices.SortFunc(out, func(a, b TenantInfo) int { return cmp.Compare(a.GroupID, b.GroupID) })
-	return out, true
+	return out, nil
 }
 
 // NoisyPeriods returns every period during which receives of the queue named by ref held a
-// tenant back as noisy, in the order they began (ties by group id). It returns false when
-// there is no such queue.
-func (f *Fake) NoisyPeriods(ref string) ([]NoisyPeriod, bool) {
+// tenant back as noisy, in the order they began (ties by group id). When there is no such
+// queue it returns an error that wraps ErrNoQueue.
+func (f *Fake) NoisyPeriods(ref string) ([]NoisyPeriod, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.settleAll()
-	q := f.lookupQueue(ref)
-	if q == nil {
-		return nil, false
+	q, err := f.lookupInspected(ref)
+	if err != nil {
+		return nil, err
 	}
 	if q.fair == nil {
-		return nil, true
+		return nil, nil
 	}
 	out := make([]NoisyPeriod, len(q.fair.periods))
 	for i, p := range q.fair.periods {
@@ -569,5 +569,5 @@ func (f *Fake) NoisyPeriods(ref string) ([]NoisyPeriod, bool) {
 			out[i].To = time.Unix(0, p.to).UTC()
 		}
 	}
-	return out, true
+	return out, nil
 }

@@ -96,8 +96,8 @@ func TestFairQueueConcurrencyShareThreshold(t *testing.T) {
 				want = "B-1"
 			}
 			assert.Equal(t, []string{want}, got)
-			tenants, ok := fx.f.Tenants("fair")
-			require.True(t, ok)
+			tenants, err := fx.f.Tenants("fair")
+			require.NoError(t, err)
 			a := tenants[0]
 			assert.Equal(t, "A", a.GroupID)
 			assert.Equal(t, tt.noisy, a.Noisy)
@@ -204,8 +204,8 @@ func TestFairQueueNoisyTenantIsServedWhenNoQuietMessageWaits(t *testing.T) {
 	got, _ := fx.receive(3)
 	assert.Equal(t, []string{"B-1", "A-1000", "A-1001"}, got, "one receive: quiet first, then the noisy backlog")
 
-	periods, ok := fx.f.NoisyPeriods("fair")
-	require.True(t, ok)
+	periods, err := fx.f.NoisyPeriods("fair")
+	require.NoError(t, err)
 	assert.Equal(t, []NoisyPeriod{{GroupID: "A", From: DefaultStart, Reason: NoisyByConcurrency}}, periods)
 
 	fx.f.Advance(time.Second)
@@ -249,14 +249,14 @@ func TestQueueWithoutGroupIDsKeepsNoTenants(t *testing.T) {
 	fx := newFairFixture(t)
 	fx.send("", 1, 3)
 	fx.receive(2)
-	tenants, ok := fx.f.Tenants("fair")
-	assert.True(t, ok)
+	tenants, err := fx.f.Tenants("fair")
+	assert.NoError(t, err)
 	assert.Nil(t, tenants)
 	assert.Nil(t, fx.f.lookupQueue("fair").fair, "no bookkeeping on a queue that never saw a group id")
-	_, ok = fx.f.Tenants("nope")
-	assert.False(t, ok)
-	_, ok = fx.f.NoisyPeriods("nope")
-	assert.False(t, ok)
+	_, err = fx.f.Tenants("nope")
+	assert.ErrorIs(t, err, ErrNoQueue)
+	_, err = fx.f.NoisyPeriods("nope")
+	assert.ErrorIs(t, err, ErrNoQueue)
 }
 
 func TestFairQueueTenantsSnapshot(t *testing.T) {
@@ -267,8 +267,8 @@ func TestFairQueueTenantsSnapshot(t *testing.T) {
 	require.NoError(t, err)
 	fx.f.Advance(time.Second)
 	fx.receive(1)
-	tenants, ok := fx.f.Tenants("fair")
-	require.True(t, ok)
+	tenants, err := fx.f.Tenants("fair")
+	require.NoError(t, err)
 	assert.Equal(t, []TenantInfo{
 		{GroupID: "A", Visible: 1, InFlight: 31, LastSent: DefaultStart, Noisy: true, NoisySince: DefaultStart.Add(time.Second), NoisyReason: NoisyByConcurrency},
 		{GroupID: "B", Delayed: 1, LastSent: DefaultStart},

@@ -151,7 +151,9 @@ func TestAThrottledBatchReturnsToTheQueueAtItsVisibilityTimeout(t *testing.T) {
 	}
 	assert.Equal(t, []time.Duration{0, 1 * time.Second, 3 * time.Second, 7 * time.Second, 10 * time.Second, 11 * time.Second, 13 * time.Second, 17 * time.Second}, ats)
 	assert.Zero(t, calls, "a throttled invocation never reaches the function")
-	assert.Len(t, f.DeadLetters("q"), 1)
+	dead, err := f.DeadLettersFrom("q")
+	require.NoError(t, err)
+	assert.Len(t, dead, 1)
 }
 
 func TestFunctionErrorsBackOffTheMappingsConcurrency(t *testing.T) {

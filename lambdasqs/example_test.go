@@ -57,7 +57,8 @@ func Example_batchErrorWithoutReportBatchItemFailures() {
 	for _, inv := range trig.Invocations() {
 		fmt.Printf("+%v: %d messages, %v, deleted %d\n", inv.At.Sub(sqsfake.DefaultStart), len(inv.MessageIDs), inv.Outcome, len(inv.Deleted))
 	}
-	fmt.Println("in the DLQ:", len(f.DeadLetters("jobs")))
+	dead, _ := f.DeadLettersFrom("jobs")
+	fmt.Println("in the DLQ:", len(dead))
 	// Output:
 	// +0s: 10 messages, FunctionError, deleted 0
 	// +30s: 10 messages, FunctionError, deleted 0
@@ -90,7 +91,7 @@ func Example_batchItemFailures() {
 	for _, inv := range trig.Invocations() {
 		fmt.Printf("+%v: %d messages, %v, deleted %d\n", inv.At.Sub(sqsfake.DefaultStart), len(inv.MessageIDs), inv.Outcome, len(inv.Deleted))
 	}
-	dl := f.DeadLetters("jobs")
+	dl, _ := f.DeadLettersFrom("jobs")
 	fmt.Println("in the DLQ:", len(dl), dl[0].Body)
 	// Output:
 	// +0s: 10 messages, PartialFailure, deleted 9

@@ -151,7 +151,7 @@ func (t *Trigger) next(now time.Time) time.Time {
 			consider(t.activeSince.Add((now.Sub(t.activeSince)/time.Minute + 1) * time.Minute))
 		}
 		// The fake's next event for the queue, without rendering its messages.
-		if at, _, ok := t.f.NextVisible(t.url); ok {
+		if at, _, err := t.f.NextVisible(t.url); err == nil {
 			consider(at)
 		}
 	}

@@ -80,8 +80,8 @@ type Trigger struct {
 // lives in the queue's account and region — its records' awsRegion, its functionArn — and
 // polls as that account.
 func New[H Handler](f *sqsfake.Fake, queue string, h H, cfg Config) (*Trigger, error) {
-	info, ok := f.Queue(queue)
-	if !ok {
+	info, err := f.Queue(queue)
+	if err != nil {
 		return nil, &Error{Code: "InvalidParameterValueException", Message: "Error occurred while ReceiveMessage. SQS Error Code: AWS.SimpleQueueService.NonExistentQueue. SQS Error Message: The specified queue does not exist."}
 	}
 	m, err := validate(cfg, info.FIFO, info.Attributes["VisibilityTimeout"])
