@@ -216,6 +216,13 @@ func (f *Fake) Pollers() int {
 // time and is settled at each call. Advance adds only the stepping that makes parked long
 // polls deterministic.
 //
+// Companions move with it. A lambdasqs trigger on one of the fake's queues — of any account
+// or region — polls at every instant the move passes through where it has something to do
+// (a message sent or visible again, a batching window or an invocation ending, a handler's
+// deadline), as Lambda's continuous polling would, so one Advance(2*time.Minute) gives the
+// same invocations, at the same instants, as 120 calls of Advance(time.Second), and the same
+// as moving the fake's *VirtualClock with its own Add. Companions attach with OnMove.
+//
 // What a caller does after Advance answers its call happens on the caller's goroutine, in
 // real time, while Advance may already have moved on: a consumer that polls again in a loop
 // starts its next poll at a time that depends on scheduling. To keep such a test
@@ -238,6 +245,10 @@ func (f *Fake) Advance(d time.Duration) {
 		panic(fmt.Sprintf("sqsfake: Advance(%v) would move the clock to %v, past LatestTime (%v)", d, to.UTC(), latestTime))
 	}
 	target := to.UnixNano()
+	_, virtual := f.clk.(*VirtualClock) // which calls the OnMove functions itself
+	if !virtual {
+		f.runHooks()
+	}
 	for {
 		now := f.now()
 		step := target
@@ -250,6 +261,9 @@ func (f *Fake) Advance(d time.Duration) {
 		f.mu.Lock()
 		f.servePollsAt(f.now())
 		f.mu.Unlock()
+		if !virtual {
+			f.runHooks()
+		}
 		if step >= target {
 			return
 		}
