@@ -73,7 +73,11 @@ func (t *Trigger) limit(now time.Time) int { return max(1, t.capAt(now)-t.penalt
 
 // busy is how many of the mapping's slots are taken: invocations running and throttled
 // batches waiting for a retry.
-func (t *Trigger) busy() int { return len(t.flights) + len(t.held) }
+func (t *Trigger) busy() int { return len(t.flights) + len(t.held) + len(t.waiting) }
+
+// inFlight is how many invocations of the function run: those whose answer waits for their
+// end, and those whose handler waits on its context.
+func (t *Trigger) inFlight() int { return len(t.flights) + len(t.waiting) }
 
 // backOff takes one concurrent invocation away from the mapping after a failure or a throttle (R14; the error-handling page),
 // leaving at least one; recover gives one back after a success. Called with recMu held.
@@ -105,7 +109,7 @@ func (t *Trigger) land(ctx context.Context) error {
 		t.flights[0] = nil
 		t.flights = t.flights[1:]
 	}
-	return nil
+	return t.landWaiting(ctx)
 }
 
 // fly adds an invocation that ends later, keeping flights in the order they end (then start).
@@ -139,7 +143,7 @@ func (t *Trigger) retry(ctx context.Context) error {
 			// say what the poller does so close to the end; the choice here is to drop the
 			// batch, as it would a little later.
 			t.held = append(t.held[:i], t.held[i+1:]...)
-		case len(t.flights) >= t.m.functionCap:
+		case t.inFlight() >= t.m.functionCap:
 			t.throttle(h)
 			i++
 		default:
@@ -155,7 +159,7 @@ func (t *Trigger) retry(ctx context.Context) error {
 // start invokes the batch, or throttles it when the function already runs as many
 // invocations as its concurrency allows.
 func (t *Trigger) start(ctx context.Context, records []events.SQSMessage, handles []string, since time.Time) error {
-	if len(t.flights) < t.m.functionCap {
+	if t.inFlight() < t.m.functionCap {
 		return t.invoke(ctx, records, handles)
 	}
 	v, err := t.visibility(ctx)
@@ -271,8 +275,12 @@ type invocationCtx struct {
 	clock    sqsfake.Clock
 	deadline time.Time
 	trigger  *Trigger
+	run      *running      // the invocation whose context this is
+	asked    chan struct{} // closed when the handler first asks for Done (or AfterFunc)
+	returned chan struct{} // closed when the handler has returned
 
 	mu         sync.Mutex
+	askedOnce  bool
 	slept      time.Duration
 	err        error         // why it ended; nil while it runs
 	done       chan struct{} // made by Done or AfterFunc; closed when it ends
@@ -306,6 +314,11 @@ func (c *invocationCtx) Done() <-chan struct{} {
 }
 
 func (c *invocationCtx) doneLocked() chan struct{} {
+	if !c.askedOnce && c.asked != nil {
+		// From now on the invocation counts as waiting on the fake's clock (drive.go).
+		c.askedOnce = true
+		close(c.asked)
+	}
 	if c.done != nil {
 		return c.done
 	}
@@ -345,6 +358,10 @@ func (c *invocationCtx) armLocked() {
 		c.mu.Unlock()
 		if !stale {
 			c.endWith(context.DeadlineExceeded)
+			// The move that reached the deadline waits for the handler to return before
+			// it goes on, so that what the handler does as it wakes happens at this
+			// instant, before any other invocation's (drive.go).
+			c.awaitReturn()
 		}
 	}
 	// The callers arm only before the deadline less the time slept; a clock that has moved

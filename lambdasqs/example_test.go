@@ -99,28 +99,40 @@ func Example_batchItemFailures() {
 	// in the DLQ: 1 m3
 }
 
-// A function slower than its timeout: its context ends at the deadline on the fake's clock,
-// and whatever it returns afterwards, Lambda counts a timeout and deletes nothing.
+// A function slower than its timeout: a handler that waits on its context for a downstream
+// that never answers. The waiting call (Poll) returns while it waits; the fake's clock, moved
+// by anything, ends its context at the function's timeout with context.DeadlineExceeded, and
+// Lambda counts a timeout, deletes nothing, and the message returns after its visibility
+// timeout.
 func Example_timeout() {
 	ctx := context.Background()
 	f := setup(ctx, 1)
+	never := make(chan string) // a downstream that never answers
 	handler := func(ctx context.Context, ev events.SQSEvent) error {
-		deadline, _ := ctx.Deadline()
-		fmt.Println("deadline in", deadline.Sub(f.Now()))
-		f.Advance(5 * time.Second) // the work takes 5 s of the fake's time
-		fmt.Println("context:", ctx.Err())
-		return nil
+		select {
+		case <-ctx.Done():
+			fmt.Println("context:", ctx.Err(), "at +"+f.Now().Sub(sqsfake.DefaultStart).String())
+			return ctx.Err()
+		case r := <-never:
+			fmt.Println(r)
+			return nil
+		}
 	}
 	trig, _ := lambdasqs.New(f, "jobs", handler, lambdasqs.Config{FunctionTimeout: 3 * time.Second})
-	if err := trig.Poll(ctx); err != nil {
+	if err := trig.Poll(ctx); err != nil { // invokes now; the handler waits on the clock
 		panic(err)
 	}
-	inv := trig.Invocations()[0]
-	fmt.Println(inv.Outcome, inv.Err, "kept:", len(inv.Kept))
+	fmt.Println("recorded after Poll:", len(trig.Invocations()))
+	f.Advance(time.Minute)
+	for _, inv := range trig.Invocations() {
+		fmt.Println("+"+inv.At.Sub(sqsfake.DefaultStart).String(), inv.Outcome, inv.Err, "kept:", len(inv.Kept))
+	}
 	// Output:
-	// deadline in 3s
-	// context: context deadline exceeded
-	// Timeout Task timed out after 3.00 seconds kept: 1
+	// recorded after Poll: 0
+	// context: context deadline exceeded at +3s
+	// context: context deadline exceeded at +33s
+	// +0s Timeout Task timed out after 3.00 seconds kept: 1
+	// +30s Timeout Task timed out after 3.00 seconds kept: 1
 }
 
 // On a FIFO queue, a failed message holds back the rest of its group: the later messages of
