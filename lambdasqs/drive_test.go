@@ -140,3 +140,159 @@ func TestEveryClockMoveDrivesEveryTrigger(t *testing.T) {
 		})
 	}
 }
+
+// TestAMappingActsWithoutPoll pins must-have 2: after New and some sends, the first move of
+// the clock invokes at the current instant with every message sent by then.
+func TestAMappingActsWithoutPoll(t *testing.T) {
+	f := fill(t, 3, nil)
+	trig, err := lambdasqs.New(f, "q", ok, lambdasqs.Config{})
+	require.NoError(t, err)
+	f.Advance(time.Second)
+	invs := trig.Invocations()
+	require.Len(t, invs, 1)
+	assert.Equal(t, sqsfake.DefaultStart, invs[0].At)
+	assert.Len(t, invs[0].MessageIDs, 3)
+}
+
+// TestABlockedHandlerCannotHangTheTest pins must-have 4: a handler blocked on a channel
+// nobody closes neither hangs a waiting call, which returns when its context ends with an
+// error naming the invocation and what to do, nor a move of the clock, which goes on after
+// Config.HandlerWait of real time; the invocation times out at its deadline.
+func TestABlockedHandlerCannotHangTheTest(t *testing.T) {
+	f := fill(t, 1, nil)
+	block := make(chan struct{})
+	defer close(block) // lets the handler's goroutine end with the test
+	trig, err := lambdasqs.New(f, "q", func(context.Context, events.SQSEvent) error {
+		<-block
+		return nil
+	}, lambdasqs.Config{HandlerWait: time.Hour})
+	require.NoError(t, err)
+	ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
+	defer cancel()
+	err = trig.Poll(ctx)
+	require.ErrorIs(t, err, context.DeadlineExceeded)
+	msg := err.Error()
+	for _, want := range []string{"00000000-0000-4000-8000-000000000001", "2025-01-01T00:00:00Z", "neither returned nor started waiting on its context", "lambdasqs.Sleep"} {
+		assert.Contains(t, msg, want)
+	}
+	info, _ := f.Queue("q")
+	assert.Contains(t, msg, info.Messages[0].MessageID, "names the batch")
+
+	// A move has no context: the trigger's HandlerWait bounds it.
+	f2 := fill(t, 1, nil)
+	trig2, err := lambdasqs.New(f2, "q", func(context.Context, events.SQSEvent) error {
+		<-block
+		return nil
+	}, lambdasqs.Config{HandlerWait: 20 * time.Millisecond})
+	require.NoError(t, err)
+	f2.Advance(time.Minute)
+	var stuck *lambdasqs.StuckError
+	require.ErrorAs(t, trig2.Err(), &stuck)
+	assert.Equal(t, sqsfake.DefaultStart, stuck.At)
+	assert.Equal(t, []step{{0, 3 * time.Second, lambdasqs.Timeout}, {30 * time.Second, 33 * time.Second, lambdasqs.Timeout}}, timeline(trig2), "stopped at its deadline, as Lambda stops it; the message returns")
+}
+
+// unguarded is package-level state a handler keeps without a lock, as a Lambda function may:
+// each execution environment runs one invocation at a time.
+var unguarded []string
+
+// TestNoFalseRaces pins must-have 5: under -race, a handler that keeps package-level state
+// without locks, in a mapping whose invocations overlap on the fake's clock (concurrency
+// five, Sleep, waiting on the context), runs clean.
+func TestNoFalseRaces(t *testing.T) {
+	unguarded = nil
+	f := fill(t, 30, map[string]string{"VisibilityTimeout": "60"})
+	trig, err := lambdasqs.New(f, "q", func(ctx context.Context, ev events.SQSEvent) error {
+		unguarded = append(unguarded, "start "+ev.Records[0].MessageId)
+		if len(unguarded)%2 == 0 {
+			<-ctx.Done() // waits until the timeout
+		} else if err := lambdasqs.Sleep(ctx, 2*time.Second); err != nil {
+			return err
+		}
+		unguarded = append(unguarded, "end "+ev.Records[0].MessageId)
+		return nil
+	}, lambdasqs.Config{BatchSize: 1, FunctionTimeout: 5 * time.Second})
+	require.NoError(t, err)
+	f.Advance(time.Minute)
+	require.NoError(t, trig.Err())
+	assert.NotEmpty(t, unguarded)
+	assert.Greater(t, len(trig.Invocations()), 10)
+}
+
+// TestTheSameScriptGivesTheSameRecord pins must-have 8: the scene — handlers that return,
+// fail, Sleep and wait on their context, on three triggers — run again gives byte-identical
+// records, ids and timelines. Run it with -count and -race: each run compares five.
+func TestTheSameScriptGivesTheSameRecord(t *testing.T) {
+	var first string
+	for i := range 5 {
+		s := newScene(t)
+		s.f.Advance(37 * time.Second)
+		require.NoError(t, s.trigs[0].Poll(context.Background()))
+		s.f.Advance(90 * time.Second)
+		got := s.record()
+		if i == 0 {
+			first = got
+			continue
+		}
+		require.Equal(t, first, got, "run %d", i)
+	}
+}
+
+// TestASecondMappingOfAQueueToAFunctionIsRefused pins Lambda's 409 ResourceConflictException
+// for a second mapping of one queue to one function, the other function that may map the
+// same queue, and Close freeing the pair.
+func TestASecondMappingOfAQueueToAFunctionIsRefused(t *testing.T) {
+	f := sqsfake.New()
+	queue(t, f, "q", nil)
+	first, err := lambdasqs.New(f, "q", ok, lambdasqs.Config{FunctionName: "worker"})
+	require.NoError(t, err)
+	_, err = lambdasqs.New(f, "q", ok, lambdasqs.Config{FunctionName: "worker"})
+	assert.Equal(t, &lambdasqs.Error{Code: "ResourceConflictException", Message: `An event source mapping with SQS arn (" arn:aws:sqs:us-east-1:123456789012:q ") and function (" worker ") already exists. Please update or delete the existing mapping with UUID ` + first.UUID()}, err)
+	other, err := lambdasqs.New(f, "q", ok, lambdasqs.Config{FunctionName: "auditor"})
+	require.NoError(t, err, "another function may map the same queue")
+	assert.NotEqual(t, first.UUID(), other.UUID())
+	first.Close()
+	first.Close()
+	again, err := lambdasqs.New(f, "q", ok, lambdasqs.Config{FunctionName: "worker"})
+	require.NoError(t, err, "Close frees the queue and function")
+	again.Close()
+	// Another fake has mappings of its own.
+	g := sqsfake.New()
+	queue(t, g, "q", nil)
+	_, err = lambdasqs.New(g, "q", ok, lambdasqs.Config{FunctionName: "auditor"})
+	require.NoError(t, err)
+}
+
+// TestAClosedMappingNoLongerFollowsTheClock pins Close: no invocation after it.
+func TestAClosedMappingNoLongerFollowsTheClock(t *testing.T) {
+	f := fill(t, 1, nil)
+	trig, err := lambdasqs.New(f, "q", ok, lambdasqs.Config{})
+	require.NoError(t, err)
+	trig.Close()
+	f.Advance(time.Minute)
+	assert.Empty(t, trig.Invocations())
+}
+
+// TestDurationOptionsNameTheUnitMistake pins issue 21's duration messages: a bare number
+// given to a time.Duration option is named as nanoseconds, with the fix.
+func TestDurationOptionsNameTheUnitMistake(t *testing.T) {
+	f := sqsfake.New()
+	queue(t, f, "q", nil)
+	for _, tc := range []struct {
+		name string
+		cfg  lambdasqs.Config
+		want string
+	}{
+		{"FunctionTimeout 3", lambdasqs.Config{FunctionTimeout: 3}, "ValidationException: FunctionTimeout is a time.Duration: 3 means 3ns; did you mean 3*time.Second?"},
+		{"FunctionTimeout 900", lambdasqs.Config{FunctionTimeout: 900}, "ValidationException: FunctionTimeout is a time.Duration: 900 means 900ns; did you mean 900*time.Second?"},
+		{"FunctionTimeout 1.5 s", lambdasqs.Config{FunctionTimeout: 1500 * time.Millisecond}, "ValidationException: 1 validation error detected: Value '1.5' at 'timeout' failed to satisfy constraint: Member must be a whole number of seconds from 1 to 900"},
+		{"HandlerWait 10", lambdasqs.Config{HandlerWait: 10}, "lambdasqs: HandlerWait is a time.Duration: 10 means 10ns; did you mean 10*time.Second?"},
+		{"HandlerWait negative", lambdasqs.Config{HandlerWait: -time.Second}, "lambdasqs: HandlerWait -1s is negative: it is how long, in real time, to wait for a handler to settle"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := lambdasqs.New(f, "q", ok, tc.cfg)
+			require.Error(t, err)
+			assert.Equal(t, tc.want, err.Error())
+		})
+	}
+}
