@@ -108,7 +108,9 @@ func WithClock(c Clock) Option { return func(k *Keeper) { k.clock = c } }
 // uses slog.Default() at the time it logs.
 func WithLogger(l *slog.Logger) Option { return func(k *Keeper) { k.logger = l } }
 
-// WithBackoff sets how long the heartbeat waits before it retries a failed extension. It
+// WithBackoff sets how long the heartbeat waits before it retries a failed extension. New
+// panics when a value is a bare number below a millisecond (WithBackoff(1, 8) is 1 ns and
+// 8 ns: it names the mistake). It
 // waits first, then twice as long after each failure, up to most. When the next retry would
 // not start before the message becomes visible again, the heartbeat gives up and reports the
 // failure instead. Values of zero or less keep the defaults.
@@ -176,11 +178,25 @@ func New(client Client, queueURL string, opts ...Option) *Keeper {
 	if k.clock == nil {
 		k.clock = systemClock{}
 	}
+	for _, o := range []struct {
+		name string
+		d    time.Duration
+	}{{"WithBackoff's first", k.minBackoff}, {"WithBackoff's most", k.maxBackoff}} {
+		if err := unitMistake(o.name, o.d, time.Millisecond); err != nil {
+			panic(err.Error())
+		}
+	}
 	if k.maxBackoff < k.minBackoff {
 		k.maxBackoff = k.minBackoff
 	}
 	return k
 }
+
+// Now returns the time on the Keeper's clock: the wall clock, or the clock given with
+// WithClock. Code that receives messages takes the receive time from it, right after
+// ReceiveMessage returns — receivedAt := k.Now() — which is right in production and in a
+// test that gives the Keeper the fake's clock alike.
+func (k *Keeper) Now() time.Time { return k.clock.Now() }
 
 // QueueURL returns the URL of the queue whose messages the Keeper extends.
 func (k *Keeper) QueueURL() string { return k.queueURL }
@@ -207,6 +223,9 @@ func (k *Keeper) log() *slog.Logger {
 func (k *Keeper) Run(ctx context.Context, msg types.Message, receivedAt time.Time, timeout time.Duration, handler func(ctx context.Context) error) error {
 	d := k.Hold(ctx, msg, receivedAt, timeout)
 	defer d.Stop()
+	if d.refused != nil {
+		return d.refused // the handler is not called: nothing keeps its message hidden
+	}
 	err := handler(d.Context())
 	d.Stop()
 	if failure := d.Err(); failure != nil && err != nil && !errors.Is(err, failure) {
@@ -224,9 +243,14 @@ func (k *Keeper) Run(ctx context.Context, msg types.Message, receivedAt time.Tim
 // extension comes half a timeout after receivedAt, rounded down to a whole second. If that
 // moment has already passed, the first extension comes at once.
 func (k *Keeper) Hold(ctx context.Context, msg types.Message, receivedAt time.Time, timeout time.Duration) *Delivery {
+	refused := unitMistake("timeout", timeout, time.Second)
 	timeout = min(max(timeout.Truncate(time.Second), 0), MaxVisibility)
+	now := k.clock.Now()
 	if receivedAt.IsZero() {
-		receivedAt = k.clock.Now()
+		receivedAt = now
+	}
+	if refused == nil {
+		refused = k.checkReceive(msg, receivedAt, now)
 	}
 	d := &Delivery{
 		k:           k,
@@ -244,6 +268,11 @@ func (k *Keeper) Hold(ctx context.Context, msg types.Message, receivedAt time.Ti
 		d.handle = *msg.ReceiptHandle
 	}
 	d.ctx, d.cancel = context.WithCancelCause(context.WithValue(ctx, deliveryKey{}, d))
+	if refused != nil {
+		d.refused = refused
+		d.cancel(refused)
+		timeout = 0 // no heartbeat: it ends as it starts
+	}
 	if timeout == 0 {
 		close(d.done)
 		k.mu.Lock()
