@@ -33,6 +33,42 @@ func setup(ctx context.Context, n int) *sqsfake.Fake {
 	return f
 }
 
+// The fake's own Advance drives the trigger: the mapping polls at every instant of the move
+// where it has something to do, as Lambda's continuous polling does, so no Poll is needed,
+// and one two-minute move gives the same invocations as 120 one-second moves. Here the
+// handler fails a message the first time it sees it: the message is invoked again when its
+// visibility timeout ends, at +30 s, not at the end of the move.
+func Example_advance() {
+	ctx := context.Background()
+	for _, moves := range []int{1, 120} {
+		f := setup(ctx, 1)
+		seen := map[string]bool{}
+		handler := func(ctx context.Context, ev events.SQSEvent) error {
+			id := ev.Records[0].MessageId
+			if !seen[id] {
+				seen[id] = true
+				return errors.New("first delivery fails")
+			}
+			return nil
+		}
+		trig, err := lambdasqs.New(f, "jobs", handler, lambdasqs.Config{})
+		if err != nil {
+			panic(err)
+		}
+		for range moves {
+			f.Advance(2 * time.Minute / time.Duration(moves))
+		}
+		fmt.Printf("%d move(s):", moves)
+		for _, inv := range trig.Invocations() {
+			fmt.Printf(" +%v %v;", inv.At.Sub(sqsfake.DefaultStart), inv.Outcome)
+		}
+		fmt.Println()
+	}
+	// Output:
+	// 1 move(s): +0s FunctionError; +30s Success;
+	// 120 move(s): +0s FunctionError; +30s Success;
+}
+
 // A batch of 10 where the handler fails on one message and returns an error: Lambda deletes
 // nothing, so all ten come back after the visibility timeout, again and again, and after
 // maxReceiveCount (3) receives all ten end in the dead-letter queue.
