@@ -50,7 +50,7 @@ type Fake struct {
 	mu        sync.Mutex
 	advanceMu sync.Mutex // Advance calls run one at a time, as clock mocks require
 	hookMu    sync.Mutex // guards hooks
-	hooks     moveHooks  // OnMove's, when the clock is not a *VirtualClock (which keeps them)
+	hooks     fakeHooks  // OnMove's, when the clock is not a *VirtualClock (which keeps them)
 	clk       Clock
 
 	region, account, partition string

@@ -6,17 +6,24 @@ import (
 	"time"
 )
 
-// moveHooks are the functions OnMove registered, called at each step of a clock move. The
+// moveHooks are the functions OnMove registered, called at each step of a clock move: a
+// VirtualClock's, or a Fake's on another clock, which tell the next instant they want. The
 // owner's lock guards them.
-type moveHooks struct {
-	fns  []*func(now time.Time)
-	copy []func(now time.Time) // snapshot's, rebuilt when fns changes
+type moveHooks[F any] struct {
+	fns  []*F
+	copy []F // snapshot's, rebuilt when fns changes
 }
 
-func (h *moveHooks) any() bool { return len(h.fns) > 0 }
+// clockHooks are a VirtualClock's; fakeHooks a Fake's on another clock.
+type (
+	clockHooks = moveHooks[func(now time.Time)]
+	fakeHooks  = moveHooks[func(now time.Time) (next time.Time)]
+)
+
+func (h *moveHooks[F]) any() bool { return len(h.fns) > 0 }
 
 // add registers fn and returns its remover, which takes mu.
-func (h *moveHooks) add(mu sync.Locker, fn func(now time.Time)) (remove func()) {
+func (h *moveHooks[F]) add(mu sync.Locker, fn F) (remove func()) {
 	key := &fn
 	h.fns = append(h.fns, key)
 	h.copy = nil
@@ -32,9 +39,9 @@ func (h *moveHooks) add(mu sync.Locker, fn func(now time.Time)) (remove func()) 
 
 // snapshot returns the functions to call, a slice the caller must not change. It is shared
 // until the next add or remove, so that a move with hooks allocates nothing per step.
-func (h *moveHooks) snapshot() []func(now time.Time) {
+func (h *moveHooks[F]) snapshot() []F {
 	if h.copy == nil {
-		h.copy = make([]func(now time.Time), len(h.fns))
+		h.copy = make([]F, len(h.fns))
 		for i, f := range h.fns {
 			h.copy[i] = *f
 		}
@@ -43,20 +50,26 @@ func (h *moveHooks) snapshot() []func(now time.Time) {
 }
 
 // OnMove registers fn to be called on every move of the fake's clock, for companions that
-// must act at each instant a move passes through (package lambdasqs's triggers do): on the
-// fake's default *VirtualClock, and on any VirtualClock given with WithClock, it is the
-// clock's OnMove, so f.Advance and the clock's own Add (called by a test or by code under
-// test) both call it — at the start of the move, with the time before it, and after each
-// timer the move fires, with that timer's time. On any other clock (a benbjohnson
+// must act at each instant a move passes through (package lambdasqs's triggers do). fn
+// returns the next instant after now at which it has something to do, or the zero time.
+//
+// On the fake's default *VirtualClock, and on any VirtualClock given with WithClock, it is
+// the clock's OnMove: f.Advance and the clock's own Add (called by a test or by code under
+// test) both call fn — at the start of the move, with the time before it, and after each
+// timer the move fires, with that timer's time; the instant fn returns is ignored, and a
+// companion arms a timer of its own on the clock for it. On any other clock (a benbjohnson
 // *clock.Mock, RealClock, ClockFuncs) the fake cannot see moves it does not make: f.Advance
-// calls fn at its start and after each step it moves the clock (each parked poll's deadline
-// or message coming due), and a companion that must also follow moves made outside the fake
-// arms timers of its own on the clock. fn runs on the goroutine that moves the clock; it must
-// not move the clock itself. remove unregisters fn; it is idempotent. The root package knows
-// nothing of its companions: this is the one way in.
-func (f *Fake) OnMove(fn func(now time.Time)) (remove func()) {
+// calls fn at its start and after each step it moves the clock, and steps to the instants fn
+// returns, as it steps to its parked polls' deadlines; a companion that must also follow
+// moves made outside the fake arms timers of its own on the clock, which that clock runs as
+// it runs timers (a benbjohnson mock: on goroutines of their own, after a 1 ms pause).
+//
+// fn runs on the goroutine that moves the clock; it must not move the clock itself. remove
+// unregisters fn; it is idempotent. The root package knows nothing of its companions: this
+// is the one way in, and with no function registered a move pays one length check per step.
+func (f *Fake) OnMove(fn func(now time.Time) (next time.Time)) (remove func()) {
 	if vc, ok := f.clk.(*VirtualClock); ok {
-		return vc.OnMove(fn)
+		return vc.OnMove(func(now time.Time) { fn(now) })
 	}
 	f.hookMu.Lock()
 	defer f.hookMu.Unlock()
@@ -64,17 +77,22 @@ func (f *Fake) OnMove(fn func(now time.Time)) (remove func()) {
 }
 
 // runHooks calls the OnMove functions of a fake whose clock is not a VirtualClock (whose
-// own Add calls them).
-func (f *Fake) runHooks() {
+// own Add calls them) and returns the earliest instant after now they asked for, in
+// nanoseconds since 1970; 0 when none did.
+func (f *Fake) runHooks() int64 {
 	f.hookMu.Lock()
 	if !f.hooks.any() {
 		f.hookMu.Unlock()
-		return
+		return 0
 	}
 	fns := f.hooks.snapshot()
 	f.hookMu.Unlock()
 	now := f.clk.Now()
+	next := int64(0)
 	for _, fn := range fns {
-		fn(now)
+		if at := fn(now); at.After(now) && (next == 0 || at.UnixNano() < next) {
+			next = at.UnixNano()
+		}
 	}
+	return next
 }

@@ -17,7 +17,7 @@ func TestOnMoveSeesEveryInstantOfAMove(t *testing.T) {
 			f := New()
 			clk := f.Clock().(*VirtualClock)
 			var seen []time.Duration
-			remove := f.OnMove(func(now time.Time) { seen = append(seen, now.Sub(DefaultStart)) })
+			remove := f.OnMove(func(now time.Time) time.Time { seen = append(seen, now.Sub(DefaultStart)); return time.Time{} })
 			_, cancel := clk.WithTimeout(context.Background(), 30*time.Second)
 			defer cancel()
 			move := f.Advance
@@ -34,14 +34,20 @@ func TestOnMoveSeesEveryInstantOfAMove(t *testing.T) {
 }
 
 // TestOnMoveOnAnotherClockFollowsAdvance pins the hook on a clock the fake cannot watch: it
-// runs at the start of Advance and after each of its steps.
+// runs at the start of Advance and after each of its steps, and Advance steps to the
+// instants it asks for.
 func TestOnMoveOnAnotherClockFollowsAdvance(t *testing.T) {
-	f := New(WithClock(ClockFuncs{NowFunc: newManualNow(), AfterFuncFunc: func(time.Duration, func()) func() bool { return func() bool { return true } }}))
-	var seen int
-	remove := f.OnMove(func(time.Time) { seen++ })
-	defer remove()
+	f := New(WithClock(NewMockClock()))
+	var seen []time.Duration
+	remove := f.OnMove(func(now time.Time) time.Time {
+		seen = append(seen, now.Sub(DefaultStart))
+		if now.Before(DefaultStart.Add(40 * time.Second)) {
+			return now.Add(15 * time.Second)
+		}
+		return time.Time{}
+	})
 	f.Advance(time.Minute)
-	require.Equal(t, 2, seen)
+	remove()
+	f.Advance(time.Minute)
+	require.Equal(t, []time.Duration{0, 15 * time.Second, 30 * time.Second, 45 * time.Second, time.Minute}, seen)
 }
-
-func newManualNow() func() time.Time { return func() time.Time { return DefaultStart } }

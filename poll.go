@@ -246,12 +246,16 @@ func (f *Fake) Advance(d time.Duration) {
 	}
 	target := to.UnixNano()
 	_, virtual := f.clk.(*VirtualClock) // which calls the OnMove functions itself
+	hookNext := int64(0)                // the earliest instant the OnMove functions asked for
 	if !virtual {
-		f.runHooks()
+		hookNext = f.runHooks()
 	}
 	for {
 		now := f.now()
 		step := target
+		if hookNext > now && hookNext < step {
+			step = hookNext
+		}
 		f.mu.Lock()
 		if next := f.nextPollEvent(now); next != 0 && next < step {
 			step = next
@@ -262,7 +266,7 @@ func (f *Fake) Advance(d time.Duration) {
 		f.servePollsAt(f.now())
 		f.mu.Unlock()
 		if !virtual {
-			f.runHooks()
+			hookNext = f.runHooks()
 		}
 		if step >= target {
 			return

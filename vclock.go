@@ -46,7 +46,7 @@ type VirtualClock struct {
 	seq     uint64      // arming order, for timers due at the same instant
 	waiters waitList    // WaitForTimers calls waiting
 	compat  *clock.Mock // made on the first Timer, AfterFunc or Ticker; then it tells the time
-	hooks   moveHooks   // OnMove's functions
+	hooks   clockHooks  // OnMove's functions
 }
 
 // vtimer is one timer armed on a VirtualClock.

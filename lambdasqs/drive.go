@@ -216,10 +216,20 @@ func (t *Trigger) takeProblems() error {
 // fake that failed, a handler that did not settle (a *StuckError). nil when nothing did.
 func (t *Trigger) Err() error { return t.takeProblems() }
 
-// onMove is the trigger's step at an instant a move of the fake's clock passes through.
-func (t *Trigger) onMove(now time.Time) {
+// onMove is the trigger's step at an instant a move of the fake's clock passes through. It
+// returns the next instant the trigger has something to do, for the fake's Advance on a
+// clock other than a VirtualClock to step there.
+func (t *Trigger) onMove(now time.Time) time.Time {
 	t.mu.Lock()
 	defer t.mu.Unlock()
+	t.move(now)
+	if t.wakeSet {
+		return t.wakeAt
+	}
+	return time.Time{}
+}
+
+func (t *Trigger) move(now time.Time) {
 	if t.closed {
 		return
 	}
