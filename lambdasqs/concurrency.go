@@ -217,8 +217,8 @@ func (t *Trigger) throttle(h *held) {
 // Sleep plays d of work on the fake's clock inside a handler: the invocation lasts d longer,
 // without moving the clock, so that other invocations can run meanwhile, up to the mapping's
 // and the function's concurrency (see "Concurrency" in the package doc). The answer the
-// handler returns is applied when the invocation ends: its start plus every Sleep (plus any
-// moves of the fake's clock the handler made). The time slept counts toward the deadline: the
+// handler returns is applied when the invocation ends: its start plus every Sleep (plus the
+// time it waited on the clock through its context). The time slept counts toward the deadline: the
 // handler's context ends when the clock reaches the deadline less what was slept. A Sleep
 // that reaches the deadline stops there, ends the context (and every context derived from
 // it) with context.DeadlineExceeded and returns that error: the invocation times out,

@@ -29,13 +29,13 @@ type handlerFunc = func(context.Context, events.SQSEvent) (events.SQSEventRespon
 // MaxPayload is Lambda's invocation payload quota, 6 MB, which ends a batch early (R31).
 const MaxPayload = 6 * 1024 * 1024
 
-// Trigger is an event source mapping from one sqsfake queue to one handler. It polls only when
-// the test asks it to — in Poll and Advance, on the caller's goroutine. When those return,
-// every batch due has been invoked (up to the mapping's concurrency) and every invocation
-// that has ended by the fake's current time has been answered; an invocation that Sleeps
-// beyond it is answered by the Poll or Advance that reaches its end. Its methods are safe
-// for concurrent use, but the calls are serialized: one poller at a time. A handler must not
-// call its own trigger's Poll or Advance (see the package doc).
+// Trigger is an event source mapping from one sqsfake queue to one handler. It follows the
+// fake's clock: every move polls at each instant it passes through where the mapping has
+// something to do (see "How time moves" in the package doc), and Poll polls at the current
+// instant. Each invocation runs its handler on a goroutine of its own; the trigger waits for
+// it to return or to wait on the fake's clock (its context) before it goes on. Its methods
+// are safe for concurrent use; polling is serialized, one step at a time. A handler must not
+// call its own trigger's Poll, Advance or WaitInvocations, nor move the fake's clock.
 type Trigger struct {
 	f        *sqsfake.Fake
 	url, arn string
@@ -160,10 +160,19 @@ func (t *Trigger) isEnabled() bool {
 // answers of the invocations that have ended, then, while the mapping has a free slot (its
 // concurrency), receives the messages that are available, builds batches, invokes the
 // handler for each full batch (or each batch whose window has ended) and applies its answer
-// when it ends, until nothing more is due or every slot is taken. A batch still inside its
-// batching window, or waiting for a slot, waits for a later Poll or Advance. Poll returns an
-// error when a call to the fake fails, when ctx ends (an answer not applied yet stays for the
-// next call), or when it is called with the context of one of the trigger's own invocations.
+// when it ends, until nothing more is due or every slot is taken. It returns once every
+// invocation it started has returned or waits on the fake's clock (its handler asked its
+// context for Done); a batch still inside its batching window, or waiting for a slot, is
+// invoked by the move of the clock that reaches it. Poll is the documented waiting call: no
+// test needs it to make the mapping act — any move of the clock does — but it invokes
+// without moving the clock.
+//
+// Poll returns an error when a call to the fake fails, when ctx ends (an answer not applied
+// yet stays for the next step) — also while a handler is blocked on something the clock
+// cannot end, naming its invocation — when a handler does not settle within
+// Config.HandlerWait (a *StuckError), or when it is called with the context of one of the
+// trigger's own invocations. It returns, too, what the steps of moves since the last call
+// reported (see Err).
 func (t *Trigger) Poll(ctx context.Context) error {
 	if err := t.reentered(ctx, "Poll"); err != nil {
 		return err
