@@ -23,7 +23,8 @@ func TestAReceiveTimeFromAnotherClockIsRefused(t *testing.T) {
 	e := newEnv(t, nil)
 	msg, now := e.receiveOne(30)
 	onFake := heartbeat.New(e.recorder(), e.url, heartbeat.WithClock(e.f.Clock()))
-	onWall := heartbeat.New(e.recorder(), e.url)
+	var logs logBuffer
+	onWall := heartbeat.New(e.recorder(), e.url, heartbeat.WithLogger(logs.logger()))
 	for _, tc := range []struct {
 		name       string
 		k          *heartbeat.Keeper
@@ -62,6 +63,7 @@ func TestAReceiveTimeFromAnotherClockIsRefused(t *testing.T) {
 			d.Stop()
 		})
 	}
+	assert.Empty(t, logs.records(t), "no 12-hour warning: the limit is not the cause, the clock is")
 	assert.Equal(t, "the wall clock, time.Now: the Keeper has no WithClock", clockOf(t, onWall, now))
 	assert.Equal(t, "a *sqsfake.VirtualClock given with WithClock", clockOf(t, onFake, time.Now()))
 }

@@ -29,7 +29,9 @@
 // ending, a throttled batch's retry, a handler's deadline. That is what Lambda's continuous
 // polling sees, so one two-minute move gives the same invocations, at the same instants, as
 // 120 one-second moves. A benbjohnson *clock.Mock moved with its own Add or Set is followed
-// from the trigger's first step on (a Poll, or an f.Advance); see docs/lambda.md.
+// from the trigger's first step on (a Poll, or an f.Advance); see docs/lambda.md. While it
+// has something due, a trigger keeps one timer armed on the clock, which WaitForTimers
+// counts.
 //
 // # Waiting
 //

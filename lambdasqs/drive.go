@@ -387,8 +387,10 @@ func mappingUUID(seq uint64) string {
 func (t *Trigger) UUID() string { return t.uuid }
 
 // Close deletes the mapping, as DeleteEventSourceMapping does: it stops polling and no longer
-// follows the fake's clock, and the queue may be mapped to the function again. Invocations
-// still running are left as they are: their answers are not applied. Close is idempotent.
+// follows the fake's clock, and the queue may be mapped to the function again. The answers of
+// invocations still running are not applied, and the contexts of those whose handler waits
+// on the clock end with context.Canceled, so that their goroutines can end with the test.
+// Close is idempotent.
 func (t *Trigger) Close() {
 	t.mu.Lock()
 	defer t.mu.Unlock()
@@ -399,4 +401,8 @@ func (t *Trigger) Close() {
 	t.detach()
 	t.rearm(time.Time{})
 	t.unregister()
+	for _, r := range t.waiting {
+		r.ctx.endWith(context.Canceled)
+	}
+	t.waiting = nil
 }

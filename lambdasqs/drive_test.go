@@ -283,7 +283,8 @@ func TestASecondMappingOfAQueueToAFunctionIsRefused(t *testing.T) {
 	require.NoError(t, err)
 }
 
-// TestAClosedMappingNoLongerFollowsTheClock pins Close: no invocation after it.
+// TestAClosedMappingNoLongerFollowsTheClock pins Close: no invocation after it, and a handler
+// waiting on its context is let go.
 func TestAClosedMappingNoLongerFollowsTheClock(t *testing.T) {
 	f := fill(t, 1, nil)
 	trig, err := lambdasqs.New(f, "q", ok, lambdasqs.Config{})
@@ -291,6 +292,19 @@ func TestAClosedMappingNoLongerFollowsTheClock(t *testing.T) {
 	trig.Close()
 	f.Advance(time.Minute)
 	assert.Empty(t, trig.Invocations())
+
+	g := fill(t, 1, nil)
+	ended := make(chan error, 1)
+	waiting, err := lambdasqs.New(g, "q", func(ctx context.Context, _ events.SQSEvent) error {
+		<-ctx.Done()
+		ended <- ctx.Err()
+		return nil
+	}, lambdasqs.Config{})
+	require.NoError(t, err)
+	require.NoError(t, waiting.Poll(context.Background()))
+	waiting.Close()
+	assert.Equal(t, context.Canceled, <-ended)
+	assert.Empty(t, waiting.Invocations())
 }
 
 // TestDurationOptionsNameTheUnitMistake pins issue 21's duration messages: a bare number
