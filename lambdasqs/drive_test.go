@@ -11,7 +11,6 @@ import (
 	"github.com/aws/aws-lambda-go/events"
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/sqs"
-	"github.com/benbjohnson/clock"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
@@ -85,9 +84,12 @@ func (s *scene) record() string {
 }
 
 // TestEveryClockMoveDrivesEveryTrigger pins must-have 1 of issue 19: however the fake's
-// clock is moved — one move or many small ones, the fake's Advance, the VirtualClock's Add or
-// a trigger's Advance — every trigger on the fake, on a queue of its own account or of
-// another, invokes at the same instants with the same outcome.
+// clock is moved — one move or many small ones, the fake's Advance (on the VirtualClock or a
+// benbjohnson mock), the VirtualClock's Add or a trigger's Advance — every trigger on the
+// fake, on a queue of its own account or of another, invokes at the same instants with the
+// same outcome. A benbjohnson mock moved with its own Add is not in the table: it runs the
+// trigger's timers on goroutines of their own after a 1 ms real-time pause, so the record
+// depends on scheduling (docs/lambda.md, Not modelled).
 func TestEveryClockMoveDrivesEveryTrigger(t *testing.T) {
 	moves := []struct {
 		name string
@@ -118,14 +120,6 @@ func TestEveryClockMoveDrivesEveryTrigger(t *testing.T) {
 			for range 24 {
 				s.f.Advance(5 * time.Second)
 			}
-		}, true},
-		{"Poll, then the benbjohnson mock's own Add", func(s *scene) {
-			// The fake cannot see a mock's own moves: each trigger follows them from its first
-			// step on, through timers the mock runs on goroutines of their own (see drive.go).
-			for _, trig := range s.trigs {
-				require.NoError(t, trig.Poll(context.Background()))
-			}
-			s.f.Clock().(*clock.Mock).Add(2 * time.Minute)
 		}, true},
 	}
 	var want string
