@@ -107,7 +107,14 @@ func (t *Trigger) settle(ctx context.Context, r *running) error {
 		return nil
 	default:
 	}
-	timer := time.NewTimer(t.m.handlerWait)
+	// One timer per trigger, reset for each wait (settle runs with t.mu held): most
+	// invocations need a wait, however short, for their goroutine to run.
+	if t.waitTimer == nil {
+		t.waitTimer = time.NewTimer(t.m.handlerWait)
+	} else {
+		t.waitTimer.Reset(t.m.handlerWait)
+	}
+	timer := t.waitTimer
 	defer timer.Stop()
 	select {
 	case <-c.returned:

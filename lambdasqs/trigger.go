@@ -87,6 +87,7 @@ type Trigger struct {
 	uuid        string        // the mapping's UUID
 	problems    []error       // what clock-driven steps reported; guarded by recMu
 	returnedCh  chan struct{} // closed when a handler returns; guarded by recMu
+	waitTimer   *time.Timer   // settle's, reused
 }
 
 // New returns a trigger that feeds the queue (a name, URL or ARN of f) to h with the
