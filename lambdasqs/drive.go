@@ -202,10 +202,18 @@ func (t *Trigger) handlerReturned() {
 	t.recMu.Unlock()
 }
 
+// maxProblems bounds what a trigger keeps between two calls that return it: a mapping whose
+// queue is gone fails at every step.
+const maxProblems = 10
+
 // report keeps err for the next Poll, Advance or WaitInvocations, and for Err.
 func (t *Trigger) report(err error) {
 	t.recMu.Lock()
-	t.problems = append(t.problems, err)
+	if len(t.problems) < maxProblems {
+		t.problems = append(t.problems, err)
+	} else {
+		t.moreProblems++
+	}
 	t.recMu.Unlock()
 }
 
@@ -213,8 +221,11 @@ func (t *Trigger) report(err error) {
 func (t *Trigger) takeProblems() error {
 	t.recMu.Lock()
 	defer t.recMu.Unlock()
+	if t.moreProblems > 0 {
+		t.problems = append(t.problems, fmt.Errorf("lambdasqs: and %d more errors like these", t.moreProblems))
+	}
 	err := errors.Join(t.problems...)
-	t.problems = nil
+	t.problems, t.moreProblems = nil, 0
 	return err
 }
 

@@ -324,3 +324,57 @@ func TestDurationOptionsNameTheUnitMistake(t *testing.T) {
 		})
 	}
 }
+
+// TestAHandlerTheTestUnblocksIsWaitedFor pins WaitInvocations: a handler waiting on a
+// downstream the test answers returns in real time, and the test waits for its record before
+// it moves the clock, so the answer lands at the instant it came.
+func TestAHandlerTheTestUnblocksIsWaitedFor(t *testing.T) {
+	f := fill(t, 1, nil)
+	result := make(chan string)
+	trig, err := lambdasqs.New(f, "q", func(ctx context.Context, _ events.SQSEvent) error {
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case r := <-result:
+			if r != "ok" {
+				return errors.New(r)
+			}
+			return nil
+		}
+	}, lambdasqs.Config{FunctionTimeout: 10 * time.Second})
+	require.NoError(t, err)
+	f.Advance(time.Second) // invoked at +0, waiting
+	result <- "ok"
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	require.NoError(t, trig.WaitInvocations(ctx, 1))
+	f.Advance(time.Minute)
+	assert.Equal(t, []step{{0, time.Second, lambdasqs.Success}}, timeline(trig))
+
+	short, cancel2 := context.WithTimeout(context.Background(), 10*time.Millisecond)
+	defer cancel2()
+	err = trig.WaitInvocations(short, 2)
+	require.ErrorIs(t, err, context.DeadlineExceeded)
+	assert.Contains(t, err.Error(), "1 of the 2 invocations awaited are recorded")
+}
+
+// TestAMappingWhoseQueueIsGoneReportsBoundedly pins the bound on what a trigger keeps between
+// two calls: its queue deleted, each step fails, and Err returns ten errors and a count.
+func TestAMappingWhoseQueueIsGoneReportsBoundedly(t *testing.T) {
+	ctx := context.Background()
+	f := fill(t, 0, nil)
+	trig, err := lambdasqs.New(f, "q", ok, lambdasqs.Config{})
+	require.NoError(t, err)
+	info, _ := f.Queue("q")
+	_, err = f.DeleteQueue(ctx, &sqs.DeleteQueueInput{QueueUrl: &info.URL})
+	require.NoError(t, err)
+	for range 15 {
+		_, _ = f.ListQueues(ctx, &sqs.ListQueuesInput{}) // a call by someone else: the next move steps
+		f.Advance(time.Second)
+	}
+	err = trig.Err()
+	require.Error(t, err)
+	assert.Equal(t, 10, strings.Count(err.Error(), "\n"), "ten errors and the count, one a line")
+	assert.Contains(t, err.Error(), "and 5 more errors like these")
+	assert.NoError(t, trig.Err(), "Err forgets what it returned")
+}

@@ -75,19 +75,20 @@ type Trigger struct {
 	paused  bool                 // SetEnabled(false) was called: the poller drops its batches at its next step
 
 	// Following the fake's clock (drive.go); guarded by mu unless said otherwise.
-	waiting     []*running    // invocations whose handler waits on the clock, in the order they started
-	detach      func()        // removes the trigger's OnMove function
-	stopWake    func()        // disarms the trigger's timer
-	wakeAt      time.Time     // when the trigger's timer fires
-	wakeSet     bool          // whether it is armed
-	seenForeign int           // f.CallCount() less the trigger's own calls, at the last step
-	seenEpoch   uint64        // f.Epoch() at the last step
-	dirty       atomic.Bool   // a handler has returned since the last step
-	closed      bool          // Close was called
-	uuid        string        // the mapping's UUID
-	problems    []error       // what clock-driven steps reported; guarded by recMu
-	returnedCh  chan struct{} // closed when a handler returns; guarded by recMu
-	waitTimer   *time.Timer   // settle's, reused
+	waiting      []*running    // invocations whose handler waits on the clock, in the order they started
+	detach       func()        // removes the trigger's OnMove function
+	stopWake     func()        // disarms the trigger's timer
+	wakeAt       time.Time     // when the trigger's timer fires
+	wakeSet      bool          // whether it is armed
+	seenForeign  int           // f.CallCount() less the trigger's own calls, at the last step
+	seenEpoch    uint64        // f.Epoch() at the last step
+	dirty        atomic.Bool   // a handler has returned since the last step
+	closed       bool          // Close was called
+	uuid         string        // the mapping's UUID
+	problems     []error       // what clock-driven steps reported; guarded by recMu
+	moreProblems int           // how many more, beyond maxProblems; guarded by recMu
+	returnedCh   chan struct{} // closed when a handler returns; guarded by recMu
+	waitTimer    *time.Timer   // settle's, reused
 }
 
 // New returns a trigger that feeds the queue (a name, URL or ARN of f) to h with the
