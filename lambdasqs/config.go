@@ -49,8 +49,11 @@ type Config struct {
 	FunctionName string
 	// HandlerWait is how long, in real time, the trigger waits for a handler to return or to
 	// start waiting on its context before it reports it with a *StuckError and stops waiting
-	// for it, so that no handler can hang a test: 0 means DefaultHandlerWait (10 s). It is a
-	// safety net, not a clock: nothing the trigger records depends on it.
+	// for it, so that no handler can hang a test: 0 means DefaultHandlerWait (10 s). Once a
+	// handler has been stuck, the trigger waits at most 10 ms for each later one, so that a
+	// handler that always blocks cannot add up to a test's timeout either; what it records
+	// then may depend on scheduling, and the first *StuckError is the one to fix. It is a
+	// safety net, not a clock: nothing the trigger records depends on it otherwise.
 	HandlerWait time.Duration
 }
 

@@ -109,10 +109,11 @@ func (t *Trigger) settle(ctx context.Context, r *running) error {
 	}
 	// One timer per trigger, reset for each wait (settle runs with t.mu held): most
 	// invocations need a wait, however short, for their goroutine to run.
+	wait := t.handlerWait()
 	if t.waitTimer == nil {
-		t.waitTimer = time.NewTimer(t.m.handlerWait)
+		t.waitTimer = time.NewTimer(wait)
 	} else {
-		t.waitTimer.Reset(t.m.handlerWait)
+		t.waitTimer.Reset(wait)
 	}
 	timer := t.waitTimer
 	defer timer.Stop()
@@ -123,13 +124,28 @@ func (t *Trigger) settle(ctx context.Context, r *running) error {
 		return fmt.Errorf("lambdasqs: %w while %s had neither returned nor started waiting on its context: %s", ctx.Err(), r.describe(), stuckAdvice)
 	case <-timer.C:
 		r.stuck.Store(true)
+		t.hadStuck.Store(true)
 		return t.stuckError(r)
 	}
 	return nil
 }
 
+// stuckWait is how long, in real time, the trigger waits for each handler to settle once one
+// has been stuck: a handler that always blocks would otherwise cost Config.HandlerWait at
+// every invocation, and enough of them would add up to a test's timeout.
+const stuckWait = 10 * time.Millisecond
+
+// handlerWait is how long to wait for a handler to settle: Config.HandlerWait, or stuckWait
+// once a handler of the trigger has been stuck.
+func (t *Trigger) handlerWait() time.Duration {
+	if t.hadStuck.Load() {
+		return min(stuckWait, t.m.handlerWait)
+	}
+	return t.m.handlerWait
+}
+
 func (t *Trigger) stuckError(r *running) error {
-	return &StuckError{Invocation: r.inv.RequestID, At: r.inv.At, MessageIDs: r.inv.MessageIDs, Waited: t.m.handlerWait, Deadline: r.deadline}
+	return &StuckError{Invocation: r.inv.RequestID, At: r.inv.At, MessageIDs: r.inv.MessageIDs, Waited: t.handlerWait(), Deadline: r.deadline}
 }
 
 // StuckError reports a handler that neither returned nor waited on its context within
@@ -158,12 +174,13 @@ func (c *invocationCtx) awaitReturn() {
 	if r == nil || r.hasReturned() || r.stuck.Load() {
 		return
 	}
-	timer := time.NewTimer(c.trigger.m.handlerWait)
+	timer := time.NewTimer(c.trigger.handlerWait())
 	defer timer.Stop()
 	select {
 	case <-c.returned:
 	case <-timer.C:
 		r.stuck.Store(true)
+		c.trigger.hadStuck.Store(true)
 		c.trigger.report(c.trigger.stuckError(r))
 	}
 }

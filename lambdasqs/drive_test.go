@@ -204,6 +204,18 @@ func TestABlockedHandlerCannotHangTheTest(t *testing.T) {
 	require.ErrorAs(t, trig2.Err(), &stuck)
 	assert.Equal(t, sqsfake.DefaultStart, stuck.At)
 	assert.Equal(t, []step{{0, 3 * time.Second, lambdasqs.Timeout}, {30 * time.Second, 33 * time.Second, lambdasqs.Timeout}}, timeline(trig2), "stopped at its deadline, as Lambda stops it; the message returns")
+
+	// A handler that always blocks, over a long move: the first invocation costs the wait,
+	// the later ones a few milliseconds each.
+	f3 := fill(t, 1, nil)
+	trig3, err := lambdasqs.New(f3, "q", func(context.Context, events.SQSEvent) error {
+		<-block
+		return nil
+	}, lambdasqs.Config{HandlerWait: 50 * time.Millisecond})
+	require.NoError(t, err)
+	f3.Advance(time.Hour) // 120 invocations
+	require.ErrorAs(t, trig3.Err(), &stuck)
+	assert.Len(t, trig3.Invocations(), 120)
 }
 
 // unguarded is package-level state a handler keeps without a lock, as a Lambda function may:

@@ -89,6 +89,7 @@ type Trigger struct {
 	moreProblems int           // how many more, beyond maxProblems; guarded by recMu
 	returnedCh   chan struct{} // closed when a handler returns; guarded by recMu
 	waitTimer    *time.Timer   // settle's, reused
+	hadStuck     atomic.Bool   // a handler has been stuck: later waits are short (stuckWait)
 }
 
 // New returns a trigger that feeds the queue (a name, URL or ARN of f) to h with the
