@@ -221,7 +221,11 @@ func (f *Fake) Pollers() int {
 // (a message sent or visible again, a batching window or an invocation ending, a handler's
 // deadline), as Lambda's continuous polling would, so one Advance(2*time.Minute) gives the
 // same invocations, at the same instants, as 120 calls of Advance(time.Second), and the same
-// as moving the fake's *VirtualClock with its own Add. Companions attach with OnMove.
+// as moving the fake's *VirtualClock with its own Add. A handler waiting on its context is
+// ended inside the move, at its function's timeout. On a clock the fake did not make — a
+// benbjohnson *clock.Mock given with WithClock — Advance steps to each of those instants too,
+// while the mock's own Add reaches companions only through the timers it runs on goroutines
+// of their own: move such a clock with Advance. Companions attach with OnMove.
 //
 // What a caller does after Advance answers its call happens on the caller's goroutine, in
 // real time, while Advance may already have moved on: a consumer that polls again in a loop
