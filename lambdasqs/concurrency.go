@@ -431,9 +431,9 @@ func (c *invocationCtx) errNow() error {
 	return c.err
 }
 
-// endWith ends the context with err unless it has ended already: it closes Done, releases the
-// timer and the watch on the parent, and runs the AfterFunc functions, in order, outside the
-// lock.
+// endWith ends the context with err unless it has ended already: it releases the timer and
+// the watch on the parent, runs the AfterFunc functions (which end the contexts derived from
+// it), in order, outside the lock, and then closes Done.
 func (c *invocationCtx) endWith(err error) {
 	c.mu.Lock()
 	if c.err != nil {
@@ -442,9 +442,7 @@ func (c *invocationCtx) endWith(err error) {
 	}
 	c.err = err
 	c.gen++
-	if c.done != nil {
-		close(c.done)
-	}
+	done := c.done
 	stopTimer, stopParent, funcs := c.stopTimer, c.stopParent, c.funcs
 	c.stopTimer, c.stopParent, c.funcs = nil, nil, nil
 	c.mu.Unlock()
@@ -454,8 +452,13 @@ func (c *invocationCtx) endWith(err error) {
 	if stopParent != nil {
 		stopParent()
 	}
+	// The children first, then Done: a handler woken by Done finds the contexts it derived
+	// ended too (the handler runs on a goroutine of its own, so the order shows).
 	for _, f := range funcs {
 		(*f)()
+	}
+	if done != nil {
+		close(done)
 	}
 }
 
