@@ -96,7 +96,7 @@ func (t *Trigger) Concurrency() int {
 
 // land applies the answers of the invocations that have ended by now, in the order they ended.
 // An invocation leaves the flights only once its answer is applied: when ctx has ended or a
-// call to the fake fails, it stays for the next Poll or Advance.
+// call to the fake fails, it stays for the next step (a Poll, or a move of the clock).
 func (t *Trigger) land(ctx context.Context) error {
 	now := t.f.Now()
 	for len(t.flights) > 0 && !t.flights[0].inv.Ended.After(now) {

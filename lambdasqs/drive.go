@@ -339,6 +339,12 @@ func (t *Trigger) WaitInvocations(ctx context.Context, n int) error {
 			t.returnedCh = make(chan struct{})
 		}
 		ch, logged := t.returnedCh, t.logged
+		if t.dirty.Load() {
+			// A handler returned after the Poll's step looked: step again. (A handler sets
+			// dirty before it takes recMu to close the channel, so none is missed.)
+			t.recMu.Unlock()
+			continue
+		}
 		t.recMu.Unlock()
 		select {
 		case <-ch:

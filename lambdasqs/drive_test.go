@@ -390,3 +390,16 @@ func TestAMappingWhoseQueueIsGoneReportsBoundedly(t *testing.T) {
 	assert.Contains(t, err.Error(), "and 5 more errors like these")
 	assert.NoError(t, trig.Err(), "Err forgets what it returned")
 }
+
+// TestAResumedMappingActsAtTheNextMove pins SetEnabled between moves: a mapping created
+// disabled does not poll, and once resumed the next move invokes, with no Poll.
+func TestAResumedMappingActsAtTheNextMove(t *testing.T) {
+	f := fill(t, 2, nil)
+	trig, err := lambdasqs.New(f, "q", ok, lambdasqs.Config{Disabled: true})
+	require.NoError(t, err)
+	f.Advance(time.Minute)
+	assert.Empty(t, trig.Invocations())
+	trig.SetEnabled(true)
+	f.Advance(time.Second)
+	assert.Equal(t, []step{{time.Minute, time.Minute, lambdasqs.Success}}, timeline(trig))
+}

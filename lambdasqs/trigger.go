@@ -138,6 +138,7 @@ func New[H Handler](f *sqsfake.Fake, queue string, h H, cfg Config) (*Trigger, e
 // running end as they would have. It is safe to call from a handler: the poller applies it at
 // its next step (a pause drops the batches it holds then).
 func (t *Trigger) SetEnabled(on bool) {
+	t.dirty.Store(true) // the next move steps, even with nothing else new
 	t.recMu.Lock()
 	defer t.recMu.Unlock()
 	t.enabled = on
@@ -242,7 +243,7 @@ func (t *Trigger) poll(ctx context.Context) error {
 		if err := t.dispatch(ctx); err != nil {
 			return err
 		}
-		if err := t.land(ctx); err != nil { // the handler may have moved the clock
+		if err := t.land(ctx); err != nil { // an answer known at once is applied now
 			return err
 		}
 	}
