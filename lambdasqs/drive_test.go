@@ -18,11 +18,11 @@ import (
 	"github.com/sqsfake/sqsfake/lambdasqs"
 )
 
-// scene is a fake with three triggers: one on a queue of the fake's own account whose
+// scene is a fake with four triggers: one on a queue of the fake's own account whose
 // handler fails each message once (redelivered after its 30 s visibility timeout, and one
-// message delayed 45 s arrives mid-move), one with a batching window whose handler Sleeps,
-// and one on a queue of another account and region whose handler waits on its context
-// until its timeout.
+// message delayed 45 s arrives mid-move), one with a batching window whose handler Sleeps
+// and sends to the first's queue, one on a queue of another account and region whose handler
+// waits on its context until its timeout, and one throttled by its reserved concurrency.
 type scene struct {
 	f     *sqsfake.Fake
 	trigs []*lambdasqs.Trigger
@@ -60,7 +60,21 @@ func newScene(t testing.TB, opts ...sqsfake.Option) *scene {
 	}
 	ta, err := lambdasqs.New(f, "a", failOnce, lambdasqs.Config{BatchSize: 2})
 	require.NoError(t, err)
-	tb, err := lambdasqs.New(f, "b", slow(5*time.Second, nil), lambdasqs.Config{BatchSize: 20, MaximumBatchingWindowInSeconds: 3, FunctionTimeout: 10 * time.Second})
+	// The second handler works 5 s, then hands its batch on to queue a: the first trigger
+	// sees the message at the instant it is sent, inside the move.
+	tb, err := lambdasqs.New(f, "b", func(ctx context.Context, ev events.SQSEvent) error {
+		if err := lambdasqs.Sleep(ctx, 5*time.Second); err != nil {
+			return err
+		}
+		_, err := f.SendMessage(ctx, &sqs.SendMessageInput{QueueUrl: &a, MessageBody: aws.String(fmt.Sprint("from b: ", len(ev.Records)))})
+		return err
+	}, lambdasqs.Config{BatchSize: 20, MaximumBatchingWindowInSeconds: 3, FunctionTimeout: 10 * time.Second})
+	require.NoError(t, err)
+	// The fourth runs one invocation at a time (reserved concurrency 1) for 4 s each: the
+	// others are throttled and retried after 1, 2, 4… s.
+	d := queue(t, f, "d", map[string]string{"VisibilityTimeout": "30"})
+	send(d, 3, 0)
+	td, err := lambdasqs.New(f, "d", slow(4*time.Second, nil), lambdasqs.Config{BatchSize: 1, FunctionTimeout: 5 * time.Second, ReservedConcurrency: aws.Int32(1)})
 	require.NoError(t, err)
 	cinfo, _ := f.Queue(c)
 	tc, err := lambdasqs.New(f, cinfo.Arn, func(ctx context.Context, _ events.SQSEvent) error {
@@ -68,7 +82,7 @@ func newScene(t testing.TB, opts ...sqsfake.Option) *scene {
 		return ctx.Err()
 	}, lambdasqs.Config{FunctionTimeout: 10 * time.Second})
 	require.NoError(t, err)
-	return &scene{f: f, trigs: []*lambdasqs.Trigger{ta, tb, tc}}
+	return &scene{f: f, trigs: []*lambdasqs.Trigger{ta, tb, tc, td}}
 }
 
 // record renders every trigger's invocations, ids and times included.
@@ -140,12 +154,20 @@ func TestEveryClockMoveDrivesEveryTrigger(t *testing.T) {
 				// What Lambda's continuous polling sees: the failed batch back at +30 s (not
 				// at the end of the move), the delayed message at +45 s, the window at +3 s,
 				// the waiting handler timing out at +10 s and again at +40 s.
+				// The message the second handler sends at +3 s (Sleep plays its work without
+				// moving the clock) is invoked at once, inside the move.
 				assert.Equal(t, []step{
 					{0, 0, lambdasqs.FunctionError}, {0, 0, lambdasqs.FunctionError},
+					{3 * time.Second, 3 * time.Second, lambdasqs.FunctionError},
 					{30 * time.Second, 30 * time.Second, lambdasqs.FunctionError}, {30 * time.Second, 30 * time.Second, lambdasqs.Success},
+					{33 * time.Second, 33 * time.Second, lambdasqs.Success},
 					{45 * time.Second, 45 * time.Second, lambdasqs.FunctionError},
 					{60 * time.Second, 60 * time.Second, lambdasqs.Success}, {75 * time.Second, 75 * time.Second, lambdasqs.Success},
 				}, timeline(s.trigs[0]), got)
+				// One at a time, the others throttled and retried at +1, +3 and +7 s.
+				tl := timeline(s.trigs[3])
+				require.Len(t, tl, 10, got)
+				assert.Equal(t, []step{{0, 4 * time.Second, lambdasqs.Success}, {7 * time.Second, 7 * time.Second, lambdasqs.Throttled}, {7 * time.Second, 11 * time.Second, lambdasqs.Success}, {15 * time.Second, 19 * time.Second, lambdasqs.Success}}, tl[6:], got)
 				assert.Equal(t, []step{{3 * time.Second, 8 * time.Second, lambdasqs.Success}}, timeline(s.trigs[1]), got)
 				assert.Equal(t, []step{{0, 10 * time.Second, lambdasqs.Timeout}, {30 * time.Second, 40 * time.Second, lambdasqs.Timeout}, {60 * time.Second, 70 * time.Second, lambdasqs.Timeout}, {90 * time.Second, 100 * time.Second, lambdasqs.Timeout}}, timeline(s.trigs[2]), got)
 				return
