@@ -26,7 +26,7 @@ const SkewAllowance = 5 * time.Minute
 // still be hidden), or before the message was sent. The handler is not run; the delivery's
 // context ends with it as its cause.
 type ClockError struct {
-	MessageID  string
+	MessageID  string    // the message held
 	ReceivedAt time.Time // the receive time given
 	Now        time.Time // the Keeper's clock
 	Clock      string    // which clock the Keeper reads
