@@ -85,6 +85,8 @@ const (
 type Fake struct {
 	mu        sync.Mutex
 	advanceMu sync.Mutex // Advance calls run one at a time, as clock mocks require
+	hookMu    sync.Mutex // guards hooks
+	hooks     fakeHooks  // OnMove's, when the clock is not a *VirtualClock (which keeps them)
 	clk       Clock
 
 	region, account, partition string
