@@ -59,10 +59,17 @@ type held struct {
 // capAt is the most invocations the mapping may run at once at now, before back-off: five at
 // first, 300 more for each minute it has had messages without a break, at most 1,000 or
 // MaximumConcurrency (R35, R36).
+//
+// In provisioned mode the minimum pollers' invocations (ten each) are ready at once, and the
+// mapping scales by 1,000 a minute while it has messages, up to its maximum pollers'.
 func (t *Trigger) capAt(now time.Time) int {
-	scaled := initialConcurrency
+	start, step, most := initialConcurrency, scaleStep, maxMappingConcurrency
+	if t.m.provisioned {
+		start, step, most = t.m.ready, provisionedScalePerMinute, t.m.concurrency
+	}
+	scaled := start
 	if !t.activeSince.IsZero() {
-		scaled = min(maxMappingConcurrency, initialConcurrency+scaleStep*int(now.Sub(t.activeSince)/time.Minute))
+		scaled = min(most, start+step*int(now.Sub(t.activeSince)/time.Minute))
 	}
 	return min(scaled, t.m.concurrency)
 }

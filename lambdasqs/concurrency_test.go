@@ -99,6 +99,34 @@ func TestScalingAdds300ConcurrentInvocationsAMinute(t *testing.T) {
 	assert.Equal(t, map[time.Duration]int{0: 5, 40 * time.Second: 5, 60 * time.Second: 10}, starts)
 }
 
+func TestProvisionedModeScalesFromItsMinimumPollers(t *testing.T) {
+	for _, tc := range []struct {
+		name     string
+		messages int
+		pollers  lambdasqs.ProvisionedPollerConfig
+		want     map[time.Duration]int
+	}{
+		// Two pollers of ten invocations are ready at once; at one minute the mapping may run
+		// 1,020, so the sixty left start together.
+		{"the defaults", 100, lambdasqs.ProvisionedPollerConfig{}, map[time.Duration]int{0: 20, 40 * time.Second: 20, 60 * time.Second: 60}},
+		// Five pollers at most: fifty at a time, however long the queue stays busy.
+		{"a maximum of five pollers", 120, lambdasqs.ProvisionedPollerConfig{MinimumPollers: 5, MaximumPollers: 5}, map[time.Duration]int{0: 50, 40 * time.Second: 50, 80 * time.Second: 20}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			f := fill(t, tc.messages, map[string]string{"VisibilityTimeout": "900"})
+			trig, err := lambdasqs.New(f, "q", slow(40*time.Second, nil), lambdasqs.Config{BatchSize: 1, FunctionTimeout: 60 * time.Second, ProvisionedPollerConfig: &tc.pollers})
+			require.NoError(t, err)
+			f.Advance(5 * time.Minute)
+			require.NoError(t, trig.Poll(context.Background()))
+			starts := map[time.Duration]int{}
+			for _, s := range timeline(trig) {
+				starts[s.At]++
+			}
+			assert.Equal(t, tc.want, starts)
+		})
+	}
+}
+
 func TestReservedConcurrencyThrottlesAndTheBatchIsRetried(t *testing.T) {
 	ctx := context.Background()
 	f := fill(t, 3, map[string]string{"VisibilityTimeout": "60"})

@@ -29,6 +29,11 @@ type Config struct {
 	// MaximumConcurrency is ScalingConfig.MaximumConcurrency: 0 (unset) or 2–1,000 (R35), the
 	// most invocations this mapping runs at once. See "Concurrency" in the package doc.
 	MaximumConcurrency int32
+	// ProvisionedPollerConfig turns on provisioned mode: dedicated pollers between a minimum
+	// and a maximum, each running up to ten invocations at once, which scale faster than the
+	// default ramp. nil is the default (on-demand) mode. It cannot be combined with
+	// MaximumConcurrency. See docs/lambda.md, "Provisioned mode".
+	ProvisionedPollerConfig *ProvisionedPollerConfig
 	// ReservedConcurrency is the function's reserved concurrency (PutFunctionConcurrency's
 	// ReservedConcurrentExecutions), 0–900: nil means none, so the function has the account's
 	// unreserved 1,000. An invocation that would run more than this many at once is throttled;
@@ -56,6 +61,27 @@ type Config struct {
 	// safety net, not a clock: nothing the trigger records depends on it otherwise.
 	HandlerWait time.Duration
 }
+
+// ProvisionedPollerConfig is CreateEventSourceMapping's ProvisionedPollerConfig for an SQS
+// queue. A zero member takes Lambda's default.
+type ProvisionedPollerConfig struct {
+	// MinimumPollers is how many pollers stay ready: 2–200 for SQS; 0 means the default, 2.
+	MinimumPollers int32
+	// MaximumPollers is how many pollers the mapping may scale up to: 2–10,000 for SQS, and
+	// no fewer than MinimumPollers; 0 means the default, 200.
+	MaximumPollers int32
+}
+
+// Lambda's numbers for provisioned mode on SQS (API_ProvisionedPollerConfig; the launch post
+// "AWS Lambda enhances event processing with provisioned mode for SQS event-source mapping",
+// 2025): the defaults and SQS's bounds of the two members, what one poller runs, and how fast
+// the pollers scale: "up to 1000 concurrent executions per minute".
+const (
+	defaultMinPollers         = 2
+	defaultMaxPollers         = 200
+	invocationsPerPoller      = 10
+	provisionedScalePerMinute = 1000
+)
 
 // Error is an error of CreateEventSourceMapping (or CreateFunction, for a bad timeout), with
 // Lambda's code and message. It has the ErrorCode and ErrorMessage methods of smithy.APIError.
@@ -99,7 +125,9 @@ type mapping struct {
 	batchSize   int
 	window      time.Duration
 	report      bool
-	concurrency int // the mapping's cap: MaximumConcurrency, or maxMappingConcurrency
+	concurrency int // the mapping's cap: MaximumConcurrency, or maxMappingConcurrency, or its pollers' in provisioned mode
+	provisioned bool
+	ready       int // provisioned mode: the invocations its minimum pollers run at once
 	functionCap int // the function's: ReservedConcurrency, or accountConcurrency
 	enabled     bool
 	timeout     time.Duration
@@ -162,6 +190,11 @@ func validate(cfg Config, fifo bool, visibility string) (mapping, error) {
 		}
 		m.concurrency = int(cfg.MaximumConcurrency)
 	}
+	if p := cfg.ProvisionedPollerConfig; p != nil {
+		if err := provisioned(&m, *p, cfg.MaximumConcurrency != 0); err != nil {
+			return m, err
+		}
+	}
 	if r := cfg.ReservedConcurrency; r != nil {
 		if *r < 0 {
 			return m, constraint(*r, "reservedConcurrentExecutions", "Member must have value greater than or equal to 0")
@@ -197,6 +230,42 @@ func validate(cfg Config, fifo bool, visibility string) (mapping, error) {
 		return m, invalidParameter("Queue visibility timeout: %d seconds is less than Function timeout: %d seconds", vis, fn)
 	}
 	return m, nil
+}
+
+// provisioned validates a ProvisionedPollerConfig for an SQS queue and sets m's provisioned
+// mode: first the API's declared ranges (ValidationException), then SQS's own rules. Lambda's
+// texts for the SQS rules are not published; these are the fake's, in Lambda's manner
+// (docs/lambda.md, "Provisioned mode").
+func provisioned(m *mapping, p ProvisionedPollerConfig, maxConcurrency bool) error {
+	lo, hi := p.MinimumPollers, p.MaximumPollers
+	if lo != 0 {
+		if err := inRange(lo, 1, 200, "provisionedPollerConfig.minimumPollers"); err != nil {
+			return err
+		}
+	} else {
+		lo = defaultMinPollers
+	}
+	if hi != 0 {
+		if err := inRange(hi, 1, 10000, "provisionedPollerConfig.maximumPollers"); err != nil {
+			return err
+		}
+	} else {
+		hi = defaultMaxPollers
+	}
+	switch {
+	case maxConcurrency:
+		return invalidParameter("ProvisionedPollerConfig and ScalingConfig.MaximumConcurrency cannot be used together: choose provisioned mode or a maximum concurrency")
+	case lo < 2:
+		return invalidParameter("MinimumPollers must be at least 2 for an Amazon SQS event source mapping, but was %d", lo)
+	case hi < 2:
+		return invalidParameter("MaximumPollers must be at least 2 for an Amazon SQS event source mapping, but was %d", hi)
+	case lo > hi:
+		return invalidParameter("MinimumPollers (%d) must not be greater than MaximumPollers (%d)", lo, hi)
+	}
+	m.provisioned = true
+	m.ready = int(lo) * invocationsPerPoller
+	m.concurrency = int(hi) * invocationsPerPoller
+	return nil
 }
 
 // unitMistake is the message for a time.Duration option set to a bare number, such as

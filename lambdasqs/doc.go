@@ -72,7 +72,10 @@
 // The mapping runs at most Concurrency() invocations at once: five at first, 300 more for
 // each minute it keeps finding messages, up to 1,000 or Config.MaximumConcurrency, one fewer
 // for each failure it backs off from. Config.ReservedConcurrency throttles the batches beyond
-// the function's own limit. A receive takes only what fits Lambda's 6 MB payload.
+// the function's own limit. A receive takes only what fits Lambda's 6 MB payload. In
+// provisioned mode (Config.ProvisionedPollerConfig) it starts with ten invocations for each
+// of its minimum pollers and scales by 1,000 a minute up to ten for each of its maximum
+// (Example_provisionedMode).
 //
 // # Reference
 //

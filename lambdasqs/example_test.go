@@ -275,3 +275,35 @@ func Example_throttling() {
 	// +0s–10s: Success
 	// +15s–25s: Success
 }
+
+// Provisioned mode: two pollers are ready from the start, so twenty of sixty slow messages
+// run at once, where the default mode starts with five; at one minute the pollers have
+// scaled and the rest run together.
+func Example_provisionedMode() {
+	ctx := context.Background()
+	f := sqsfake.New()
+	q, _ := f.CreateQueue(ctx, &sqs.CreateQueueInput{QueueName: aws.String("jobs"), Attributes: map[string]string{"VisibilityTimeout": "120"}})
+	for i := range 60 {
+		f.SendMessage(ctx, &sqs.SendMessageInput{QueueUrl: q.QueueUrl, MessageBody: aws.String("m" + strconv.Itoa(i))})
+	}
+	handler := func(ctx context.Context, ev events.SQSEvent) error {
+		return lambdasqs.Sleep(ctx, 40*time.Second)
+	}
+	trig, err := lambdasqs.New(f, "jobs", handler, lambdasqs.Config{
+		BatchSize: 1, FunctionTimeout: 60 * time.Second,
+		ProvisionedPollerConfig: &lambdasqs.ProvisionedPollerConfig{MinimumPollers: 2, MaximumPollers: 10},
+	})
+	if err != nil {
+		panic(err)
+	}
+	fmt.Println("ready:", trig.Concurrency())
+	f.Advance(2 * time.Minute)
+	starts := map[time.Duration]int{}
+	for _, inv := range trig.Invocations() {
+		starts[inv.At.Sub(sqsfake.DefaultStart)]++
+	}
+	fmt.Println("started:", starts)
+	// Output:
+	// ready: 20
+	// started: map[0s:20 40s:20 1m0s:20]
+}
