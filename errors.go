@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"reflect"
 	"strings"
+	"unicode/utf8"
 
 	awshttp "github.com/aws/aws-sdk-go-v2/aws/transport/http"
 	"github.com/aws/aws-sdk-go-v2/service/sqs/types"
@@ -262,3 +263,21 @@ func (c *canceledWait) Unwrap() error { return c.err }
 
 // contextError reports the context's error in the shape a call that was waiting sees.
 func contextError(ctx context.Context) error { return &canceledWait{err: ctx.Err()} }
+
+// maxEcho is the most of a client's string that a refusal quotes: a refusal is answered and
+// recorded (Fake.Calls), so quoting a multi-megabyte header or parameter whole would cost
+// that much memory again for each refusal.
+const maxEcho = 256
+
+// echo returns what a refusal quotes of s: s itself up to maxEcho bytes, else its first
+// maxEcho bytes, cut at a character boundary, and "…".
+func echo(s string) string {
+	if len(s) <= maxEcho {
+		return s
+	}
+	cut := maxEcho
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return s[:cut] + "…"
+}

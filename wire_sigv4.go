@@ -336,6 +336,9 @@ func verifySignature(r *http.Request, body []byte, creds *credentialSet, now tim
 	if serr := checkSignature(r, body, &a, k, region, t); serr != nil {
 		return wireIdentity{}, serr
 	}
+	if serr := checkOneReading(r, body, &a); serr != nil {
+		return wireIdentity{}, serr
+	}
 	return wireIdentity{accessKey: key, region: region, account: k.account, principal: k.principal, orgID: k.orgID, signed: true}, nil
 }
 
@@ -419,13 +422,71 @@ func readAuthHeader(r *http.Request, auth string) (sigAuth, *sigError) {
 }
 
 // signsHost reports whether a SignedHeaders list names host.
-func signsHost(signedHeaders string) bool {
+func signsHost(signedHeaders string) bool { return signsHeader(signedHeaders, "host") }
+
+// signsHeader reports whether a SignedHeaders list names the header name, in lower case.
+func signsHeader(signedHeaders, name string) bool {
 	for h := range strings.SplitSeq(signedHeaders, ";") {
-		if strings.EqualFold(h, "host") {
+		if strings.EqualFold(h, name) {
 			return true
 		}
 	}
 	return false
+}
+
+// checkOneReading refuses a request whose signature holds but which the handler could read
+// otherwise than the signature covers (docs/signatures.md, "One reading"):
+//   - an X-Amz-Target header, which chooses the operation, not among the signed headers;
+//   - a presigned request with a body: the signature of a presigned URL may leave its body
+//     out (UNSIGNED-PAYLOAD), and the request is served on its signed query alone;
+//   - a ';' in the query string: the SDK's signer, like url.ParseQuery, drops a pair that
+//     holds one from the canonical query, and the query decoder would read it;
+//   - a query-protocol parameter given more than once, in the query string, the form body or
+//     both, of which the decoder would act on one.
+//
+// No SDK sends any of these: they percent-encode ';' and give each parameter once.
+func checkOneReading(r *http.Request, body []byte, a *sigAuth) *sigError {
+	if r.Header.Get("X-Amz-Target") != "" && !signsHeader(a.signedHeaders, "x-amz-target") {
+		return errSignatureDoesNotMatch("'X-Amz-Target' must be a 'SignedHeader' in the AWS Authorization.")
+	}
+	if a.presigned && len(body) > 0 {
+		return errSignatureDoesNotMatch("A presigned request is served on its signed query alone: its body must be empty.")
+	}
+	if strings.IndexByte(r.URL.RawQuery, ';') >= 0 {
+		return errSignatureDoesNotMatch("The query string holds a ';', which the signature does not cover: encode it as %3B.")
+	}
+	if !isQueryRequest(r) {
+		return nil
+	}
+	seen := make(map[string]struct{})
+	repeated := func(form string) (string, bool) {
+		for form != "" {
+			var pair string
+			pair, form, _ = strings.Cut(form, "&")
+			if pair == "" {
+				continue
+			}
+			raw, _, _ := strings.Cut(pair, "=")
+			key, ok := formUnescape(raw)
+			if !ok {
+				continue // the decoder refuses it: MalformedQueryString
+			}
+			if _, dup := seen[key]; dup {
+				return key, true
+			}
+			seen[key] = struct{}{}
+		}
+		return "", false
+	}
+	key, dup := repeated(r.URL.RawQuery)
+	if !dup && r.Method != http.MethodGet {
+		key, dup = repeated(string(body))
+	}
+	if dup {
+		return &sigError{code: "MalformedQueryString", shape: "MalformedQueryString", status: http.StatusNotFound,
+			message: "The query string contains a syntax error. Parameter '" + echo(key) + "' is given more than once."}
+	}
+	return nil
 }
 
 // sigSigner is the SDK's SigV4 signer; one for all requests, so that its cache of derived

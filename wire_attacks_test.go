@@ -1,0 +1,227 @@
+package sqsfake
+
+import (
+	"context"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"reflect"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	v4 "github.com/aws/aws-sdk-go-v2/aws/signer/v4"
+	"github.com/aws/aws-sdk-go-v2/service/sqs"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// The attacks of issue 25 on signed mode, each through Handler(); cmd/sqsfake's
+// attacks_test.go drives the same ones through the server.
+
+const (
+	attackKey    = "111111111111"
+	attackSecret = "attack-secret"
+	attackHost   = "127.0.0.1:9324"
+)
+
+// attackFixture is a signed-mode fake with two queues of the caller's account, "mine"
+// and "other", each holding one message.
+func attackFixture(t *testing.T) (f *Fake, mine, other string) {
+	t.Helper()
+	f = New(WithEndpoint("http://"+attackHost), WithCredentials(Credential{AccessKeyID: attackKey, SecretAccessKey: attackSecret}))
+	ctx := context.Background()
+	as := ActAs(Identity{AccountID: attackKey})
+	for _, name := range []string{"mine", "other"} {
+		q, err := f.CreateQueue(ctx, &sqs.CreateQueueInput{QueueName: aws.String(name)}, as)
+		require.NoError(t, err)
+		_, err = f.SendMessage(ctx, &sqs.SendMessageInput{QueueUrl: q.QueueUrl, MessageBody: aws.String(name + "'s message")}, as)
+		require.NoError(t, err)
+	}
+	return f, "http://" + attackHost + "/" + attackKey + "/mine", "http://" + attackHost + "/" + attackKey + "/other"
+}
+
+// signNow signs r in its Authorization header with the attack key, now, over body.
+func signNow(t *testing.T, r *http.Request, body string) *http.Request {
+	t.Helper()
+	creds := aws.Credentials{AccessKeyID: attackKey, SecretAccessKey: attackSecret}
+	require.NoError(t, v4.NewSigner().SignHTTP(context.Background(), creds, r, sha256Hex(body), "sqs", "us-east-1", time.Now()))
+	return r
+}
+
+// presignNow presigns r with the attack key, now, with the given payload hash.
+func presignNow(t *testing.T, r *http.Request, payloadHash string) string {
+	t.Helper()
+	creds := aws.Credentials{AccessKeyID: attackKey, SecretAccessKey: attackSecret}
+	u, _, err := v4.NewSigner().PresignHTTP(context.Background(), creds, r, payloadHash, "sqs", "us-east-1", time.Now())
+	require.NoError(t, err)
+	return u
+}
+
+func serveAttack(f *Fake, r *http.Request) *httptest.ResponseRecorder {
+	rec := httptest.NewRecorder()
+	f.Handler().ServeHTTP(rec, r)
+	return rec
+}
+
+// visibleBodies returns the bodies of a queue's messages that are not in flight.
+func visibleBodies(t *testing.T, f *Fake, name string) []string {
+	t.Helper()
+	info, ok := f.Queue("arn:aws:sqs:us-east-1:" + attackKey + ":" + name)
+	require.True(t, ok)
+	var bodies []string
+	for _, m := range info.Messages {
+		if m.State == StateVisible {
+			bodies = append(bodies, m.Body)
+		}
+	}
+	return bodies
+}
+
+func TestAttackUnsignedQueryPairIsRefused(t *testing.T) {
+	_, _, other := attackFixture(t)
+	for _, tc := range []struct {
+		name, inject string
+		signed       bool // the injected pair is signed too
+	}{
+		{"a QueueUrl with a semicolon, which the signer leaves out", "QueueUrl=http://x;/" + attackKey + "/other&", false},
+		{"a MessageBody with a semicolon", "MessageBody=INJECTED;&", false},
+		{"a repeated name, signed", "QueueUrl=" + strings.ReplaceAll(other, ":", "%3A") + "&", true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			f, mine, _ := attackFixture(t)
+			for _, action := range []string{"ReceiveMessage", "SendMessage"} {
+				q := "Action=" + action + "&MessageBody=signed&QueueUrl=" + strings.ReplaceAll(mine, ":", "%3A") + "&Version=2012-11-05"
+				if tc.signed {
+					q = tc.inject + q
+				}
+				r := signNow(t, httptest.NewRequest(http.MethodGet, "http://"+attackHost+"/?"+q, nil), "")
+				if !tc.signed {
+					r.URL.RawQuery = tc.inject + r.URL.RawQuery
+				}
+				rec := serveAttack(f, r)
+				assert.Contains(t, []int{http.StatusForbidden, http.StatusBadRequest, http.StatusNotFound}, rec.Code, rec.Body.String())
+				assert.NotContains(t, rec.Body.String(), "other's message")
+			}
+			assert.Equal(t, []string{"other's message"}, visibleBodies(t, f, "other"))
+			assert.Equal(t, []string{"mine's message"}, visibleBodies(t, f, "mine"), "nothing sent, nothing received")
+		})
+	}
+}
+
+func TestAttackPresignedRequestActsOnlyOnItsSignedQuery(t *testing.T) {
+	f, mine, other := attackFixture(t)
+	signed := presignNow(t, httptest.NewRequest(http.MethodPost,
+		"http://"+attackHost+"/?Action=GetQueueAttributes&AttributeName.1=All&QueueUrl="+strings.ReplaceAll(mine, ":", "%3A")+"&Version=2012-11-05", nil), "UNSIGNED-PAYLOAD")
+	post := func(body string, header map[string]string) *httptest.ResponseRecorder {
+		r := httptest.NewRequest(http.MethodPost, signed, strings.NewReader(body))
+		for k, v := range header {
+			r.Header.Set(k, v)
+		}
+		return serveAttack(f, r)
+	}
+	rec := post("Action=ReceiveMessage&QueueUrl="+other, map[string]string{"Content-Type": "application/x-www-form-urlencoded"})
+	assert.Equal(t, http.StatusForbidden, rec.Code, rec.Body.String())
+	assert.NotContains(t, rec.Body.String(), "other's message")
+	rec = post(`{"QueueUrl":"`+other+`"}`, map[string]string{"Content-Type": jsonContentType, "X-Amz-Target": "AmazonSQS.PurgeQueue"})
+	assert.Equal(t, http.StatusForbidden, rec.Code, rec.Body.String())
+	rec = post(`{"QueueUrl":"`+other+`"}`, map[string]string{"Content-Type": jsonContentType, "X-Amz-Target": "AmazonSQS.ReceiveMessage"})
+	assert.Equal(t, http.StatusForbidden, rec.Code, rec.Body.String())
+	assert.Equal(t, []string{"other's message"}, visibleBodies(t, f, "other"))
+
+	// What was signed still works: the URL posted without a body.
+	rec = post("", nil)
+	assert.Equal(t, http.StatusOK, rec.Code, rec.Body.String())
+}
+
+func TestAttackUnsignedTargetIsRefused(t *testing.T) {
+	f, mine, _ := attackFixture(t)
+	body := `{"QueueUrl":"` + mine + `","AttributeNames":["All"]}`
+	r := httptest.NewRequest(http.MethodPost, "http://"+attackHost+"/", strings.NewReader(body))
+	r.Header.Set("Content-Type", jsonContentType)
+	signNow(t, r, body) // SignedHeaders=content-type;host;x-amz-date: no target
+	r.Header.Set("X-Amz-Target", "AmazonSQS.PurgeQueue")
+	rec := serveAttack(f, r)
+	assert.Equal(t, http.StatusForbidden, rec.Code, rec.Body.String())
+	assert.Contains(t, rec.Body.String(), "X-Amz-Target")
+	assert.Equal(t, []string{"mine's message"}, visibleBodies(t, f, "mine"))
+
+	// Signed with its target, the same request is served.
+	r = httptest.NewRequest(http.MethodPost, "http://"+attackHost+"/", strings.NewReader(body))
+	r.Header.Set("Content-Type", jsonContentType)
+	r.Header.Set("X-Amz-Target", "AmazonSQS.GetQueueAttributes")
+	rec = serveAttack(f, signNow(t, r, body))
+	assert.Equal(t, http.StatusOK, rec.Code, rec.Body.String())
+}
+
+func TestAttackHostMustBeSignedEvenPresigned(t *testing.T) {
+	f, _, _ := attackFixture(t)
+	r := httptest.NewRequest(http.MethodGet, "http://"+attackHost+"/?Action=ListQueues&Version=2012-11-05", nil)
+	signed := presignNow(t, r, sha256Hex(""))
+	bad := strings.Replace(signed, "X-Amz-SignedHeaders=host", "X-Amz-SignedHeaders=content-type", 1)
+	rec := serveAttack(f, httptest.NewRequest(http.MethodGet, bad, nil))
+	assert.Equal(t, http.StatusForbidden, rec.Code, rec.Body.String())
+	assert.Contains(t, rec.Body.String(), "'Host' must be a 'SignedHeader'")
+}
+
+// FuzzSignedQuery changes a validly signed query request — text before its query string, a
+// body, an X-Amz-Target header, sent as a header-signed or a presigned request — and checks
+// that whatever signed mode accepts is read exactly as signed: the decoder's parameters are
+// the signed query's, and no unsigned header chooses the operation. Seeded with the attacks
+// of issue 25.
+func FuzzSignedQuery(f *testing.F) {
+	f.Add("", "", "", false)
+	f.Add("QueueUrl=http://x;/111111111111/other", "", "", false)
+	f.Add("MessageBody=INJECTED;", "", "", false)
+	f.Add("", "Action=ReceiveMessage&QueueUrl=http://127.0.0.1:9324/111111111111/other", "", true)
+	f.Add("", `{"QueueUrl":"http://127.0.0.1:9324/111111111111/other"}`, "AmazonSQS.PurgeQueue", true)
+	f.Add("", `{"QueueUrl":"http://127.0.0.1:9324/111111111111/other"}`, "AmazonSQS.PurgeQueue", false)
+	f.Add("Action=SendMessage", "", "", false)
+	f.Add("X-Amz-Date=20260101T000000Z", "", "", true)
+	creds := testCredentials(f)
+	const signed = "Action=SendMessage&MessageBody=signed&QueueUrl=http%3A%2F%2F127.0.0.1%3A9324%2F111111111111%2Fmine&Version=2012-11-05"
+	want, err := url.ParseQuery(signed)
+	require.NoError(f, err)
+	sign := func(t *testing.T, presigned bool) *http.Request {
+		r := httptest.NewRequest(http.MethodPost, "http://"+sigHost+"/?"+signed, nil)
+		if presigned {
+			return presign(t, r, "AKIDEXAMPLE", "secret", "us-east-1", sigT0, "UNSIGNED-PAYLOAD", 0)
+		}
+		return signHeader(t, r, "AKIDEXAMPLE", "secret", "", "us-east-1", sigT0, "")
+	}
+	f.Fuzz(func(t *testing.T, inject, body, target string, presigned bool) {
+		r := sign(t, presigned)
+		if inject != "" {
+			r.URL.RawQuery = inject + "&" + r.URL.RawQuery
+		}
+		r.Body = io.NopCloser(strings.NewReader(body))
+		if target != "" {
+			r.Header["X-Amz-Target"] = []string{target}
+		}
+		if _, serr := verifySignature(r, []byte(body), creds, sigT0); serr != nil {
+			return
+		}
+		if target != "" {
+			t.Fatalf("accepted an unsigned X-Amz-Target %q", target)
+		}
+		d := formDecoders.Get().(*formDecoder)
+		defer d.release()
+		if perr := d.parse(r, []byte(body)); perr != nil {
+			return
+		}
+		got := url.Values{}
+		for _, p := range d.params {
+			got[p.key] = append(got[p.key], p.value)
+		}
+		delete(got, "X-Amz-Algorithm")
+		delete(got, "X-Amz-Credential")
+		delete(got, "X-Amz-Date")
+		delete(got, "X-Amz-SignedHeaders")
+		delete(got, "X-Amz-Signature")
+		if !reflect.DeepEqual(got, want) {
+			t.Fatalf("accepted and read %v; signed %v", got, want)
+		}
+	})
+}
