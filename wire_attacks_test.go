@@ -225,3 +225,44 @@ func FuzzSignedQuery(f *testing.F) {
 		}
 	})
 }
+
+func TestAttackPolicySlipsAreClosed(t *testing.T) {
+	ctx := context.Background()
+	f := New(WithEndpoint("http://" + attackHost))
+	q, err := f.CreateQueue(ctx, &sqs.CreateQueueInput{QueueName: aws.String("owned")})
+	require.NoError(t, err)
+	arn := "arn:aws:sqs:us-east-1:123456789012:owned"
+	stranger := wireClientAs(f, "222222222222", "secret", "us-east-1")
+	send := func() error {
+		_, err := stranger.SendMessage(ctx, &sqs.SendMessageInput{QueueUrl: q.QueueUrl, MessageBody: aws.String("x")})
+		return err
+	}
+	statement := func(effect, principal string) string {
+		return `{"Version":"2012-10-17","Statement":[{` + effect + `,"Principal":{"AWS":"` + principal + `"},"Action":"sqs:SendMessage","Resource":"` + arn + `"}]}`
+	}
+	setPolicy := func(doc string) error {
+		_, err := f.SetQueueAttributes(ctx, &sqs.SetQueueAttributesInput{QueueUrl: q.QueueUrl, Attributes: map[string]string{"Policy": doc}})
+		return err
+	}
+
+	t.Run("a root ARN of another partition admits no caller of aws", func(t *testing.T) {
+		require.NoError(t, setPolicy(statement(`"Effect":"Allow"`, "arn:aws-cn:iam::222222222222:root")))
+		requireCode(t, send(), "AccessDenied")
+		require.NoError(t, setPolicy(statement(`"Effect":"Allow"`, "arn:aws:iam::222222222222:root")))
+		require.NoError(t, send(), "the same account in its own partition is admitted")
+	})
+	for _, tc := range []struct{ name, doc string }{
+		{"an element named in another case", statement(`"effect":"Allow"`, "222222222222")},
+		{"a Deny with a second effect in another case", statement(`"Effect":"Deny","effect":"Allow"`, "222222222222")},
+		{"a duplicated element", statement(`"Effect":"Deny","Effect":"Allow"`, "222222222222")},
+		{"a duplicated top-level element", `{"Version":"2012-10-17","Version":"2008-10-17","Statement":[]}`},
+		{"a top-level element in another case", `{"version":"2012-10-17","Statement":[]}`},
+		{"a duplicated principal type", `{"Statement":[{"Effect":"Allow","Principal":{"AWS":"111111111111","AWS":"222222222222"},"Action":"sqs:*","Resource":"*"}]}`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			require.NoError(t, setPolicy(""))
+			requireCode(t, setPolicy(tc.doc), "InvalidAttributeValue")
+			requireCode(t, send(), "AccessDenied", "the refused policy grants nothing")
+		})
+	}
+}
