@@ -68,6 +68,7 @@ type callView struct {
 	callRec
 	queue, key string
 	x          callExtra
+	handles    handleKey // the key of the fake's handles when the view was taken
 }
 
 // callLogs holds the call record and the side logs its entries index.
@@ -448,7 +449,7 @@ func (f *Fake) setReceipt(r *callRec, handle *string) {
 	if handle == nil {
 		return
 	}
-	rc, err := decodeReceipt(f.seed, *handle)
+	rc, err := decodeReceipt(f.receiptKey(), *handle)
 	if err != nil {
 		f.calls.setKey(r, keepBody(*handle))
 		return
@@ -554,7 +555,7 @@ func failureLabel(err error, door Door) string {
 // noteFailedHandle adds a failed call to the timeline of the message a receipt handle
 // names, if the handle is one the fake issued.
 func (f *Fake) noteFailedHandle(id callID, handle, code string, fault bool) {
-	r, err := decodeReceipt(f.seed, handle)
+	r, err := decodeReceipt(f.receiptKey(), handle)
 	if err != nil {
 		return
 	}

@@ -7,6 +7,7 @@ import (
 	"net/http/httptest"
 	"net/url"
 	"reflect"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -14,6 +15,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 	v4 "github.com/aws/aws-sdk-go-v2/aws/signer/v4"
 	"github.com/aws/aws-sdk-go-v2/service/sqs"
+	"github.com/aws/aws-sdk-go-v2/service/sqs/types"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -265,4 +267,122 @@ func TestAttackPolicySlipsAreClosed(t *testing.T) {
 			requireCode(t, send(), "AccessDenied", "the refused policy grants nothing")
 		})
 	}
+}
+
+// forgeReceipt is what a caller who knows a fake's seed — public by default, or given with
+// -seed — computes as the handle of message msg's receive-th receive in queue queue: the
+// handle the fake would issue in memory, where the seed is the key.
+func forgeReceipt(seed uint64, queue uint32, msg uint64, receive uint32) string {
+	k := newHandleKey(nil, seed, 0)
+	return encodeReceipt(&k, receipt{queue: queue, msg: msg, receive: receive})
+}
+
+func TestAttackForgedReceiptHandlesAreInvalid(t *testing.T) {
+	ctx := context.Background()
+	const owner, stranger = "111111111111", "222222222222"
+	f := New(WithEndpoint("http://"+attackHost), WithCredentials(
+		Credential{AccessKeyID: owner, SecretAccessKey: "owner-secret"},
+		Credential{AccessKeyID: stranger, SecretAccessKey: "stranger-secret"}))
+	ownerClient := wireClientAs(f, owner, "owner-secret", "us-east-1")
+	q, err := ownerClient.CreateQueue(ctx, &sqs.CreateQueueInput{QueueName: aws.String("victim"), Attributes: map[string]string{
+		"Policy": `{"Statement":[{"Effect":"Allow","Principal":{"AWS":"` + stranger + `"},"Action":["sqs:DeleteMessage","sqs:ChangeMessageVisibility"],"Resource":"*"}]}`,
+	}})
+	require.NoError(t, err)
+	for _, body := range []string{"in flight", "visible"} {
+		_, err = ownerClient.SendMessage(ctx, &sqs.SendMessageInput{QueueUrl: q.QueueUrl, MessageBody: aws.String(body)})
+		require.NoError(t, err)
+		if body == "in flight" {
+			_, err = ownerClient.ReceiveMessage(ctx, &sqs.ReceiveMessageInput{QueueUrl: q.QueueUrl, VisibilityTimeout: 600})
+			require.NoError(t, err)
+		}
+	}
+	_, err = ownerClient.SendMessage(ctx, &sqs.SendMessageInput{QueueUrl: q.QueueUrl, MessageBody: aws.String("delayed"), DelaySeconds: 900})
+	require.NoError(t, err)
+
+	attacker := wireClientAs(f, stranger, "stranger-secret", "us-east-1")
+	var guesses []string
+	for queue := uint32(0); queue <= 2; queue++ {
+		for msg := uint64(0); msg <= 4; msg++ {
+			for receive := uint32(0); receive <= 2; receive++ {
+				guesses = append(guesses, forgeReceipt(f.seed, queue, msg, receive))
+			}
+		}
+	}
+	for _, h := range guesses {
+		_, err := attacker.DeleteMessage(ctx, &sqs.DeleteMessageInput{QueueUrl: q.QueueUrl, ReceiptHandle: aws.String(h)})
+		requireCode(t, err, "ReceiptHandleIsInvalid", h)
+		_, err = attacker.ChangeMessageVisibility(ctx, &sqs.ChangeMessageVisibilityInput{QueueUrl: q.QueueUrl, ReceiptHandle: aws.String(h), VisibilityTimeout: 0})
+		requireCode(t, err, "ReceiptHandleIsInvalid", h)
+	}
+	for i := 0; i < len(guesses); i += 10 {
+		var del []types.DeleteMessageBatchRequestEntry
+		var vis []types.ChangeMessageVisibilityBatchRequestEntry
+		for j, h := range guesses[i:min(i+10, len(guesses))] {
+			id := aws.String("e" + strconv.Itoa(j))
+			del = append(del, types.DeleteMessageBatchRequestEntry{Id: id, ReceiptHandle: aws.String(h)})
+			vis = append(vis, types.ChangeMessageVisibilityBatchRequestEntry{Id: id, ReceiptHandle: aws.String(h)})
+		}
+		out, err := attacker.DeleteMessageBatch(ctx, &sqs.DeleteMessageBatchInput{QueueUrl: q.QueueUrl, Entries: del})
+		require.NoError(t, err)
+		assert.Empty(t, out.Successful)
+		for _, e := range out.Failed {
+			assert.Equal(t, "ReceiptHandleIsInvalid", *e.Code)
+		}
+		vout, err := attacker.ChangeMessageVisibilityBatch(ctx, &sqs.ChangeMessageVisibilityBatchInput{QueueUrl: q.QueueUrl, Entries: vis})
+		require.NoError(t, err)
+		assert.Empty(t, vout.Successful)
+	}
+	info, ok := f.Queue("arn:aws:sqs:us-east-1:" + owner + ":victim")
+	require.True(t, ok)
+	states := map[string]MessageState{}
+	for _, m := range info.Messages {
+		states[m.Body] = m.State
+	}
+	assert.Equal(t, map[string]MessageState{"in flight": StateInFlight, "visible": StateVisible, "delayed": StateDelayed}, states)
+}
+
+func TestAttackAlteredAndForeignHandlesAreInvalid(t *testing.T) {
+	ctx := context.Background()
+	for _, signed := range []bool{false, true} {
+		var opts []Option
+		if signed {
+			opts = append(opts, WithCredentials(Credential{AccessKeyID: "123456789012", SecretAccessKey: "s"}))
+		}
+		f, other := New(opts...), New(append(opts, WithSeed(7))...) // another seed: another fake's handles
+		client := wireClientAs(f, "123456789012", "s", "us-east-1")
+		handleOf := func(f *Fake, queue string) (string, *string) {
+			c := wireClientAs(f, "123456789012", "s", "us-east-1")
+			q, err := c.CreateQueue(ctx, &sqs.CreateQueueInput{QueueName: aws.String(queue)})
+			require.NoError(t, err)
+			_, err = c.SendMessage(ctx, &sqs.SendMessageInput{QueueUrl: q.QueueUrl, MessageBody: aws.String("m")})
+			require.NoError(t, err)
+			out, err := c.ReceiveMessage(ctx, &sqs.ReceiveMessageInput{QueueUrl: q.QueueUrl})
+			require.NoError(t, err)
+			require.Len(t, out.Messages, 1)
+			return *out.Messages[0].ReceiptHandle, q.QueueUrl
+		}
+		h, qURL := handleOf(f, "a")
+		_, bURL := handleOf(f, "b")
+		foreign, _ := handleOf(other, "a")
+		altered := []byte(h)
+		altered[len(altered)-2] ^= 1
+		for name, bad := range map[string]string{"altered": string(altered), "truncated": h[:len(h)-4], "of another fake": foreign} {
+			_, err := client.DeleteMessage(ctx, &sqs.DeleteMessageInput{QueueUrl: qURL, ReceiptHandle: aws.String(bad)})
+			requireCode(t, err, "ReceiptHandleIsInvalid", "signed=%v %s", signed, name)
+		}
+		_, err := client.DeleteMessage(ctx, &sqs.DeleteMessageInput{QueueUrl: bURL, ReceiptHandle: aws.String(h)})
+		requireCode(t, err, "ReceiptHandleIsInvalid", "signed=%v: a handle of another queue", signed)
+	}
+}
+
+// Two fakes in one process that give one access key id two secrets each check a request with
+// their own: the SDK signer's cache of derived keys, which goes by key id, is not shared.
+func TestSignedFakesSharingAKeyIDCheckTheirOwnSecret(t *testing.T) {
+	ctx := context.Background()
+	first := New(WithCredentials(Credential{AccessKeyID: "AKIDSHARED", SecretAccessKey: "first-secret"}))
+	second := New(WithCredentials(Credential{AccessKeyID: "AKIDSHARED", SecretAccessKey: "second-secret"}))
+	_, err := wireClientAs(first, "AKIDSHARED", "first-secret", "us-east-1").ListQueues(ctx, &sqs.ListQueuesInput{})
+	require.NoError(t, err)
+	_, err = wireClientAs(second, "AKIDSHARED", "first-secret", "us-east-1").ListQueues(ctx, &sqs.ListQueuesInput{})
+	requireCode(t, err, "SignatureDoesNotMatch")
 }

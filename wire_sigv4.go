@@ -489,10 +489,6 @@ func checkOneReading(r *http.Request, body []byte, a *sigAuth) *sigError {
 	return nil
 }
 
-// sigSigner is the SDK's SigV4 signer; one for all requests, so that its cache of derived
-// signing keys (per key, day, region and service) serves them all.
-var sigSigner = v4.NewSigner()
-
 // checkSignature recomputes the signature of a request with k's secret and compares it
 // with the one the request carries, in constant time.
 func checkSignature(r *http.Request, body []byte, a *sigAuth, k *knownKey, region string, t time.Time) *sigError {
@@ -532,7 +528,7 @@ func expectedSignature(r *http.Request, a *sigAuth, k *knownKey, region string, 
 		}
 	}
 	if a.presigned {
-		signed, _, err := sigSigner.PresignHTTP(context.Background(), creds, req, payloadHash, sigService, region, t, opts)
+		signed, _, err := k.signer.PresignHTTP(context.Background(), creds, req, payloadHash, sigService, region, t, opts)
 		if err != nil {
 			return "", err
 		}
@@ -542,7 +538,7 @@ func expectedSignature(r *http.Request, a *sigAuth, k *knownKey, region string, 
 		}
 		return signed[i+len("X-Amz-Signature="):], nil
 	}
-	if err := sigSigner.SignHTTP(context.Background(), creds, req, payloadHash, sigService, region, t, opts); err != nil {
+	if err := k.signer.SignHTTP(context.Background(), creds, req, payloadHash, sigService, region, t, opts); err != nil {
 		return "", err
 	}
 	auth := req.Header.Get("Authorization")
