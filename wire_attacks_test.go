@@ -18,6 +18,8 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/sqs/types"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/sqsfake/sqsfake/internal/memtest"
 )
 
 // The attacks of issue 25 on signed mode, each through Handler(); cmd/sqsfake's
@@ -385,4 +387,37 @@ func TestSignedFakesSharingAKeyIDCheckTheirOwnSecret(t *testing.T) {
 	require.NoError(t, err)
 	_, err = wireClientAs(second, "AKIDSHARED", "first-secret", "us-east-1").ListQueues(ctx, &sqs.ListQueuesInput{})
 	requireCode(t, err, "SignatureDoesNotMatch")
+}
+
+// trickle is a request body that declares much and sends one byte before the client goes
+// away.
+type trickle struct{ sent bool }
+
+func (b *trickle) Read(p []byte) (int, error) {
+	if b.sent {
+		return 0, io.ErrUnexpectedEOF
+	}
+	b.sent = true
+	p[0] = '{'
+	return 1, nil
+}
+
+func (b *trickle) Close() error { return nil }
+
+func TestAttackDeclaredLengthCostsNoMemoryBeforeItArrives(t *testing.T) {
+	for _, signed := range []bool{false, true} {
+		var opts []Option
+		if signed {
+			opts = append(opts, WithCredentials(Credential{AccessKeyID: attackKey, SecretAccessKey: attackSecret}))
+		}
+		h := New(opts...).Handler()
+		perRequest := memtest.BytesPerRun(20, func() {
+			r := httptest.NewRequest(http.MethodPost, "http://"+attackHost+"/", nil)
+			r.Header.Set("Content-Type", jsonContentType)
+			r.Header.Set("X-Amz-Target", "AmazonSQS.ListQueues")
+			r.Body, r.ContentLength = &trickle{}, MaxRequestBytes
+			h.ServeHTTP(httptest.NewRecorder(), r)
+		})
+		assert.Less(t, perRequest, uint64(2*readAhead), "signed=%v: a request that sent 1 byte of a declared %d cost %d bytes", signed, MaxRequestBytes, perRequest)
+	}
 }

@@ -245,8 +245,13 @@ var bodyBuffers = sync.Pool{New: func() any { return new(bytes.Buffer) }}
 var errTooLarge = &wireError{status: http.StatusRequestEntityTooLarge, typ: coralNamespace + "RequestEntityTooLargeException",
 	message: "Request body must be no longer than " + strconv.Itoa(MaxRequestBytes) + " bytes."}
 
+// readAhead is how much of a declared Content-Length a body's buffer is grown to before any
+// of it arrives.
+const readAhead = 64 << 10
+
 // readBody reads the whole request body, up to MaxRequestBytes, into a buffer that
-// releaseBody recycles.
+// releaseBody recycles. Its memory is in proportion to the bytes received, not to the length
+// the request declares.
 func readBody(w http.ResponseWriter, r *http.Request) (*bytes.Buffer, *wireError) {
 	buf := bodyBuffers.Get().(*bytes.Buffer)
 	buf.Reset()
@@ -259,7 +264,10 @@ func readBody(w http.ResponseWriter, r *http.Request) (*bytes.Buffer, *wireError
 		return buf, errTooLarge
 	}
 	if r.ContentLength > 0 {
-		buf.Grow(int(r.ContentLength) + bytes.MinRead)
+		// Grown for the declared length only up to readAhead: the rest grows as bytes arrive,
+		// so a client that declares 8 MiB and sends one byte costs no more than it sent
+		// (issue 25, attack 5). A larger body costs a few more copies as the buffer doubles.
+		buf.Grow(int(min(r.ContentLength, readAhead)) + bytes.MinRead)
 	}
 	_, err := buf.ReadFrom(http.MaxBytesReader(w, r.Body, MaxRequestBytes))
 	if err != nil {
