@@ -421,3 +421,69 @@ func TestAttackDeclaredLengthCostsNoMemoryBeforeItArrives(t *testing.T) {
 		assert.Less(t, perRequest, uint64(2*readAhead), "signed=%v: a request that sent 1 byte of a declared %d cost %d bytes", signed, MaxRequestBytes, perRequest)
 	}
 }
+
+// queryForm returns a SendMessageBatch form of n parameters beyond its Action and QueueUrl:
+// entries of two parameters each, and as many again of unknown distinct names.
+func queryFormOf(n int) string {
+	var b strings.Builder
+	b.WriteString("Action=SendMessageBatch&Version=2012-11-05&QueueUrl=http%3A%2F%2F127.0.0.1%3A9324%2F123456789012%2Fq")
+	for i := 1; i <= n/4; i++ {
+		s := strconv.Itoa(i)
+		b.WriteString("&SendMessageBatchRequestEntry." + s + ".Id=e" + s + "&SendMessageBatchRequestEntry." + s + ".MessageBody=b")
+	}
+	for i := range n - 2*(n/4) {
+		b.WriteString("&P" + strconv.Itoa(i) + "=x")
+	}
+	return b.String()
+}
+
+// BenchmarkQueryDecoder decodes query forms of 1, 100 and 65,536 parameters (the last about
+// 1 MB): the cost a parameter stays the same.
+func BenchmarkQueryDecoder(b *testing.B) {
+	op := wireOps["SendMessageBatch"]
+	for _, n := range []int{1, 100, 1 << 16} {
+		form := []byte(queryFormOf(n))
+		r := httptest.NewRequest(http.MethodPost, "http://"+attackHost+"/", nil)
+		r.Header.Set("Content-Type", formContentType)
+		b.Run(strconv.Itoa(n), func(b *testing.B) {
+			b.SetBytes(int64(len(form)))
+			for b.Loop() {
+				d := formDecoders.Get().(*formDecoder)
+				if werr := d.parse(r, form); werr != nil {
+					b.Fatal(werr.message)
+				}
+				if werr := d.structure(op.input, ""); werr != nil {
+					b.Fatal(werr.message)
+				}
+				d.release()
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(n), "ns/param")
+		})
+	}
+}
+
+func TestAttackQueryDecoderStopsWhenTheClientGoesAway(t *testing.T) {
+	f := New(WithEndpoint("http://" + attackHost))
+	_, err := f.CreateQueue(context.Background(), &sqs.CreateQueueInput{QueueName: aws.String("q")})
+	require.NoError(t, err)
+	var form strings.Builder
+	form.WriteString("Action=SendMessage&Version=2012-11-05&MessageBody=hi&QueueUrl=http%3A%2F%2F127.0.0.1%3A9324%2F123456789012%2Fq")
+	for i := range 1 << 16 {
+		form.WriteString("&P" + strconv.Itoa(i) + "=x")
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel() // the client went away while its request was read
+	h := f.Handler()
+	// What decoding the form would cost: its 65,539 parameters and their JSON, megabytes.
+	cost := memtest.BytesPerRun(1, func() {
+		r := httptest.NewRequestWithContext(ctx, http.MethodPost, "http://"+attackHost+"/", strings.NewReader(form.String()))
+		r.Header.Set("Content-Type", formContentType)
+		h.ServeHTTP(httptest.NewRecorder(), r)
+	})
+	// Reading the body costs up to twice its size as its buffer doubles; decoding all of its
+	// parameters would cost as much again for the parameters alone (32 bytes each, doubled).
+	assert.Less(t, cost, uint64(3*form.Len())+256<<10, "the decoder stopped: it cost the body and little more")
+	info, ok := f.Queue("q")
+	require.True(t, ok)
+	assert.Empty(t, info.Messages, "nothing of a request whose client is gone is acted on")
+}
