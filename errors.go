@@ -97,7 +97,7 @@ func errMissingParameter(name string) *sqsError {
 
 // errInvalidValue is the "Value <v> for parameter <P> is invalid. Reason: <r>." family.
 func errInvalidValue(value, param, reason string) *sqsError {
-	return errInvalidParameterValue("Value " + value + " for parameter " + param + " is invalid. Reason: " + reason)
+	return errInvalidParameterValue("Value " + echo(value) + " for parameter " + param + " is invalid. Reason: " + reason)
 }
 
 func errInvalidAttributeName(message string) *sqsError {
@@ -113,7 +113,7 @@ func errInvalidAttributeValue(message string) *sqsError {
 }
 
 func errReceiptHandleIsInvalid(handle string) *sqsError {
-	return newError("ReceiptHandleIsInvalid", `The input receipt handle "`+handle+`" is not a valid receipt handle.`)
+	return newError("ReceiptHandleIsInvalid", `The input receipt handle "`+echo(handle)+`" is not a valid receipt handle.`)
 }
 
 // apiError returns the error value a caller of the real client would see inside the response
@@ -266,8 +266,9 @@ func contextError(ctx context.Context) error { return &canceledWait{err: ctx.Err
 
 // maxEcho is the most of a client's string that a refusal quotes: a refusal is answered and
 // recorded (Fake.Calls), so quoting a multi-megabyte header or parameter whole would cost
-// that much memory again for each refusal.
-const maxEcho = 256
+// that much memory again for each refusal. Every value a valid request can hold but an
+// attribute's or a message's own text is shorter.
+const maxEcho = 2 << 10
 
 // echo returns what a refusal quotes of s: s itself up to maxEcho bytes, else its first
 // maxEcho bytes, cut at a character boundary, and "…".

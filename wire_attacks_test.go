@@ -2,6 +2,7 @@ package sqsfake
 
 import (
 	"context"
+	"encoding/json"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -486,4 +487,82 @@ func TestAttackQueryDecoderStopsWhenTheClientGoesAway(t *testing.T) {
 	info, ok := f.Queue("q")
 	require.True(t, ok)
 	assert.Empty(t, info.Messages, "nothing of a request whose client is gone is acted on")
+}
+
+// TestAttackClientStringsAreKeptBounded drives each way a client's strings could pile up in
+// the fake — the call record's queue table and key texts, identities and their spaces,
+// refusals that echo a header — with requests of about 1 MB each, and reads how much of the
+// heap they leave in use.
+func TestAttackClientStringsAreKeptBounded(t *testing.T) {
+	const requests = 40
+	huge := func(i int) string { return strconv.Itoa(i) + strings.Repeat("x", 1<<20) }
+	post := func(h http.Handler, target, body string, header ...string) {
+		r := httptest.NewRequest(http.MethodPost, "http://"+attackHost+"/", strings.NewReader(body))
+		r.Header.Set("Content-Type", jsonContentType)
+		r.Header.Set("X-Amz-Target", target)
+		for i := 0; i+1 < len(header); i += 2 {
+			r.Header.Set(header[i], header[i+1])
+		}
+		h.ServeHTTP(httptest.NewRecorder(), r)
+	}
+	jsonString := func(s string) string { b, _ := json.Marshal(s); return string(b) }
+	for _, tc := range []struct {
+		name   string
+		signed bool
+		send   func(h http.Handler, i int)
+	}{
+		{"distinct queue URLs", false, func(h http.Handler, i int) {
+			post(h, "AmazonSQS.SendMessage", `{"QueueUrl":`+jsonString("http://x/123456789012/"+huge(i))+`,"MessageBody":"x"}`)
+		}},
+		{"queue name prefixes", false, func(h http.Handler, i int) {
+			post(h, "AmazonSQS.ListQueues", `{"QueueNamePrefix":`+jsonString(huge(i))+`}`)
+		}},
+		{"receipt handles", false, func(h http.Handler, i int) {
+			post(h, "AmazonSQS.DeleteMessage", `{"QueueUrl":"http://x/123456789012/q","ReceiptHandle":`+jsonString(huge(i))+`}`)
+		}},
+		{"unknown targets", false, func(h http.Handler, i int) { post(h, "AmazonSQS."+huge(i), "{}") }},
+		{"region names", false, func(h http.Handler, i int) {
+			post(h, "AmazonSQS.ListQueues", "{}", "Authorization", "AWS4-HMAC-SHA256 Credential=123456789012/20260101/us-"+strings.Repeat("east-", 1<<18)+strconv.Itoa(i)+"/sqs/aws4_request, SignedHeaders=host, Signature=00")
+		}},
+		{"Authorization headers", true, func(h http.Handler, i int) {
+			post(h, "AmazonSQS.ListQueues", "{}", "Authorization", "AWS4-HMAC-SHA256 "+huge(i))
+		}},
+		{"X-Amz-Date headers", true, func(h http.Handler, i int) {
+			post(h, "AmazonSQS.ListQueues", "{}", "Authorization", "AWS4-HMAC-SHA256 Credential=AKID/20260101/us-east-1/sqs/aws4_request, SignedHeaders=host, Signature=00", "X-Amz-Date", huge(i))
+		}},
+		{"credential scopes", true, func(h http.Handler, i int) {
+			post(h, "AmazonSQS.ListQueues", "{}", "Authorization", "AWS4-HMAC-SHA256 Credential=AKID/20260101/"+huge(i)+"/sqs/aws4_request, SignedHeaders=host, Signature=00", "X-Amz-Date", time.Now().UTC().Format(amzDateFormat))
+		}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			opts := []Option{WithCallLimit(0)}
+			if tc.signed {
+				opts = append(opts, WithCredentials(Credential{AccessKeyID: "AKID", SecretAccessKey: "s"}))
+			}
+			f := New(opts...)
+			h := f.Handler()
+			kept := memtest.Retained(func() {
+				for i := range requests {
+					tc.send(h, i)
+				}
+			}, f)
+			assert.Less(t, kept, int64(2<<20), "%d requests of 1 MB left %d bytes in use", requests, kept)
+			assert.Len(t, f.Calls(), requests)
+		})
+	}
+}
+
+func TestCallRecordQueueTableIsBoundedLikeTheRecord(t *testing.T) {
+	f := New(WithCallLimit(0))
+	ctx := context.Background()
+	for i := range 4 * (logChunk + 2*logChunk) {
+		f.GetQueueUrl(ctx, &sqs.GetQueueUrlInput{QueueName: aws.String("q" + strconv.Itoa(i))})
+	}
+	f.mu.Lock()
+	n := len(f.calls.queues)
+	f.mu.Unlock()
+	assert.LessOrEqual(t, n, 2*(f.calls.recs.limit+2*logChunk), "distinct queue texts kept")
+	calls := f.Calls()
+	last := calls[len(calls)-1]
+	assert.Equal(t, "q"+strconv.Itoa(4*(logChunk+2*logChunk)-1), last.Queue, "the newest entries still name their queue")
 }

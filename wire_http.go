@@ -301,11 +301,11 @@ func checkRequest(r *http.Request) *wireError {
 	mt, _, err := mime.ParseMediaType(ct)
 	switch {
 	case err != nil:
-		return serializationError("Malformed Content-Type " + strconv.Quote(ct) + ".")
+		return serializationError("Malformed Content-Type " + strconv.Quote(echo(ct)) + ".")
 	case mt == jsonContentType, mt == "application/x-amz-json-1.1", mt == "application/json":
 		return nil
 	}
-	return serializationError("Unsupported Content-Type " + strconv.Quote(ct) + "; SQS expects " + jsonContentType + ".")
+	return serializationError("Unsupported Content-Type " + strconv.Quote(echo(ct)) + "; SQS expects " + jsonContentType + ".")
 }
 
 // lookupTarget returns the operation an X-Amz-Target header names.
@@ -317,7 +317,7 @@ func lookupTarget(target string) (wireOp, *wireError) {
 	}
 	msg := "Missing X-Amz-Target header."
 	if target != "" {
-		msg = "Unknown operation " + strconv.Quote(target) + "."
+		msg = "Unknown operation " + strconv.Quote(echo(target)) + "."
 	}
 	return wireOp{}, &wireError{status: http.StatusBadRequest, typ: coralNamespace + "UnknownOperationException", message: msg}
 }

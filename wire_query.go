@@ -318,7 +318,7 @@ func lookupAction(action string, onQueue bool) (wireOp, *wireError) {
 	op, ok := wireOps[action]
 	if !ok || onQueue && (action == "CreateQueue" || action == "ListQueues") {
 		return wireOp{}, &wireError{status: http.StatusBadRequest, query: "InvalidAction;Sender",
-			message: "The action " + action + " is not valid for this endpoint."}
+			message: "The action " + echo(action) + " is not valid for this endpoint."}
 	}
 	return op, nil
 }

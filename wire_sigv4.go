@@ -291,7 +291,7 @@ func verifySignature(r *http.Request, body []byte, creds *credentialSet, now tim
 	}
 	t, err := time.Parse(amzDateFormat, a.date)
 	if err != nil {
-		return wireIdentity{}, errIncompleteSignature("Date must be in ISO-8601 'basic format'. Got '" + a.date + "'. See http://en.wikipedia.org/wiki/ISO_8601")
+		return wireIdentity{}, errIncompleteSignature("Date must be in ISO-8601 'basic format'. Got '" + echo(a.date) + "'. See http://en.wikipedia.org/wiki/ISO_8601")
 	}
 	now = now.UTC().Truncate(time.Second)
 	if earliest := now.Add(-sigMaxSkew); t.Before(earliest) {
@@ -306,25 +306,25 @@ func verifySignature(r *http.Request, body []byte, creds *credentialSet, now tim
 		return wireIdentity{}, errSignatureDoesNotMatch("'Host' must be a 'SignedHeader' in the AWS Authorization.")
 	}
 	if a.algorithm != sigAlgorithm {
-		return wireIdentity{}, errIncompleteSignature("Unsupported AWS 'algorithm': '" + a.algorithm + "' (only AWS4-HMAC-SHA256 for now). ")
+		return wireIdentity{}, errIncompleteSignature("Unsupported AWS 'algorithm': '" + echo(a.algorithm) + "' (only AWS4-HMAC-SHA256 for now). ")
 	}
 	if strings.Count(a.credential, "/") != 4 {
-		return wireIdentity{}, errIncompleteSignature("Credential must have exactly 5 slash-delimited elements, e.g. keyid/date/region/service/term, got '" + a.credential + "'")
+		return wireIdentity{}, errIncompleteSignature("Credential must have exactly 5 slash-delimited elements, e.g. keyid/date/region/service/term, got '" + echo(a.credential) + "'")
 	}
 	key, day, region, service, term, _ := scopeParts(a.credential)
 	var scope strings.Builder
 	if !isRegionName(region) {
-		scope.WriteString("Credential should be scoped to a valid region, not '" + region + "'. ")
+		scope.WriteString("Credential should be scoped to a valid region, not '" + echo(region) + "'. ")
 	}
 	if service != sigService {
 		scope.WriteString("Credential should be scoped to correct service: '" + sigService + "'. ")
 	}
 	if term != sigTerminator {
-		scope.WriteString("Credential should be scoped with a valid terminator: '" + sigTerminator + "', not '" + term + "'. ")
+		scope.WriteString("Credential should be scoped with a valid terminator: '" + sigTerminator + "', not '" + echo(term) + "'. ")
 	}
 	if day != a.date[:8] {
 		scope.WriteString("Date in Credential scope does not match YYYYMMDD from ISO-8601 version of date from HTTP: '" +
-			day + "' != '" + a.date[:8] + "', from '" + a.date + "'. ")
+			echo(day) + "' != '" + a.date[:8] + "', from '" + a.date + "'. ")
 	}
 	if scope.Len() > 0 {
 		return wireIdentity{}, errSignatureDoesNotMatch(scope.String())
@@ -380,7 +380,7 @@ func readAuthHeader(r *http.Request, auth string) (sigAuth, *sigError) {
 	for _, part := range strings.FieldsFunc(params, func(c rune) bool { return c == ',' || c == ' ' || c == '\t' }) {
 		name, value, ok := strings.Cut(part, "=")
 		if !ok {
-			return sigAuth{}, errIncompleteSignature("'" + part + "' not a valid key=value pair (missing equal-sign) in Authorization header: '" + auth + "'.")
+			return sigAuth{}, errIncompleteSignature("'" + echo(part) + "' not a valid key=value pair (missing equal-sign) in Authorization header: '" + echo(auth) + "'.")
 		}
 		switch name {
 		case "Credential":
@@ -416,7 +416,7 @@ func readAuthHeader(r *http.Request, auth string) (sigAuth, *sigError) {
 		missing.WriteString("Authorization header requires existence of either a 'X-Amz-Date' or a 'Date' header. ")
 	}
 	if missing.Len() > 0 {
-		return sigAuth{}, errIncompleteSignature(missing.String() + "Authorization=" + auth)
+		return sigAuth{}, errIncompleteSignature(missing.String() + "Authorization=" + echo(auth))
 	}
 	return a, nil
 }
