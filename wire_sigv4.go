@@ -98,6 +98,8 @@ import (
 // hash of a presigned request is the SHA-256 of its body (empty for a GET), as botocore's
 // SigV4QueryAuth signs it after moving the body into the query; UNSIGNED-PAYLOAD, S3's
 // convention, is accepted too (UNCONFIRMED for SQS: a leniency for hand-made presigners).
+// Either way a presigned request with a body is refused (checkOneReading): it is served on
+// its signed query alone.
 //
 // A session token (X-Amz-Security-Token) is signed as the client signed it but not
 // checked: the fake knows no tokens, so a known access key with any token is that key's
