@@ -92,7 +92,7 @@ func errInvalidParameterValue(message string) *sqsError {
 }
 
 func errMissingParameter(name string) *sqsError {
-	return newError("MissingRequiredParameterException", "The request must contain the parameter "+name+".")
+	return newError("MissingRequiredParameterException", "The request must contain the parameter "+echo(name)+".")
 }
 
 // errInvalidValue is the "Value <v> for parameter <P> is invalid. Reason: <r>." family.
@@ -105,7 +105,7 @@ func errInvalidAttributeName(message string) *sqsError {
 }
 
 func errUnknownAttribute(name string) *sqsError {
-	return errInvalidAttributeName("Unknown Attribute " + name + ".")
+	return errInvalidAttributeName("Unknown Attribute " + echo(name) + ".")
 }
 
 func errInvalidAttributeValue(message string) *sqsError {

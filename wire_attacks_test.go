@@ -419,7 +419,9 @@ func TestAttackDeclaredLengthCostsNoMemoryBeforeItArrives(t *testing.T) {
 			r.Body, r.ContentLength = &trickle{}, MaxRequestBytes
 			h.ServeHTTP(httptest.NewRecorder(), r)
 		})
-		assert.Less(t, perRequest, uint64(2*readAhead), "signed=%v: a request that sent 1 byte of a declared %d cost %d bytes", signed, MaxRequestBytes, perRequest)
+		// 2×readAhead and what the handler costs anyway; more under -race, whose pools drop
+		// what they hold. Before, the buffer was grown to the declared length.
+		assert.Less(t, perRequest, uint64(MaxRequestBytes/16), "signed=%v: a request that sent 1 byte of a declared %d cost %d bytes", signed, MaxRequestBytes, perRequest)
 	}
 }
 
@@ -472,21 +474,27 @@ func TestAttackQueryDecoderStopsWhenTheClientGoesAway(t *testing.T) {
 	for i := range 1 << 16 {
 		form.WriteString("&P" + strconv.Itoa(i) + "=x")
 	}
-	ctx, cancel := context.WithCancel(context.Background())
-	cancel() // the client went away while its request was read
 	h := f.Handler()
-	// What decoding the form would cost: its 65,539 parameters and their JSON, megabytes.
-	cost := memtest.BytesPerRun(1, func() {
-		r := httptest.NewRequestWithContext(ctx, http.MethodPost, "http://"+attackHost+"/", strings.NewReader(form.String()))
-		r.Header.Set("Content-Type", formContentType)
-		h.ServeHTTP(httptest.NewRecorder(), r)
-	})
-	// Reading the body costs up to twice its size as its buffer doubles; decoding all of its
-	// parameters would cost as much again for the parameters alone (32 bytes each, doubled).
-	assert.Less(t, cost, uint64(3*form.Len())+256<<10, "the decoder stopped: it cost the body and little more")
+	costWith := func(ctx context.Context) uint64 {
+		return memtest.BytesPerRun(1, func() {
+			r := httptest.NewRequestWithContext(ctx, http.MethodPost, "http://"+attackHost+"/", strings.NewReader(form.String()))
+			r.Header.Set("Content-Type", formContentType)
+			h.ServeHTTP(httptest.NewRecorder(), r)
+		})
+	}
+	decoded := costWith(context.Background())
 	info, ok := f.Queue("q")
 	require.True(t, ok)
-	assert.Empty(t, info.Messages, "nothing of a request whose client is gone is acted on")
+	sent := len(info.Messages)
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel() // the client went away while its request was read
+	cost := costWith(ctx)
+	// Reading the body costs the same either way; decoding its 65,539 parameters costs about as
+	// much again, and a client that is gone is not decoded.
+	assert.Less(t, cost, decoded*2/3, "the decoder stopped: it cost the body and little more (decoded: %d)", decoded)
+	info, ok = f.Queue("q")
+	require.True(t, ok)
+	assert.Len(t, info.Messages, sent, "nothing of a request whose client is gone is acted on")
 }
 
 // TestAttackClientStringsAreKeptBounded drives each way a client's strings could pile up in
