@@ -12,6 +12,7 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	v4 "github.com/aws/aws-sdk-go-v2/aws/signer/v4"
@@ -573,4 +574,31 @@ func TestCallRecordQueueTableIsBoundedLikeTheRecord(t *testing.T) {
 	calls := f.Calls()
 	last := calls[len(calls)-1]
 	assert.Equal(t, "q"+strconv.Itoa(4*(logChunk+2*logChunk)-1), last.Queue, "the newest entries still name their queue")
+}
+
+func TestRefusalsQuoteAtMostMaxEchoOfAClientsString(t *testing.T) {
+	f := New(WithCredentials(Credential{AccessKeyID: "AKID", SecretAccessKey: "s"}))
+	long := strings.Repeat("é", 1<<19) // 1 MiB of two-byte characters
+	for name, header := range map[string][2]string{
+		"Authorization": {"Authorization", "AWS4-HMAC-SHA256 " + long},
+		"X-Amz-Date":    {"X-Amz-Date", long},
+		"X-Amz-Target":  {"X-Amz-Target", "AmazonSQS." + long},
+	} {
+		r := httptest.NewRequest(http.MethodPost, "http://"+attackHost+"/", strings.NewReader("{}"))
+		r.Header.Set("Content-Type", jsonContentType)
+		r.Header.Set("X-Amz-Target", "AmazonSQS.ListQueues")
+		if name == "X-Amz-Date" {
+			r.Header.Set("Authorization", "AWS4-HMAC-SHA256 Credential=AKID/20260101/us-east-1/sqs/aws4_request, SignedHeaders=host, Signature=00")
+		}
+		r.Header.Set(header[0], header[1])
+		if name == "X-Amz-Target" {
+			f = New() // lenient: the target is read
+		}
+		rec := serveAttack(f, r)
+		var body struct{ Message string }
+		require.NoError(t, json.Unmarshal(rec.Body.Bytes(), &body), name)
+		assert.Less(t, len(body.Message), 2*maxEcho+512, name) // the header and its bad part may both be quoted
+		assert.Contains(t, body.Message, "…", name)
+		assert.True(t, utf8.ValidString(body.Message), "%s: cut at a character boundary", name)
+	}
 }
