@@ -240,7 +240,7 @@ const (
 var errClientGone = &wireError{status: http.StatusBadRequest, query: "RequestCanceled;Sender", message: "The client went away before the request was decoded."}
 
 // index sorts the parameters of a large form by name, first occurrence first, for get and
-// eachWithPrefix. Parameters added after it (a QueueUrl from the path, an empty batch's entry)
+// eachUnder. Parameters added after it (a QueueUrl from the path, an empty batch's entry)
 // are scanned.
 func (d *formDecoder) index() *wireError {
 	if len(d.params) <= indexedParams {
@@ -257,23 +257,25 @@ func (d *formDecoder) index() *wireError {
 	return nil
 }
 
-// eachWithPrefix calls fn with each parameter whose name begins with prefix, until fn
+// eachUnder calls fn with each parameter whose name is base, a dot and more, until fn
 // returns false: the indexed ones in name order, then the rest in the order given.
-func (d *formDecoder) eachWithPrefix(prefix string, fn func(formParam) bool) {
+func (d *formDecoder) eachUnder(base string, fn func(formParam) bool) {
+	under := func(k string) bool { return len(k) > len(base)+1 && k[len(base)] == '.' && strings.HasPrefix(k, base) }
 	if d.order != nil {
-		i, _ := slices.BinarySearchFunc(d.order, prefix, func(i int32, prefix string) int { return strings.Compare(d.params[i].key, prefix) })
+		// The names that begin with base are one run of the index; those under it are in it.
+		i, _ := slices.BinarySearchFunc(d.order, base, func(i int32, base string) int { return strings.Compare(d.params[i].key, base) })
 		for ; i < len(d.order); i++ {
 			p := d.params[d.order[i]]
-			if !strings.HasPrefix(p.key, prefix) {
+			if !strings.HasPrefix(p.key, base) {
 				break
 			}
-			if !fn(p) {
+			if under(p.key) && !fn(p) {
 				return
 			}
 		}
 	}
 	for _, p := range d.params[len(d.order):] {
-		if strings.HasPrefix(p.key, prefix) && !fn(p) {
+		if under(p.key) && !fn(p) {
 			return
 		}
 	}
@@ -443,7 +445,7 @@ func (d *formDecoder) present(s *smithy.Schema, param string) bool {
 	switch s.Type() {
 	case smithy.ShapeTypeList, smithy.ShapeTypeSet, smithy.ShapeTypeMap, smithy.ShapeTypeStructure:
 		found := false
-		d.eachWithPrefix(param+".", func(formParam) bool { found = true; return false })
+		d.eachUnder(param, func(formParam) bool { found = true; return false })
 		return found
 	}
 	return false
@@ -545,7 +547,7 @@ func (d *formDecoder) mapValue(s *smithy.Schema, param string) *wireError {
 // Parameters whose next part is no positive number are ignored, as unknown parameters are.
 func (d *formDecoder) numbers(base string) []int {
 	var numbers []int
-	d.eachWithPrefix(base+".", func(p formParam) bool {
+	d.eachUnder(base, func(p formParam) bool {
 		rest := p.key[len(base)+1:]
 		if dot := strings.IndexByte(rest, '.'); dot >= 0 {
 			rest = rest[:dot]
