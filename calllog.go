@@ -390,18 +390,8 @@ func keepBody(body string) string {
 // maxKeptMessage is the most of an error message the record keeps of a refused request.
 const maxKeptMessage = 4 << 10
 
-// keepMessage returns what the record keeps of an error message: itself up to
-// maxKeptMessage bytes, else a copy of its beginning and "…".
-func keepMessage(m string) string {
-	if len(m) <= maxKeptMessage {
-		return m
-	}
-	cut := maxKeptMessage
-	for cut > 0 && !utf8.RuneStart(m[cut]) {
-		cut--
-	}
-	return m[:cut] + "…"
-}
+// keepMessage returns what the record keeps of an error message.
+func keepMessage(m string) string { return cutText(m, maxKeptMessage) }
 
 // clampLen is a length as an entry keeps it.
 func clampLen(n int) int32 { return int32(min(n, 1<<31-1)) }

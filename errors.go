@@ -270,13 +270,16 @@ func contextError(ctx context.Context) error { return &canceledWait{err: ctx.Err
 // attribute's or a message's own text is shorter.
 const maxEcho = 2 << 10
 
-// echo returns what a refusal quotes of s: s itself up to maxEcho bytes, else its first
-// maxEcho bytes, cut at a character boundary, and "…".
-func echo(s string) string {
-	if len(s) <= maxEcho {
+// echo returns what a refusal quotes of s: cutText(s, maxEcho).
+func echo(s string) string { return cutText(s, maxEcho) }
+
+// cutText returns s itself up to n bytes, else a copy of its first n bytes, cut at a
+// character boundary, and "…".
+func cutText(s string, n int) string {
+	if len(s) <= n {
 		return s
 	}
-	cut := maxEcho
+	cut := n
 	for cut > 0 && !utf8.RuneStart(s[cut]) {
 		cut--
 	}
