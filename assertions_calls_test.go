@@ -31,7 +31,7 @@ func callScene(t *testing.T) *Fake {
 
 const (
 	sceneSend   = `  #2 2025-01-01T00:00:00Z SendMessage jobs: body "a" (1 byte) → message e971d095-7520-4d94-b0f9-05ed8b12ebc5`
-	sceneDelete = `  #4 2025-01-01T00:00:00Z DeleteMessage jobs: handle AQEBZYxuMlwD… (message e971d095-7520-4d94-b0f9-05ed8b12ebc5, receive 1) → error RequestThrottled: Rate exceeded [fault]`
+	sceneDelete = `  #4 2025-01-01T00:00:00Z DeleteMessage jobs: handle AQEBBfsBolUQ… (message e971d095-7520-4d94-b0f9-05ed8b12ebc5, receive 1) → error RequestThrottled: Rate exceeded [fault]`
 	sceneGetURL = `  #5 2025-01-01T00:00:10Z GetQueueUrl missing → error AWS.SimpleQueueService.NonExistentQueue: The specified queue does not exist.`
 )
 

@@ -68,6 +68,7 @@ type callView struct {
 	callRec
 	queue, key string
 	x          callExtra
+	handles    handleKey // the key of the fake's handles when the view was taken
 }
 
 // callLogs holds the call record and the side logs its entries index.
@@ -142,7 +143,14 @@ func (l *callLogs) extra(r *callRec) *callExtra {
 	return p
 }
 
-// setQueue records the queue text an entry's input named.
+// maxKeptQueue is the longest queue text an entry keeps whole: no queue URL, name or ARN is
+// longer. Of a longer one it keeps a copy of the first bodyPrefix bytes.
+const maxKeptQueue = keptBody
+
+// setQueue records the queue text an entry's input named (of a text over maxKeptQueue bytes,
+// its beginning), once however many entries name it. The table is
+// compacted to the texts that kept entries name when it grows to twice what the record can
+// keep, so it is bounded like the record (issue 25, attack 6).
 func (l *callLogs) setQueue(r *callRec, s string) {
 	if s == "" {
 		return
@@ -152,15 +160,51 @@ func (l *callLogs) setQueue(r *callRec, s string) {
 		return
 	}
 	i, ok := l.queueIndex[s]
+	if !ok && len(s) > maxKeptQueue {
+		s = keepBody(s)
+		i, ok = l.queueIndex[s]
+	}
 	if !ok {
 		if l.queueIndex == nil {
 			l.queueIndex = make(map[string]uint32)
+		}
+		if uint64(len(l.queues)) >= 2*l.kept() {
+			l.compactQueues()
 		}
 		l.queues = append(l.queues, s)
 		i = uint32(len(l.queues))
 		l.queueIndex[s] = i
 	}
 	l.lastQueue, l.lastIndex, r.queue = s, i, i
+}
+
+// kept is how many entries the record keeps at most: its limit and the chunk it fills.
+func (l *callLogs) kept() uint64 {
+	if uint64(l.recs.limit) > 1<<40 {
+		return 1 << 40 // every entry: nothing to compact
+	}
+	return uint64(l.recs.limit) + 2*logChunk
+}
+
+// compactQueues keeps of the queue table only the texts that the record's entries name, and
+// renumbers the entries.
+func (l *callLogs) compactQueues() {
+	queues := make([]string, 0, l.kept())
+	index := make(map[string]uint32, l.kept())
+	l.recs.each(func(r *callRec) {
+		if r.queue == 0 {
+			return
+		}
+		s := l.queues[r.queue-1]
+		i, ok := index[s]
+		if !ok {
+			queues = append(queues, s)
+			i = uint32(len(queues))
+			index[s] = i
+		}
+		r.queue = i
+	})
+	l.queues, l.queueIndex, l.lastQueue, l.lastIndex = queues, index, "", 0
 }
 
 // queueOf returns the queue text an entry's input named.
@@ -282,9 +326,11 @@ func (f *Fake) refuseRequest(op, code, message string, who *identity) string {
 		}
 	}
 	if r.op == 0 {
-		x.opName = op
+		x.opName = echo(op)
 	}
-	x.err = &smithy.GenericAPIError{Code: code, Message: message, Fault: smithy.FaultClient}
+	// What the record keeps of a refusal is bounded: its message may quote a client's
+	// header or parameter (issue 25, attack 6).
+	x.err = &smithy.GenericAPIError{Code: echo(code), Message: keepMessage(message), Fault: smithy.FaultClient}
 	f.notifyIdle()
 	return uuidFor(f.seed, streamRequestID, seq)
 }
@@ -341,6 +387,12 @@ func keepBody(body string) string {
 	return strings.Clone(body[:cut])
 }
 
+// maxKeptMessage is the most of an error message the record keeps of a refused request.
+const maxKeptMessage = 4 << 10
+
+// keepMessage returns what the record keeps of an error message.
+func keepMessage(m string) string { return cutText(m, maxKeptMessage) }
+
 // clampLen is a length as an entry keeps it.
 func clampLen(n int) int32 { return int32(min(n, 1<<31-1)) }
 
@@ -372,7 +424,7 @@ func (f *Fake) summariseInput(r *callRec, params any) {
 		l.setKey(r, keepBody(body))
 		r.n1, r.n2 = in.DelaySeconds, clampLen(len(body))
 		if in.MessageGroupId != nil {
-			l.extra(r).group = *in.MessageGroupId
+			l.extra(r).group = keepBody(*in.MessageGroupId)
 		}
 	case *sqs.SendMessageBatchInput:
 		l.setQueue(r, aws.ToString(in.QueueUrl))
@@ -416,19 +468,19 @@ func (f *Fake) summariseInput(r *callRec, params any) {
 		l.setQueue(r, aws.ToString(in.QueueUrl))
 		r.n1 = clampLen(len(in.TagKeys))
 	case *sqs.ListQueuesInput:
-		l.setKey(r, aws.ToString(in.QueueNamePrefix))
+		l.setKey(r, keepBody(aws.ToString(in.QueueNamePrefix)))
 	case *sqs.AddPermissionInput:
 		l.setQueue(r, aws.ToString(in.QueueUrl))
-		l.setKey(r, aws.ToString(in.Label))
+		l.setKey(r, keepBody(aws.ToString(in.Label)))
 	case *sqs.RemovePermissionInput:
 		l.setQueue(r, aws.ToString(in.QueueUrl))
-		l.setKey(r, aws.ToString(in.Label))
+		l.setKey(r, keepBody(aws.ToString(in.Label)))
 	case *sqs.StartMessageMoveTaskInput:
 		l.setQueue(r, aws.ToString(in.SourceArn))
-		l.setKey(r, aws.ToString(in.DestinationArn))
+		l.setKey(r, keepBody(aws.ToString(in.DestinationArn)))
 		r.n1 = aws.ToInt32(in.MaxNumberOfMessagesPerSecond)
 	case *sqs.CancelMessageMoveTaskInput:
-		l.setKey(r, aws.ToString(in.TaskHandle))
+		l.setKey(r, keepBody(aws.ToString(in.TaskHandle)))
 	case *sqs.ListMessageMoveTasksInput:
 		l.setQueue(r, aws.ToString(in.SourceArn))
 	case *sqs.DeleteQueueInput:
@@ -448,7 +500,7 @@ func (f *Fake) setReceipt(r *callRec, handle *string) {
 	if handle == nil {
 		return
 	}
-	rc, err := decodeReceipt(f.seed, *handle)
+	rc, err := decodeReceipt(f.receiptKey(), *handle)
 	if err != nil {
 		f.calls.setKey(r, keepBody(*handle))
 		return
@@ -554,7 +606,7 @@ func failureLabel(err error, door Door) string {
 // noteFailedHandle adds a failed call to the timeline of the message a receipt handle
 // names, if the handle is one the fake issued.
 func (f *Fake) noteFailedHandle(id callID, handle, code string, fault bool) {
-	r, err := decodeReceipt(f.seed, handle)
+	r, err := decodeReceipt(f.receiptKey(), handle)
 	if err != nil {
 		return
 	}

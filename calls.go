@@ -297,7 +297,7 @@ func (f *Fake) callRecords(filters []CallFilter) (views []callView, seqs []uint6
 		if len(filters) > 0 && !matchAny(filters, r.op, queue) {
 			return
 		}
-		v := callView{callRec: *r, queue: queue, key: l.keyOf(r)}
+		v := callView{callRec: *r, queue: queue, key: l.keyOf(r), handles: f.handles}
 		if r.flags&callHasExtra != 0 {
 			v.x = *l.extra(r)
 		}
@@ -515,7 +515,7 @@ func (f *Fake) describeHandle(r *callView) string {
 		return "handle " + strconv.Quote(abbreviate(r.key, 24)) + " (not one this fake issued)"
 	}
 	rc := receipt{queue: r.callRec.key, msg: r.ref, receive: uint32(r.n2)}
-	return fmt.Sprintf("handle %s (message %s, receive %d)", abbreviate(encodeReceipt(f.seed, rc), 12),
+	return fmt.Sprintf("handle %s (message %s, receive %d)", abbreviate(encodeReceipt(&r.handles, rc), 12),
 		uuidFor(f.seed, streamMessageID, rc.msg), rc.receive)
 }
 

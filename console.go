@@ -1,6 +1,8 @@
 package sqsfake
 
 import (
+	"bytes"
+	"crypto/subtle"
 	"embed"
 	"encoding/base64"
 	"encoding/json"
@@ -13,7 +15,6 @@ import (
 	"strconv"
 	"strings"
 	"time"
-	"unicode/utf8"
 )
 
 // The console: a page that shows the fake's queues and each message's timeline on the
@@ -100,6 +101,18 @@ func (f *Fake) serveConsole(w http.ResponseWriter, r *http.Request) {
 		consoleError(w, http.StatusForbidden, "console requests need the header "+guard.ControlHeader+": 1, which a page of another site cannot send")
 		return
 	}
+	if f.creds != nil {
+		// Signed mode: the endpoints show every account's messages and receipt handles, so
+		// they need the secret the control endpoints need (issue 25, attack 8).
+		if srv == nil || srv.Token == "" {
+			consoleError(w, http.StatusForbidden, "in signed mode the console's endpoints are closed: serve it from cmd/sqsfake started with -control-token, and give the page that token")
+			return
+		}
+		if subtle.ConstantTimeCompare([]byte(r.Header.Get(guard.ControlHeader)), []byte(srv.Token)) != 1 {
+			consoleError(w, http.StatusForbidden, "in signed mode console requests need the header "+guard.ControlHeader+": <the -control-token>; the page asks for it")
+			return
+		}
+	}
 	q := r.URL.Query()
 	for k, vs := range q {
 		if len(vs) > 1 {
@@ -185,14 +198,20 @@ func consoleAllow(w http.ResponseWriter, r *http.Request, methods ...string) boo
 	return false
 }
 
+// consoleJSON writes v as JSON without HTML escaping, as the control endpoints do: the page
+// shows every text as text, and a message that names <the -control-token> should read so.
 func consoleJSON(w http.ResponseWriter, status int, v any) {
-	b, err := json.Marshal(v)
-	if err != nil {
-		status, b = http.StatusInternalServerError, []byte(`{"error":"could not encode the answer"}`)
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		status = http.StatusInternalServerError
+		buf.Reset()
+		buf.WriteString(`{"error":"could not encode the answer"}` + "\n")
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(status)
-	w.Write(append(b, '\n'))
+	w.Write(buf.Bytes())
 }
 
 func consoleError(w http.ResponseWriter, status int, msg string) {
@@ -387,7 +406,7 @@ func toConsole(m MessageInfo, bodyMax int) consoleMessage {
 		at := m.VisibleAt
 		c.VisibleAt = &at
 	}
-	c.Body, c.BodyTruncated = cutText(m.Body, bodyMax)
+	c.Body, c.BodyTruncated = truncate(m.Body, bodyMax)
 	names := make([]string, 0, len(m.Attributes))
 	for n := range m.Attributes {
 		names = append(names, n)
@@ -401,24 +420,13 @@ func toConsole(m MessageInfo, bodyMax int) consoleMessage {
 		}
 		switch {
 		case v.StringValue != nil:
-			a.Value, a.Truncated = cutText(*v.StringValue, consoleAttrValue)
+			a.Value, a.Truncated = truncate(*v.StringValue, consoleAttrValue)
 		case v.BinaryValue != nil:
-			a.Value, a.Truncated = cutText(base64.StdEncoding.EncodeToString(v.BinaryValue), consoleAttrValue)
+			a.Value, a.Truncated = truncate(base64.StdEncoding.EncodeToString(v.BinaryValue), consoleAttrValue)
 		}
 		c.Attributes = append(c.Attributes, a)
 	}
 	return c
-}
-
-// cutText cuts s to at most n bytes, on a character boundary, and reports whether it did.
-func cutText(s string, n int) (string, bool) {
-	if len(s) <= n {
-		return s, false
-	}
-	for n > 0 && !utf8.RuneStart(s[n]) {
-		n--
-	}
-	return s[:n], true
 }
 
 // consoleMessages answers api/messages: one queue (?queue=, its ARN, URL or name) with one

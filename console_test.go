@@ -334,7 +334,7 @@ func TestCutTextCutsOnACharacterBoundary(t *testing.T) {
 		{"😀", 3, "", true},
 		{"", 0, "", false},
 	} {
-		got, cut := cutText(c.in, c.n)
+		got, cut := truncate(c.in, c.n)
 		assert.Equal(t, c.want, got, "%q %d", c.in, c.n)
 		assert.Equal(t, c.cut, cut, "%q %d", c.in, c.n)
 	}

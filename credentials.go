@@ -1,8 +1,14 @@
 package sqsfake
 
 import (
+	"crypto/sha256"
+	"fmt"
+	"maps"
+	"slices"
 	"strconv"
 	"strings"
+
+	v4 "github.com/aws/aws-sdk-go-v2/aws/signer/v4"
 )
 
 // Credential is one access key the fake knows in signed mode (WithCredentials, or the
@@ -56,6 +62,11 @@ type credentialSet struct {
 // knownKey is one access key of a credentialSet, with its account and principal resolved.
 type knownKey struct {
 	accessKey, secret, account, principal, orgID string
+	// signer is the SDK's SigV4 signer of the key's set. Its cache of derived signing keys
+	// goes by access key id, day, region and service, not by secret, so each set has its own:
+	// with one signer for the process, two fakes that give one key id two secrets would check
+	// one's requests with the other's derived key.
+	signer *v4.Signer
 }
 
 // credentialsRule is what WithCredentials allows, as OptionError.Want says it.
@@ -69,6 +80,7 @@ const credentialsRule = "credentials with a non-empty, unique AccessKeyID, a non
 // any, is an *OptionError of WithCredentials naming the first credential at fault.
 func newCredentialSet(cs []Credential, defaultAccount, partition string) (*credentialSet, error) {
 	set := &credentialSet{keys: make(map[string]*knownKey, len(cs))}
+	signer := v4.NewSigner()
 	for i, c := range cs {
 		k, problem := resolveCredential(c, defaultAccount, partition)
 		if problem == "" {
@@ -83,6 +95,7 @@ func newCredentialSet(cs []Credential, defaultAccount, partition string) (*crede
 				Want:   credentialsRule,
 			}
 		}
+		k.signer = signer
 		set.keys[c.AccessKeyID] = k
 	}
 	return set, nil
@@ -128,6 +141,21 @@ func resolveCredential(c Credential, defaultAccount, partition string) (*knownKe
 		principal = "arn:" + partition + ":iam::" + account + ":root"
 	}
 	return &knownKey{accessKey: c.AccessKeyID, secret: c.SecretAccessKey, account: account, principal: principal, orgID: c.OrgID}, ""
+}
+
+// handleSecret returns the secret that keys the receipt handles of signed mode: the SHA-256
+// of every access key id and secret of the set, in key order, so that no caller who knows
+// fewer than all of the secrets can compute a handle (ids.go). A nil set has none.
+func (s *credentialSet) handleSecret() []byte {
+	if s == nil {
+		return nil
+	}
+	h := sha256.New()
+	for _, id := range slices.Sorted(maps.Keys(s.keys)) {
+		k := s.keys[id]
+		fmt.Fprintf(h, "%d:%s%d:%s", len(k.accessKey), k.accessKey, len(k.secret), k.secret)
+	}
+	return h.Sum(nil)
 }
 
 // lookup returns the known key with the id accessKey. A nil set knows none.

@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"reflect"
 	"strings"
+	"unicode/utf8"
 
 	awshttp "github.com/aws/aws-sdk-go-v2/aws/transport/http"
 	"github.com/aws/aws-sdk-go-v2/service/sqs/types"
@@ -91,12 +92,12 @@ func errInvalidParameterValue(message string) *sqsError {
 }
 
 func errMissingParameter(name string) *sqsError {
-	return newError("MissingRequiredParameterException", "The request must contain the parameter "+name+".")
+	return newError("MissingRequiredParameterException", "The request must contain the parameter "+echo(name)+".")
 }
 
 // errInvalidValue is the "Value <v> for parameter <P> is invalid. Reason: <r>." family.
 func errInvalidValue(value, param, reason string) *sqsError {
-	return errInvalidParameterValue("Value " + value + " for parameter " + param + " is invalid. Reason: " + reason)
+	return errInvalidParameterValue("Value " + echo(value) + " for parameter " + param + " is invalid. Reason: " + reason)
 }
 
 func errInvalidAttributeName(message string) *sqsError {
@@ -104,7 +105,7 @@ func errInvalidAttributeName(message string) *sqsError {
 }
 
 func errUnknownAttribute(name string) *sqsError {
-	return errInvalidAttributeName("Unknown Attribute " + name + ".")
+	return errInvalidAttributeName("Unknown Attribute " + echo(name) + ".")
 }
 
 func errInvalidAttributeValue(message string) *sqsError {
@@ -112,7 +113,7 @@ func errInvalidAttributeValue(message string) *sqsError {
 }
 
 func errReceiptHandleIsInvalid(handle string) *sqsError {
-	return newError("ReceiptHandleIsInvalid", `The input receipt handle "`+handle+`" is not a valid receipt handle.`)
+	return newError("ReceiptHandleIsInvalid", `The input receipt handle "`+echo(handle)+`" is not a valid receipt handle.`)
 }
 
 // apiError returns the error value a caller of the real client would see inside the response
@@ -262,3 +263,32 @@ func (c *canceledWait) Unwrap() error { return c.err }
 
 // contextError reports the context's error in the shape a call that was waiting sees.
 func contextError(ctx context.Context) error { return &canceledWait{err: ctx.Err()} }
+
+// maxEcho is the most of a client's string that a refusal quotes: a refusal is answered and
+// recorded (Fake.Calls), so quoting a multi-megabyte header or parameter whole would cost
+// that much memory again for each refusal. Every value a valid request can hold but an
+// attribute's or a message's own text is shorter.
+const maxEcho = 2 << 10
+
+// echo returns what a refusal quotes of s: cutText(s, maxEcho).
+func echo(s string) string { return cutText(s, maxEcho) }
+
+// cutText returns s itself up to n bytes, else a copy of its first n bytes, cut at a
+// character boundary, and "…".
+func cutText(s string, n int) string {
+	if cut, cutShort := truncate(s, n); cutShort {
+		return cut + "…"
+	}
+	return s
+}
+
+// truncate cuts s to at most n bytes, on a character boundary, and reports whether it did.
+func truncate(s string, n int) (string, bool) {
+	if len(s) <= n {
+		return s, false
+	}
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n], true
+}

@@ -33,7 +33,7 @@ func ExampleFake_Calls() {
 	// #1 2025-01-01T00:00:00Z CreateQueue jobs → ok
 	// #2 2025-01-01T00:00:00Z SendMessage jobs: body "resize photo 7" (14 bytes) → message e971d095-7520-4d94-b0f9-05ed8b12ebc5
 	// #3 2025-01-01T00:00:00Z ReceiveMessage jobs: max 10 → 1 message: e971d095-7520-4d94-b0f9-05ed8b12ebc5
-	// #4 2025-01-01T00:00:00Z DeleteMessage jobs: handle AQEBZYxuMlwD… (message e971d095-7520-4d94-b0f9-05ed8b12ebc5, receive 1) → error RequestThrottled: Rate exceeded [fault]
+	// #4 2025-01-01T00:00:00Z DeleteMessage jobs: handle AQEBBfsBolUQ… (message e971d095-7520-4d94-b0f9-05ed8b12ebc5, receive 1) → error RequestThrottled: Rate exceeded [fault]
 	// 1 delete, failed with RequestThrottled
 	// 2025-01-01T00:00:00Z  DeleteMessage with the handle of receive 1 in jobs failed: RequestThrottled (injected fault)
 }

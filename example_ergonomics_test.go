@@ -110,9 +110,9 @@ func ExampleFake_Timeline() {
 	// in flight until 00:00:42 receive count 2 latest handle: true
 	// timeline of message e971d095-7520-4d94-b0f9-05ed8b12ebc5:
 	//   2025-01-01T00:00:00Z  sent to jobs
-	//   2025-01-01T00:00:00Z  received from jobs (receive 1, handle AQEBZYxuMlwD0MPmsC9kDAfCbf8v0jDESvcg, visible again at 2025-01-01T00:00:10Z)
+	//   2025-01-01T00:00:00Z  received from jobs (receive 1, handle AQEBBfsBolUQA+EGmJLo4l0b4MySk0OjgYZr, visible again at 2025-01-01T00:00:10Z)
 	//   2025-01-01T00:00:10Z  visible again in jobs
-	//   2025-01-01T00:00:12Z  received from jobs (receive 2, handle AQEBEUUWVAGnGcWLeHgo0kX3Y9NlfWpXLGeY, visible again at 2025-01-01T00:00:42Z)
+	//   2025-01-01T00:00:12Z  received from jobs (receive 2, handle AQEBeD9zKv0PsBdSxeFNVofCWVcUbKg83zHB, visible again at 2025-01-01T00:00:42Z)
 	//   2025-01-01T00:00:12Z  deleted in jobs
 }
 
@@ -140,7 +140,7 @@ func ExampleAssertInFlightCount() {
 	//   c2ec410a-f3d4-4548-85ab-79b8dfb8e56d  visible, received 0 times, body "b"
 	// timeline of message e971d095-7520-4d94-b0f9-05ed8b12ebc5:
 	//   2025-01-01T00:00:00Z  sent to jobs
-	//   2025-01-01T00:00:00Z  received from jobs (receive 1, handle AQEBZYxuMlwD0MPmsC9kDAfCbf8v0jDESvcg, visible again at 2025-01-01T00:00:30Z)
+	//   2025-01-01T00:00:00Z  received from jobs (receive 1, handle AQEBBfsBolUQA+EGmJLo4l0b4MySk0OjgYZr, visible again at 2025-01-01T00:00:30Z)
 	// Messages: after the worker's first poll
 	// false
 }

@@ -93,7 +93,8 @@ type Fake struct {
 	senderID                   string
 	endpoint                   string // WithEndpoint: the base of queue URLs, or "" for AWS's
 	seed                       uint64
-	epoch                      uint64 // how many times the fake was reset: receipt handles name it
+	epoch                      uint64    // how many times the fake was reset: receipt handles name it
+	handles                    handleKey // the key of this epoch's receipt handles (newHandleKey)
 	inFlightLimit              int
 	purgeCooldown              time.Duration
 	opts                       sqs.Options
@@ -208,6 +209,11 @@ func WithSenderID(id string) Option {
 // between them; a call added or left out shifts those that follow. (A running message move
 // task stores messages as the clock advances; they take MessageIds like any other.) Two
 // fakes with the same seed given the same calls produce the same identifiers.
+//
+// In memory the seed is the key of the receipt handles: whoever knows it can compute any
+// handle. In signed mode (WithCredentials) the key is derived from the seed and every
+// secret of the credentials, so a caller cannot forge a handle of a message it did not
+// receive; the same seed and credentials still give the same handles (docs/signatures.md).
 func WithSeed(seed uint64) Option { return func(f *Fake) { f.seed = seed } }
 
 // WithEpoch starts the fake as if Reset had run n times: it issues the receipt handles of

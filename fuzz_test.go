@@ -607,6 +607,9 @@ func FuzzPolicy(f *testing.F) {
 		{``, "l", "111122223333"},
 		{`[]`, "l", "111122223333"},
 		{`{"Id":"\u2028","Statement":[null]}`, "bad label!", "1"},
+		// Issue 25: a Deny whose second effect in another case would grant; another partition's root.
+		{`{"Statement":[{"Effect":"Deny","Principal":"*","Action":"sqs:*","Resource":"*","effect":"Allow"}]}`, "l", "111122223333"},
+		{`{"Statement":[{"Effect":"Allow","Principal":{"AWS":"arn:aws-cn:iam::111122223333:root"},"Action":"sqs:*","Resource":"*"}]}`, "l", "111122223333"},
 	} {
 		f.Add(seed[0], seed[1], seed[2])
 	}

@@ -15,26 +15,54 @@ import (
 )
 
 func TestReceiptHandlesRoundTrip(t *testing.T) {
+	k42 := newHandleKey(nil, 42, 0)
 	for _, r := range []receipt{{1, 1, 1}, {7, 1 << 40, 3}, {1<<32 - 1, 1<<64 - 1, 1<<32 - 1}} {
-		h := encodeReceipt(42, r)
+		h := encodeReceipt(&k42, r)
 		assert.Len(t, h, receiptTextLen)
 		assert.Regexp(t, `^AQEB[A-Za-z0-9+/]+$`, h)
-		got, err := decodeReceipt(42, h)
+		got, err := decodeReceipt(&k42, h)
 		require.NoError(t, err)
 		assert.Equal(t, r, got)
 	}
 }
 
 func TestReceiptHandlesThatWereNeverIssuedAreRejected(t *testing.T) {
-	h := encodeReceipt(42, receipt{1, 2, 3})
+	k42, k43 := newHandleKey(nil, 42, 0), newHandleKey(nil, 43, 0)
+	h := encodeReceipt(&k42, receipt{1, 2, 3})
 	tampered := []byte(h)
 	tampered[10] ^= 1
 	for _, bad := range []string{"", "garbage", h[:len(h)-1], h + "A", string(tampered), "XXXX" + h[4:], h[:8] + "!" + h[9:]} {
-		_, err := decodeReceipt(42, bad)
+		_, err := decodeReceipt(&k42, bad)
 		assert.Error(t, err, "%q", bad)
 	}
-	_, err := decodeReceipt(43, h)
+	_, err := decodeReceipt(&k43, h)
 	assert.Error(t, err, "another seed's handle")
+	for _, k := range []handleKey{newHandleKey(nil, 42, 1), newHandleKey([]byte("secret"), 42, 0)} {
+		_, err := decodeReceipt(&k, h)
+		assert.Error(t, err, "another epoch's or signed mode's handle")
+	}
+}
+
+// SipHash-2-4 of the paper's test vector (Aumasson and Bernstein, "SipHash: a fast
+// short-input PRF", appendix A): key 00 01 … 0f, message 00 01 … 0e.
+func TestSipHashMatchesThePapersVector(t *testing.T) {
+	msg := make([]byte, 15)
+	for i := range msg {
+		msg[i] = byte(i)
+	}
+	assert.Equal(t, uint64(0xa129ca6149be45e5), sipHash24(0x0706050403020100, 0x0f0e0d0c0b0a0908, msg))
+}
+
+func TestReceiptHandlesDoNotAllocate(t *testing.T) {
+	k := newHandleKey(nil, 42, 0)
+	var buf [receiptTextLen]byte
+	h := encodeReceipt(&k, receipt{1, 2, 3})
+	assert.Zero(t, testing.AllocsPerRun(100, func() {
+		appendReceipt(buf[:0], &k, receipt{1, 2, 3})
+		if _, err := decodeReceipt(&k, h); err != nil {
+			t.Fatal(err)
+		}
+	}))
 }
 
 func TestUUIDsAreVersion4AndDeterministic(t *testing.T) {
@@ -77,4 +105,19 @@ func TestIdentifiersDoNotDependOnTheClock(t *testing.T) {
 	mock := clock.NewMock()
 	mock.Set(time.Date(2031, 6, 1, 12, 0, 0, 0, time.UTC))
 	assert.Equal(t, script(New(), 0), script(New(WithClock(mock)), time.Hour))
+}
+
+// BenchmarkReceiptHandle issues and reads back one handle: what a receive and a delete add
+// to the engine's hot path.
+func BenchmarkReceiptHandle(b *testing.B) {
+	k := newHandleKey(nil, 42, 0)
+	var buf [receiptTextLen]byte
+	h := encodeReceipt(&k, receipt{1, 2, 3})
+	b.ReportAllocs()
+	for b.Loop() {
+		appendReceipt(buf[:0], &k, receipt{1, 2, 3})
+		if _, err := decodeReceipt(&k, h); err != nil {
+			b.Fatal(err)
+		}
+	}
 }

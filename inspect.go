@@ -604,6 +604,7 @@ func (f *Fake) Reset() {
 	f.tasks, f.runningTasks = nil, nil
 	f.nextQueueID, f.nextMsgID, f.nextSeqNum, f.nextTaskID = 0, 0, 0, 0
 	f.epoch++
+	f.handles = newHandleKey(f.creds.handleSecret(), f.seed, f.epoch)
 	f.requests.Store(0)
 	f.releaseHeld()
 	f.resetFaults()

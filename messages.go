@@ -426,7 +426,7 @@ func (f *Fake) messageOf(q *queue, handle string) (*message, receipt, *sqsError)
 		return nil, r, errReceiptHandleIsInvalid(handle)
 	}
 	if r.queue != q.id {
-		return nil, r, newError("ReceiptHandleIsInvalid", `The receipt handle "`+handle+`" is not valid for this queue.`)
+		return nil, r, newError("ReceiptHandleIsInvalid", `The receipt handle "`+echo(handle)+`" is not valid for this queue.`)
 	}
 	return q.msgs[r.msg], r, nil
 }

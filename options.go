@@ -65,6 +65,7 @@ func configure(opts []Option) (*Fake, error) {
 		}
 		f.creds = set
 	}
+	f.handles = newHandleKey(f.creds.handleSecret(), f.seed, f.epoch)
 	return f, nil
 }
 

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -71,9 +72,16 @@ import (
 // that is not "*", a 12-digit account id or an ARN, such as "bob" (see addAWS). An empty
 // Statement array is taken: a policy with no statement grants nothing, and the project's
 // attribute tests pin {"Statement":[]} as a valid Policy. A document of the right form over
-// one of SQS's quotas is OverLimit (403) instead (checkQuotas). Members are matched by
-// name as encoding/json does (case-insensitively), the way AddPermission reads the document,
-// so that the compiled form and the stored text always agree. Unknown members are ignored.
+// one of SQS's quotas is OverLimit (403) instead (checkQuotas). Element names are
+// case-sensitive, as IAM's policy grammar writes them: a policy or statement member that
+// differs from an element only in case ("effect") is refused, and so is an object — the
+// policy, a statement, a Principal, a Condition or an operator's block — that names a member
+// twice, which Go's JSON decoder would read as its last value: {"Effect":"Deny", …,
+// "effect":"Allow"} would have granted while it reads as a Deny (issue 25). IAM's
+// troubleshooting page calls a statement with more than one Effect, Action or Resource
+// invalid; SQS's own answer to one was not found (UNVERIFIED). Unknown members are ignored.
+// A root ARN names its account in its own partition: arn:aws-cn:iam::A:root admits no
+// caller of the aws partition; a bare account id admits the account's callers.
 
 // accessRequest is one call asking to act on a queue.
 type accessRequest struct {
@@ -127,7 +135,8 @@ type policyStatement struct {
 // principalSet is what a Principal or NotPrincipal names.
 type principalSet struct {
 	anyone   bool
-	accounts []string  // account ids and root ARNs: every principal of the account
+	accounts []string  // account ids: every principal of the account
+	roots    []roleRef // root ARNs (name ""): every principal of the account in the ARN's partition
 	arns     []string  // user, role and session ARNs, matched exactly
 	roles    []roleRef // role ARNs, which also match the role's sessions
 }
@@ -265,12 +274,52 @@ type rawStatement struct {
 	Condition    json.RawMessage
 }
 
+// The elements of a policy and of a statement, as IAM's policy grammar names them. Go's JSON
+// decoder matches struct fields without case and keeps the last of a repeated member, so
+// that {"Effect":"Deny", …, "effect":"Allow"} would read as an Allow: exactMembers refuses
+// such documents first.
+var (
+	policyElements    = []string{"Version", "Id", "Statement"}
+	statementElements = []string{"Sid", "Effect", "Principal", "NotPrincipal", "Action", "NotAction", "Resource", "NotResource", "Condition"}
+)
+
+// exactMembers reports whether the JSON object text names no member twice and no member
+// of elements in another case than its own.
+func exactMembers(text []byte, elements []string) bool {
+	dec := json.NewDecoder(bytes.NewReader(text))
+	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
+		return false
+	}
+	var seen []string
+	for dec.More() {
+		t, err := dec.Token()
+		if err != nil {
+			return false
+		}
+		name, _ := t.(string)
+		if slices.Contains(seen, name) {
+			return false
+		}
+		for _, e := range elements {
+			if name != e && strings.EqualFold(name, e) {
+				return false
+			}
+		}
+		seen = append(seen, name)
+		var skip json.RawMessage
+		if dec.Decode(&skip) != nil {
+			return false
+		}
+	}
+	return true
+}
+
 // compilePolicy parses a Policy attribute value; an error means SQS refuses it: errBadPolicy
 // (InvalidAttributeValue) for a document of the wrong form, checked first, else an OverLimit
 // *sqsError for one over a quota.
 func compilePolicy(doc string) (*queuePolicy, error) {
 	var raw rawPolicy
-	if !isJSONObject(doc) || json.Unmarshal([]byte(doc), &raw) != nil {
+	if !isJSONObject(doc) || !exactMembers([]byte(doc), policyElements) || json.Unmarshal([]byte(doc), &raw) != nil {
 		return nil, errBadPolicy
 	}
 	if raw.Version != nil {
@@ -304,7 +353,7 @@ func compilePolicy(doc string) (*queuePolicy, error) {
 func compileStatement(text json.RawMessage, p *queuePolicy) (policyStatement, error) {
 	var s policyStatement
 	var raw rawStatement
-	if !isJSONObject(string(text)) || json.Unmarshal(text, &raw) != nil {
+	if !isJSONObject(string(text)) || !exactMembers(text, statementElements) || json.Unmarshal(text, &raw) != nil {
 		return s, errBadPolicy
 	}
 	if raw.Sid != nil {
@@ -374,7 +423,7 @@ func compilePrincipal(text json.RawMessage) (principalSet, int, error) {
 		return set, 1, nil
 	}
 	var byType map[string]json.RawMessage
-	if !isJSONObject(string(text)) || json.Unmarshal(text, &byType) != nil {
+	if !isJSONObject(string(text)) || !exactMembers(text, nil) || json.Unmarshal(text, &byType) != nil {
 		return set, 0, errBadPolicy
 	}
 	n := 0
@@ -420,7 +469,7 @@ func (set *principalSet) addAWS(id string) bool {
 	partition, account, resource, ok := splitIAMArn(id, "iam")
 	switch {
 	case ok && resource == "root":
-		set.accounts = append(set.accounts, account)
+		set.roots = append(set.roots, roleRef{partition: partition, account: account})
 		return true
 	case ok && strings.HasPrefix(resource, "role/"):
 		name := resource[strings.LastIndexByte(resource, '/')+1:]
@@ -428,6 +477,16 @@ func (set *principalSet) addAWS(id string) bool {
 	}
 	set.arns = append(set.arns, id)
 	return true
+}
+
+// arnPartition returns the partition of an ARN, "" if it is none.
+func arnPartition(arn string) string {
+	rest, ok := strings.CutPrefix(arn, "arn:")
+	if !ok {
+		return ""
+	}
+	partition, _, _ := strings.Cut(rest, ":")
+	return partition
 }
 
 // splitIAMArn splits arn:<partition>:<service>::<account>:<resource>.
@@ -450,7 +509,7 @@ func splitIAMArn(arn, service string) (partition, account, resource string, ok b
 
 func compileConditions(text json.RawMessage, p *queuePolicy) ([]policyCondition, error) {
 	var ops map[string]json.RawMessage
-	if !isJSONObject(string(text)) || json.Unmarshal(text, &ops) != nil {
+	if !isJSONObject(string(text)) || !exactMembers(text, nil) || json.Unmarshal(text, &ops) != nil {
 		return nil, errBadPolicy
 	}
 	var out []policyCondition
@@ -471,7 +530,7 @@ func compileConditions(text json.RawMessage, p *queuePolicy) ([]policyCondition,
 		}
 		c.op, c.negated = info.op, info.negated
 		var keys map[string]json.RawMessage
-		if !isJSONObject(string(block)) || json.Unmarshal(block, &keys) != nil {
+		if !isJSONObject(string(block)) || !exactMembers(block, nil) || json.Unmarshal(block, &keys) != nil {
 			return nil, errBadPolicy
 		}
 		for key, v := range keys {
@@ -644,6 +703,13 @@ func (set *principalSet) matches(c *requestContext) bool {
 	}
 	for _, a := range set.accounts {
 		if a == c.r.account {
+			return true
+		}
+	}
+	for _, root := range set.roots {
+		// A root ARN names an account of one partition: arn:aws-cn:iam::<account>:root
+		// admits no caller of the aws partition (issue 25).
+		if root.account == c.r.account && root.partition == arnPartition(c.r.principal) {
 			return true
 		}
 	}

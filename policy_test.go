@@ -70,7 +70,6 @@ func TestPolicyEvaluate(t *testing.T) {
 		{"a Deny that does not apply leaves the Allow", polDoc(polDeny(m{"Action": `"sqs:PurgeQueue"`}), polAllow(nil)), nil, allowed},
 		{"Statement may be one object", `{"Statement":` + polAllow(nil) + `}`, nil, allowed},
 		{"Version 2008-10-17 is read the same", `{"Version":"2008-10-17","Statement":[` + polAllow(nil) + `]}`, nil, allowed},
-		{"member names are matched as encoding/json does", `{"statement":[{"effect":"Allow","principal":"*","action":"sqs:*","resource":"*"}]}`, nil, allowed},
 
 		// Principal
 		{"Principal AWS * is everyone", polDoc(polAllow(m{"Principal": `{"AWS":"*"}`})), nil, allowed},
@@ -301,6 +300,10 @@ func TestCompilePolicyRefusesMalformedDocuments(t *testing.T) {
 		{"Principal AWS an ARN of too few parts", polDoc(polAllow(map[string]string{"Principal": `{"AWS":"arn:aws:iam:111122223333"}`}))},
 		{"Principal AWS empty", polDoc(polAllow(map[string]string{"Principal": `{"AWS":""}`}))},
 		{"NotPrincipal AWS a name", polDoc(polAllow(map[string]string{"NotPrincipal": `{"AWS":"bob"}`}))},
+		{"element names in another case", `{"statement":[{"effect":"Allow","principal":"*","action":"sqs:*","resource":"*"}]}`},
+		{"Effect given twice in two cases", `{"Statement":[{"Effect":"Deny","Principal":"*","Action":"sqs:*","Resource":"*","effect":"Allow"}]}`},
+		{"a condition operator given twice", polDoc(polAllow(map[string]string{"Condition": `{"Bool":{"aws:SecureTransport":"true"},"Bool":{"aws:SecureTransport":"false"}}`}))},
+		{"a condition key given twice", polDoc(polAllow(map[string]string{"Condition": `{"Bool":{"aws:SecureTransport":"true","aws:SecureTransport":"false"}}`}))},
 	}
 	for _, tc := range cases {
 		t.Run(tc.desc, func(t *testing.T) {
@@ -530,6 +533,8 @@ func FuzzPolicyEvaluate(f *testing.F) {
 	f.Add(polBenchPolicy, polSession, "SendMessage", polQueueARN, "")
 	f.Add(polDoc(polAllow(map[string]string{"Condition": `{"ArnLike":{"aws:PrincipalArn":"arn:*:iam::*:role/?*"}}`})), "arn:aws:sts::1:assumed-role/r/s", "sendmessage", "*", "arn:a:b:c:d:e")
 	f.Add(`{"Statement":{"Effect":"Deny","NotPrincipal":{"AWS":"111122223333"},"NotAction":"*?","NotResource":"\u00e9?"}}`, "", "", "é", "")
+	f.Add(`{"Statement":[{"Effect":"Deny","Principal":"*","Action":"*","Resource":"*","effect":"Allow"}]}`, polSession, "SendMessage", polQueueARN, "")
+	f.Add(`{"Statement":[{"Effect":"Allow","Principal":{"AWS":"arn:aws-cn:iam::111122223333:root"},"Action":"*","Resource":"*"}]}`, "arn:aws:iam::111122223333:user/u", "SendMessage", polQueueARN, "")
 	f.Fuzz(func(t *testing.T, doc, principal, action, resource, sourceArn string) {
 		p, err := compilePolicy(doc)
 		if err != nil {

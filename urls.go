@@ -184,6 +184,9 @@ func isAccountID(s string) bool { return len(s) == 12 && isDigits(s) }
 // hyphens, the first word of two letters or more (us-east-1, us-gov-west-1, eusc-de-east-1).
 // WithRegion, ActAs and the wire's credential scope all check it.
 func isRegionName(s string) bool {
+	if len(s) > maxRegionLen {
+		return false
+	}
 	first, rest, ok := strings.Cut(s, "-")
 	if !ok || len(first) < 2 || !lowerWord(first) {
 		return false
@@ -199,6 +202,11 @@ func isRegionName(s string) bool {
 	}
 	return true
 }
+
+// maxRegionLen is the longest region name the fake takes: AWS's are at most 15 characters
+// (us-isob-east-1, eusc-de-east-1); a longer one cannot exist, and is refused before any
+// space is made for it (issue 25, attack 6).
+const maxRegionLen = 32
 
 // lowerWord reports whether s is one or more lower-case ASCII letters.
 func lowerWord(s string) bool {

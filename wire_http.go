@@ -252,8 +252,13 @@ var bodyBuffers = sync.Pool{New: func() any { return new(bytes.Buffer) }}
 var errTooLarge = &wireError{status: http.StatusRequestEntityTooLarge, typ: coralNamespace + "RequestEntityTooLargeException",
 	message: "Request body must be no longer than " + strconv.Itoa(MaxRequestBytes) + " bytes."}
 
+// readAhead is how much of a declared Content-Length a body's buffer is grown to before any
+// of it arrives.
+const readAhead = 64 << 10
+
 // readBody reads the whole request body, up to MaxRequestBytes, into a buffer that
-// releaseBody recycles.
+// releaseBody recycles. Its memory is in proportion to the bytes received, not to the length
+// the request declares.
 func readBody(w http.ResponseWriter, r *http.Request) (*bytes.Buffer, *wireError) {
 	buf := bodyBuffers.Get().(*bytes.Buffer)
 	buf.Reset()
@@ -266,7 +271,10 @@ func readBody(w http.ResponseWriter, r *http.Request) (*bytes.Buffer, *wireError
 		return buf, errTooLarge
 	}
 	if r.ContentLength > 0 {
-		buf.Grow(int(r.ContentLength) + bytes.MinRead)
+		// Grown for the declared length only up to readAhead: the rest grows as bytes arrive,
+		// so a client that declares 8 MiB and sends one byte costs no more than it sent
+		// (issue 25, attack 5). A larger body costs a few more copies as the buffer doubles.
+		buf.Grow(int(min(r.ContentLength, readAhead)) + bytes.MinRead)
 	}
 	_, err := buf.ReadFrom(http.MaxBytesReader(w, r.Body, MaxRequestBytes))
 	if err != nil {
@@ -300,11 +308,11 @@ func checkRequest(r *http.Request) *wireError {
 	mt, _, err := mime.ParseMediaType(ct)
 	switch {
 	case err != nil:
-		return serializationError("Malformed Content-Type " + strconv.Quote(ct) + ".")
+		return serializationError("Malformed Content-Type " + strconv.Quote(echo(ct)) + ".")
 	case mt == jsonContentType, mt == "application/x-amz-json-1.1", mt == "application/json":
 		return nil
 	}
-	return serializationError("Unsupported Content-Type " + strconv.Quote(ct) + "; SQS expects " + jsonContentType + ".")
+	return serializationError("Unsupported Content-Type " + strconv.Quote(echo(ct)) + "; SQS expects " + jsonContentType + ".")
 }
 
 // lookupTarget returns the operation an X-Amz-Target header names.
@@ -316,7 +324,7 @@ func lookupTarget(target string) (wireOp, *wireError) {
 	}
 	msg := "Missing X-Amz-Target header."
 	if target != "" {
-		msg = "Unknown operation " + strconv.Quote(target) + "."
+		msg = "Unknown operation " + strconv.Quote(echo(target)) + "."
 	}
 	return wireOp{}, &wireError{status: http.StatusBadRequest, typ: coralNamespace + "UnknownOperationException", message: msg}
 }

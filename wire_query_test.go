@@ -472,6 +472,10 @@ func FuzzQueryRequest(f *testing.F) {
 		"Action=TagQueue&QueueUrl=jobs&Tag.1.Key=&Tag.2.Value=v",
 		"Action=AddPermission&QueueUrl=jobs&Label=l&AWSAccountId.1=111122223333&ActionName.1=SendMessage",
 		"Action=UntagQueue&QueueUrl=jobs&TagKey=", "Action=%", "Action=Nope", "", "&&=&", "Action=ListQueues;x",
+		// Issue 25: an unsigned pair with ';', a repeated name, a form large enough for the index.
+		"QueueUrl=http://x;/123456789012/other&Action=ReceiveMessage&QueueUrl=jobs",
+		"Action=SendMessage&QueueUrl=jobs&MessageBody=a&MessageBody=b",
+		"Action=SendMessageBatch&QueueUrl=jobs" + strings.Repeat("&SendMessageBatchRequestEntry.3.Id=c&SendMessageBatchRequestEntry.3.MessageBody=x&P=1", 12),
 	} {
 		f.Add(http.MethodPost, "/", seed)
 		f.Add(http.MethodGet, "/123456789012/jobs", seed)
@@ -631,5 +635,29 @@ func TestQueryDuplicateParameterKeepsItsFirstValue(t *testing.T) {
 			assert.Equal(t, http.StatusOK, w.Code)
 			assert.Equal(t, queryAnswer("GetQueueUrl", `<GetQueueUrlResult><QueueUrl>https://sqs.us-east-1.amazonaws.com/123456789012/jobs</QueueUrl></GetQueueUrlResult>`), maskRequestID(t, w))
 		})
+	}
+}
+
+// A form large enough to be looked up through the decoder's index reads as the same form
+// scanned: the parameters that pad it are unknown ones, which the input ignores.
+func TestQueryDecoderIndexedReadsAsScanned(t *testing.T) {
+	padding := strings.Repeat("&Unknown=1", indexedParams)
+	for _, tc := range []struct{ action, form string }{
+		{"SendMessageBatch", "SendMessageBatchRequestEntry.2.Id=b&SendMessageBatchRequestEntry.1.Id=a&SendMessageBatchRequestEntry.1.MessageBody=x&SendMessageBatchRequestEntry.2.MessageBody=y&SendMessageBatchRequestEntry.1.MessageAttribute.1.Name=k&SendMessageBatchRequestEntry.1.MessageAttribute.1.Value.DataType=String&SendMessageBatchRequestEntry.1.MessageAttribute.1.Value.StringValue=v"},
+		{"CreateQueue", "QueueName=q&Attribute.2.Name=DelaySeconds&Attribute.2.Value=5&Attribute.1.Name=VisibilityTimeout&Attribute.1.Value=9&Tag.1.Key=k&Tag.1.Value=v"},
+		{"ReceiveMessage", "QueueUrl=q&AttributeName.1=All&MessageAttributeName.2=b&MessageAttributeName.1=a&MaxNumberOfMessages=3"},
+		{"SendMessage", "QueueUrl=q&MessageBody=first&MessageBody=second"},
+	} {
+		decode := func(form string) string {
+			d := formDecoders.Get().(*formDecoder)
+			defer d.release()
+			r := httptest.NewRequest(http.MethodPost, "/", nil)
+			require.Nil(t, d.parse(r, []byte(form)))
+			require.Nil(t, d.structure(wireOps[tc.action].input, ""))
+			return string(d.buf)
+		}
+		form := "Action=" + tc.action + "&" + tc.form
+		assert.Equal(t, decode(form), decode(form+padding), tc.action)
+		assert.Equal(t, decode(form), decode(strings.TrimPrefix(padding, "&")+"&"+form), tc.action)
 	}
 }

@@ -98,6 +98,8 @@ import (
 // hash of a presigned request is the SHA-256 of its body (empty for a GET), as botocore's
 // SigV4QueryAuth signs it after moving the body into the query; UNSIGNED-PAYLOAD, S3's
 // convention, is accepted too (UNCONFIRMED for SQS: a leniency for hand-made presigners).
+// Either way a presigned request with a body is refused (checkOneReading): it is served on
+// its signed query alone.
 //
 // A session token (X-Amz-Security-Token) is signed as the client signed it but not
 // checked: the fake knows no tokens, so a known access key with any token is that key's
@@ -291,7 +293,7 @@ func verifySignature(r *http.Request, body []byte, creds *credentialSet, now tim
 	}
 	t, err := time.Parse(amzDateFormat, a.date)
 	if err != nil {
-		return wireIdentity{}, errIncompleteSignature("Date must be in ISO-8601 'basic format'. Got '" + a.date + "'. See http://en.wikipedia.org/wiki/ISO_8601")
+		return wireIdentity{}, errIncompleteSignature("Date must be in ISO-8601 'basic format'. Got '" + echo(a.date) + "'. See http://en.wikipedia.org/wiki/ISO_8601")
 	}
 	now = now.UTC().Truncate(time.Second)
 	if earliest := now.Add(-sigMaxSkew); t.Before(earliest) {
@@ -306,25 +308,25 @@ func verifySignature(r *http.Request, body []byte, creds *credentialSet, now tim
 		return wireIdentity{}, errSignatureDoesNotMatch("'Host' must be a 'SignedHeader' in the AWS Authorization.")
 	}
 	if a.algorithm != sigAlgorithm {
-		return wireIdentity{}, errIncompleteSignature("Unsupported AWS 'algorithm': '" + a.algorithm + "' (only AWS4-HMAC-SHA256 for now). ")
+		return wireIdentity{}, errIncompleteSignature("Unsupported AWS 'algorithm': '" + echo(a.algorithm) + "' (only AWS4-HMAC-SHA256 for now). ")
 	}
 	if strings.Count(a.credential, "/") != 4 {
-		return wireIdentity{}, errIncompleteSignature("Credential must have exactly 5 slash-delimited elements, e.g. keyid/date/region/service/term, got '" + a.credential + "'")
+		return wireIdentity{}, errIncompleteSignature("Credential must have exactly 5 slash-delimited elements, e.g. keyid/date/region/service/term, got '" + echo(a.credential) + "'")
 	}
 	key, day, region, service, term, _ := scopeParts(a.credential)
 	var scope strings.Builder
 	if !isRegionName(region) {
-		scope.WriteString("Credential should be scoped to a valid region, not '" + region + "'. ")
+		scope.WriteString("Credential should be scoped to a valid region, not '" + echo(region) + "'. ")
 	}
 	if service != sigService {
 		scope.WriteString("Credential should be scoped to correct service: '" + sigService + "'. ")
 	}
 	if term != sigTerminator {
-		scope.WriteString("Credential should be scoped with a valid terminator: '" + sigTerminator + "', not '" + term + "'. ")
+		scope.WriteString("Credential should be scoped with a valid terminator: '" + sigTerminator + "', not '" + echo(term) + "'. ")
 	}
 	if day != a.date[:8] {
 		scope.WriteString("Date in Credential scope does not match YYYYMMDD from ISO-8601 version of date from HTTP: '" +
-			day + "' != '" + a.date[:8] + "', from '" + a.date + "'. ")
+			echo(day) + "' != '" + a.date[:8] + "', from '" + a.date + "'. ")
 	}
 	if scope.Len() > 0 {
 		return wireIdentity{}, errSignatureDoesNotMatch(scope.String())
@@ -334,6 +336,9 @@ func verifySignature(r *http.Request, body []byte, creds *credentialSet, now tim
 		return wireIdentity{}, errUnknownAccessKey()
 	}
 	if serr := checkSignature(r, body, &a, k, region, t); serr != nil {
+		return wireIdentity{}, serr
+	}
+	if serr := checkOneReading(r, body, &a); serr != nil {
 		return wireIdentity{}, serr
 	}
 	return wireIdentity{accessKey: key, region: region, account: k.account, principal: k.principal, orgID: k.orgID, signed: true}, nil
@@ -377,7 +382,7 @@ func readAuthHeader(r *http.Request, auth string) (sigAuth, *sigError) {
 	for _, part := range strings.FieldsFunc(params, func(c rune) bool { return c == ',' || c == ' ' || c == '\t' }) {
 		name, value, ok := strings.Cut(part, "=")
 		if !ok {
-			return sigAuth{}, errIncompleteSignature("'" + part + "' not a valid key=value pair (missing equal-sign) in Authorization header: '" + auth + "'.")
+			return sigAuth{}, errIncompleteSignature("'" + echo(part) + "' not a valid key=value pair (missing equal-sign) in Authorization header: '" + echo(auth) + "'.")
 		}
 		switch name {
 		case "Credential":
@@ -413,24 +418,78 @@ func readAuthHeader(r *http.Request, auth string) (sigAuth, *sigError) {
 		missing.WriteString("Authorization header requires existence of either a 'X-Amz-Date' or a 'Date' header. ")
 	}
 	if missing.Len() > 0 {
-		return sigAuth{}, errIncompleteSignature(missing.String() + "Authorization=" + auth)
+		return sigAuth{}, errIncompleteSignature(missing.String() + "Authorization=" + echo(auth))
 	}
 	return a, nil
 }
 
 // signsHost reports whether a SignedHeaders list names host.
-func signsHost(signedHeaders string) bool {
+func signsHost(signedHeaders string) bool { return signsHeader(signedHeaders, "host") }
+
+// signsHeader reports whether a SignedHeaders list names the header name, in lower case.
+func signsHeader(signedHeaders, name string) bool {
 	for h := range strings.SplitSeq(signedHeaders, ";") {
-		if strings.EqualFold(h, "host") {
+		if strings.EqualFold(h, name) {
 			return true
 		}
 	}
 	return false
 }
 
-// sigSigner is the SDK's SigV4 signer; one for all requests, so that its cache of derived
-// signing keys (per key, day, region and service) serves them all.
-var sigSigner = v4.NewSigner()
+// checkOneReading refuses a request whose signature holds but which the handler could read
+// otherwise than the signature covers (docs/signatures.md, "One reading"):
+//   - an X-Amz-Target header, which chooses the operation, not among the signed headers;
+//   - a presigned request with a body: the signature of a presigned URL may leave its body
+//     out (UNSIGNED-PAYLOAD), and the request is served on its signed query alone;
+//   - a ';' in the query string: the SDK's signer, like url.ParseQuery, drops a pair that
+//     holds one from the canonical query, and the query decoder would read it;
+//   - a query-protocol parameter given more than once, in the query string, the form body or
+//     both, of which the decoder would act on one.
+//
+// No SDK sends any of these: they percent-encode ';' and give each parameter once.
+func checkOneReading(r *http.Request, body []byte, a *sigAuth) *sigError {
+	if r.Header.Get("X-Amz-Target") != "" && !signsHeader(a.signedHeaders, "x-amz-target") {
+		return errSignatureDoesNotMatch("'X-Amz-Target' must be a 'SignedHeader' in the AWS Authorization.")
+	}
+	if a.presigned && len(body) > 0 {
+		return errSignatureDoesNotMatch("A presigned request is served on its signed query alone: its body must be empty.")
+	}
+	if strings.IndexByte(r.URL.RawQuery, ';') >= 0 {
+		return errSignatureDoesNotMatch("The query string holds a ';', which the signature does not cover: encode it as %3B.")
+	}
+	if !isQueryRequest(r) {
+		return nil
+	}
+	seen := make(map[string]struct{})
+	repeated := func(form string) (string, bool) {
+		for form != "" {
+			var pair string
+			pair, form, _ = strings.Cut(form, "&")
+			if pair == "" {
+				continue
+			}
+			raw, _, _ := strings.Cut(pair, "=")
+			key, ok := formUnescape(raw)
+			if !ok {
+				continue // the decoder refuses it: MalformedQueryString
+			}
+			if _, dup := seen[key]; dup {
+				return key, true
+			}
+			seen[key] = struct{}{}
+		}
+		return "", false
+	}
+	key, dup := repeated(r.URL.RawQuery)
+	if !dup && r.Method != http.MethodGet {
+		key, dup = repeated(string(body))
+	}
+	if dup {
+		return &sigError{code: "MalformedQueryString", shape: "MalformedQueryString", status: http.StatusNotFound,
+			message: "The query string contains a syntax error. Parameter '" + echo(key) + "' is given more than once."}
+	}
+	return nil
+}
 
 // checkSignature recomputes the signature of a request with k's secret and compares it
 // with the one the request carries, in constant time.
@@ -471,7 +530,7 @@ func expectedSignature(r *http.Request, a *sigAuth, k *knownKey, region string, 
 		}
 	}
 	if a.presigned {
-		signed, _, err := sigSigner.PresignHTTP(context.Background(), creds, req, payloadHash, sigService, region, t, opts)
+		signed, _, err := k.signer.PresignHTTP(context.Background(), creds, req, payloadHash, sigService, region, t, opts)
 		if err != nil {
 			return "", err
 		}
@@ -481,7 +540,7 @@ func expectedSignature(r *http.Request, a *sigAuth, k *knownKey, region string, 
 		}
 		return signed[i+len("X-Amz-Signature="):], nil
 	}
-	if err := sigSigner.SignHTTP(context.Background(), creds, req, payloadHash, sigService, region, t, opts); err != nil {
+	if err := k.signer.SignHTTP(context.Background(), creds, req, payloadHash, sigService, region, t, opts); err != nil {
 		return "", err
 	}
 	auth := req.Header.Get("Authorization")

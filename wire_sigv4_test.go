@@ -672,6 +672,10 @@ func FuzzSigV4(f *testing.F) {
 	f.Add("AWS4-", "X-Amz-Algorithm=AWS4-HMAC-SHA256&X-Amz-Credential=a%2Fb%2Fc%2Fd%2Fe&X-Amz-Signature=1", "2026")
 	f.Add("", "X-Amz-Credential=111122223333%2F20260101%2Fus-east-1%2Fsqs%2Faws4_request&X-Amz-Date=20260101T000000Z&X-Amz-SignedHeaders=host&X-Amz-Signature=1&X-Amz-Algorithm=AWS4-HMAC-SHA256", "")
 	f.Add("AWS4-HMAC-SHA256 Credential=//// ,SignedHeaders=;;HOST;, Signature==", "%", "20261301T250000Z")
+	// Issue 25: a ';' pair before a query, a scope with a region that cannot exist, a long date.
+	f.Add("AWS4-HMAC-SHA256 Credential=AKIDEXAMPLE/20260101/us-east-1/sqs/aws4_request, SignedHeaders=host;x-amz-date, Signature=00", "QueueUrl=http://x;/1/q&Action=ListQueues", "20260101T000000Z")
+	f.Add("AWS4-HMAC-SHA256 Credential=AKIDEXAMPLE/20260101/us-"+strings.Repeat("east-", 40)+"1/sqs/aws4_request, SignedHeaders=host, Signature=00", "", "20260101T000000Z")
+	f.Add("AWS4-HMAC-SHA256 Credential=AKIDEXAMPLE/20260101/us-east-1/sqs/aws4_request, SignedHeaders=host, Signature=00", "", strings.Repeat("2026", 1000))
 	creds := testCredentials(f)
 	f.Fuzz(func(t *testing.T, auth, rawQuery, date string) {
 		r := httptest.NewRequest("POST", "http://"+sigHost+"/", strings.NewReader("x"))

@@ -5,6 +5,35 @@
 "use strict";
 
 const CONTROL = { "X-Sqsfake-Control": "1" };
+// In signed mode (-credentials) the server's control endpoints and the console's own need its
+// -control-token as the value of that header: the page asks for it once, when the server says
+// so, and keeps it for the tab only.
+const TOKEN_KEY = "sqsfake-control-token";
+let tokenAsked = false;
+
+function controlHeaders() {
+  const token = sessionStorage.getItem(TOKEN_KEY);
+  return token ? { "X-Sqsfake-Control": token } : CONTROL;
+}
+
+// guarded fetches a console or control endpoint and returns its JSON, asking for the token
+// when a signed server refuses the request for want of it, and retrying once with it.
+async function guarded(label, url, init) {
+  for (;;) {
+    const r = await fetch(url, Object.assign({ cache: "no-store" }, init, { headers: controlHeaders() }));
+    const body = await r.json().catch(() => ({}));
+    if (r.ok) return body;
+    if (r.status === 403 && /-control-token/.test(body.error || "") && !tokenAsked) {
+      tokenAsked = true;
+      const token = window.prompt("This server runs in signed mode: enter its -control-token");
+      if (token) {
+        sessionStorage.setItem(TOKEN_KEY, token);
+        continue;
+      }
+    }
+    throw new ShownError(label + ": HTTP " + r.status + ": " + (body.error || r.statusText));
+  }
+}
 const REFRESH_MS = 3000;
 const QUEUE_PAGE = 200;
 const MESSAGE_PAGE = 50;
@@ -76,19 +105,13 @@ class ShownError extends Error {}
 
 async function api(path, params) {
   const q = new URLSearchParams(params || {}).toString();
-  const r = await fetch("api/" + path + (q ? "?" + q : ""), { headers: CONTROL, cache: "no-store" });
-  const body = await r.json().catch(() => ({}));
-  if (!r.ok) throw new ShownError(path + ": HTTP " + r.status + ": " + (body.error || r.statusText));
-  return body;
+  return guarded(path, "api/" + path + (q ? "?" + q : ""), {});
 }
 
 // control posts to a control endpoint of the server (or the console's own under Handler).
 async function control(path, params) {
   const q = new URLSearchParams(params || {}).toString();
-  const r = await fetch(path + (q ? "?" + q : ""), { method: "POST", headers: CONTROL, cache: "no-store" });
-  const body = await r.json().catch(() => ({}));
-  if (!r.ok) throw new ShownError(path + ": HTTP " + r.status + ": " + (body.error || r.statusText));
-  return body;
+  return guarded(path, path + (q ? "?" + q : ""), { method: "POST" });
 }
 
 // sqs calls an SQS operation over awsJson1_0 and throws the API's error as SQS words it. A

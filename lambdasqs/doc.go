@@ -57,8 +57,9 @@
 //     waits, and the move that reaches the function's timeout ends its context with
 //     context.DeadlineExceeded and waits for the handler to return; the invocation is a
 //     Timeout, nothing is deleted, and the messages return after their visibility timeout.
-//     A handler counts as waiting from the moment it asks its context for Done; ctx.Err()
-//     checks without waiting.
+//     A handler counts as waiting once it has asked its context for Done and is blocked in a
+//     select or on a channel; deriving a context and then working, or ctx.Err(), is not
+//     waiting.
 //   - Sleep(ctx, d) plays d of work without moving the clock: the handler returns at once in
 //     real time, but its invocation lasts d on the fake's clock, its answer is applied when
 //     it ends, and meanwhile the mapping starts other invocations, up to its concurrency.

@@ -1,11 +1,14 @@
 package lambdasqs
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
 	"runtime"
 	"slices"
+	"strconv"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -30,7 +33,8 @@ import (
 // Each invocation runs its handler on a goroutine of its own, and the step waits for it to
 // settle before it goes on: to return, or to start waiting on the fake's clock, which it
 // does by asking its context for Done (directly, in a select, by deriving a context from
-// it, or through a client that watches it). A handler that does neither within
+// it, or through a client that watches it) and then blocking in a select or on a channel
+// (untilBlocked). A handler that does neither within
 // Config.HandlerWait of real time is reported (stuckError) and from then on counted as
 // waiting, so that no handler can hang a test through the trigger. A waiting invocation
 // holds its slot; when the clock reaches its deadline the move ends its context and waits
@@ -58,11 +62,13 @@ type running struct {
 	panicked bool
 	endAt    time.Time // the clock's time when it returned, plus what it slept
 
-	stuck atomic.Bool // reported as neither returning nor waiting
+	stuck atomic.Bool   // reported as neither returning nor waiting
+	gid   atomic.Uint64 // the handler's goroutine, once it runs
 }
 
 // call runs the handler and records its answer.
 func (r *running) call(h handlerFunc, ev events.SQSEvent) {
+	r.gid.Store(goroutineID())
 	resp, err, panicked := call(r.ctx, h, ev)
 	slept := r.ctx.end()
 	r.resp, r.err, r.panicked = resp, err, panicked
@@ -107,8 +113,6 @@ func (t *Trigger) settle(ctx context.Context, r *running) error {
 	select {
 	case <-c.returned:
 		return nil
-	case <-c.asked:
-		return nil
 	default:
 	}
 	// One timer per trigger, reset for each wait (settle runs with t.mu held): most
@@ -124,14 +128,52 @@ func (t *Trigger) settle(ctx context.Context, r *running) error {
 	select {
 	case <-c.returned:
 	case <-c.asked:
+		return t.untilBlocked(ctx, r, timer.C)
 	case <-ctx.Done():
-		return fmt.Errorf("lambdasqs: %w while %s had neither returned nor started waiting on its context: %s", ctx.Err(), r.describe(), stuckAdvice)
+		return t.notSettled(ctx, r)
 	case <-timer.C:
-		r.stuck.Store(true)
-		t.hadStuck.Store(true)
-		return t.stuckError(r)
+		return t.stuck(r)
 	}
 	return nil
+}
+
+func (t *Trigger) notSettled(ctx context.Context, r *running) error {
+	return fmt.Errorf("lambdasqs: %w while %s had neither returned nor started waiting on its context: %s", ctx.Err(), r.describe(), stuckAdvice)
+}
+
+func (t *Trigger) stuck(r *running) error {
+	r.stuck.Store(true)
+	t.hadStuck.Store(true)
+	return t.stuckError(r)
+}
+
+// untilBlocked waits, after the handler asked its context for Done, until it is blocked in a
+// select or a channel operation — waiting, not working — or has returned. Asking for Done
+// alone is not waiting: a handler that derives a context first and then works, or sleeps
+// with Sleep, must not have the clock move past it while its goroutine runs, or the record
+// would depend on scheduling. A handler blocked otherwise (a lock, a system call) is not
+// counted as waiting either, until Config.HandlerWait reports it as stuck.
+func (t *Trigger) untilBlocked(ctx context.Context, r *running, stuck <-chan time.Time) error {
+	for spin := 0; ; spin++ {
+		select {
+		case <-r.ctx.returned:
+			return nil
+		case <-ctx.Done():
+			return t.notSettled(ctx, r)
+		case <-stuck:
+			return t.stuck(r)
+		default:
+		}
+		if waitsOnAChannel(r.gid.Load()) {
+			return nil
+		}
+		if spin < 64 {
+			runtime.Gosched()
+			continue
+		}
+		// A handler that works long in real time: look less often (each look stops the world).
+		time.Sleep(min(time.Duration(spin)*5*time.Microsecond, time.Millisecond))
+	}
 }
 
 // stuckWait is how long, in real time, the trigger waits for each handler to settle once one
@@ -450,4 +492,64 @@ func (t *Trigger) Close() {
 		r.ctx.endWith(context.Canceled)
 	}
 	t.waiting = nil
+}
+
+// goroutineID returns the id of the calling goroutine, as its stack trace names it.
+func goroutineID() uint64 {
+	var buf [64]byte
+	b := buf[:runtime.Stack(buf[:], false)]
+	b = bytes.TrimPrefix(b, []byte("goroutine "))
+	var id uint64
+	for _, c := range b {
+		if c < '0' || c > '9' {
+			break
+		}
+		id = id*10 + uint64(c-'0')
+	}
+	return id
+}
+
+// waitsOnAChannel reports whether goroutine gid is blocked in a select or on a channel: how a
+// handler waits on its context, directly or through a client that watches it. It reads every
+// goroutine's state from runtime.Stack, the one place Go tells another goroutine's state.
+func waitsOnAChannel(gid uint64) bool {
+	if gid == 0 {
+		return false // its goroutine has not run yet
+	}
+	buf := stackBufs.Get().(*[]byte)
+	defer stackBufs.Put(buf)
+	for {
+		n := runtime.Stack(*buf, true)
+		if n < len(*buf) {
+			return channelState(stateOf((*buf)[:n], gid))
+		}
+		*buf = make([]byte, 2*len(*buf))
+	}
+}
+
+var stackBufs = sync.Pool{New: func() any { b := make([]byte, 64<<10); return &b }}
+
+// stateOf returns the state runtime.Stack gives goroutine gid ("select", "chan receive, 2
+// minutes", …), or "" when it is not there.
+func stateOf(dump []byte, gid uint64) string {
+	head := []byte("goroutine " + strconv.FormatUint(gid, 10) + " [")
+	i := bytes.Index(dump, head)
+	if i < 0 {
+		return ""
+	}
+	rest := dump[i+len(head):]
+	end := bytes.IndexByte(rest, ']')
+	if end < 0 {
+		return ""
+	}
+	return string(rest[:end])
+}
+
+func channelState(state string) bool {
+	state, _, _ = strings.Cut(state, ",") // ", 2 minutes": how long it has waited
+	switch state {
+	case "select", "select (no cases)", "chan receive", "chan send", "chan receive (nil chan)", "chan send (nil chan)":
+		return true
+	}
+	return false
 }

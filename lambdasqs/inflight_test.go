@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"runtime"
 	"slices"
 	"strings"
 	"testing"
@@ -343,5 +344,28 @@ func TestTheSameScriptGivesTheSameInvocations(t *testing.T) {
 	first := run()
 	for range 3 {
 		assert.Equal(t, first, run())
+	}
+}
+
+// A handler that derives a context first (asking for Done) and works before it sleeps or
+// waits is not waiting while it works: the record must not depend on how long that work
+// takes in real time, or on when its goroutine runs.
+func TestAHandlerThatAsksForDoneIsNotWaitingWhileItWorks(t *testing.T) {
+	for range 20 {
+		f := fill(t, 1, nil)
+		trig, err := lambdasqs.New(f, "q", func(ctx context.Context, _ events.SQSEvent) error {
+			child, cancel := context.WithCancel(ctx) // asks ctx for Done
+			defer cancel()
+			runtime.Gosched()
+			sum := 0
+			for i := range 2_000_000 { // real work, taking real time
+				sum += i
+			}
+			_ = sum
+			return lambdasqs.Sleep(child, 2500*time.Millisecond)
+		}, lambdasqs.Config{FunctionTimeout: 3 * time.Second})
+		require.NoError(t, err)
+		require.NoError(t, trig.Advance(context.Background(), 5*time.Second))
+		require.Equal(t, []step{{0, 2500 * time.Millisecond, lambdasqs.Success}}, timeline(trig))
 	}
 }

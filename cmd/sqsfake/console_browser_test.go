@@ -187,7 +187,7 @@ func TestBrowserConsoleShowsRedeliveryAndDLQMoveAndActs(t *testing.T) {
 	assert.Contains(t, b.waitFor(t, `document.querySelector('#error') && document.querySelector('#error').textContent`), "SendMessage failed: ")
 	b.eval(t, `document.querySelector('#advance-by').value = 'soon'; document.querySelector('#advance').click()`)
 	assert.Contains(t, b.waitFor(t, `document.querySelector('#error') && document.querySelector('#error').textContent.includes('advance') && document.querySelector('#error').textContent`),
-		"want ?d=<duration>")
+		"want a duration with its unit")
 
 	// Purge the queue, then reset the server: each action refreshes what the page shows.
 	b.eval(t, `window.confirm = () => true; document.querySelector('#purge').click()`)

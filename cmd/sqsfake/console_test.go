@@ -62,3 +62,32 @@ func TestServerServesTheConsoleBehindItsGuards(t *testing.T) {
 	assert.Equal(t, "real", onReal["clock"])
 	assert.NotContains(t, onReal, "advance")
 }
+
+// In signed mode the console's JSON endpoints show every account's messages and receipt
+// handles, so they need the -control-token as the control endpoints do (issue 25, attack 8);
+// the page itself, which holds nothing of the fake, still opens.
+func TestServerConsoleInSignedModeNeedsTheControlToken(t *testing.T) {
+	const ctl = "X-Sqsfake-Control"
+	signed := newTestServer(t, "-clock", "virtual", "-credentials", credentialsFile(t), "-control-token", "s3cret")
+	closed := newTestServer(t, "-clock", "virtual", "-credentials", credentialsFile(t))
+	for _, c := range []struct {
+		name   string
+		s      *server
+		path   string
+		header []string
+		status int
+		body   string
+	}{
+		{"the page", signed, "/_sqsfake/console/", nil, 200, "<title>sqsfake console</title>"},
+		{"an endpoint with the token", signed, "/_sqsfake/console/api/overview", []string{ctl, "s3cret"}, 200, `"advance":"/_sqsfake/advance"`},
+		{"an endpoint with the unsigned mode's header", signed, "/_sqsfake/console/api/overview", []string{ctl, "1"}, 403, "need the header X-Sqsfake-Control: <the -control-token>"},
+		{"a message with a wrong token", signed, "/_sqsfake/console/api/messages?queue=x", []string{ctl, "s3cre"}, 403, "<the -control-token>"},
+		{"an endpoint of a server without a token", closed, "/_sqsfake/console/api/overview", []string{ctl, "1"}, 403, "closed: serve it from cmd/sqsfake started with -control-token"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			w := serve(c.s, "GET", c.path, "127.0.0.1:9324", c.header...)
+			assert.Equal(t, c.status, w.Code, w.Body.String())
+			assert.Contains(t, w.Body.String(), c.body)
+		})
+	}
+}

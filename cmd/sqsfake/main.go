@@ -36,6 +36,9 @@
 //	                       the access keys of FILE (a JSON array, see credentials.go), which
 //	                       also give each key's account and principal; without it any
 //	                       signature passes and a 12-digit access key id names the account
+//	-control-token TOKEN   in signed mode, what control requests must send as the value of
+//	                       X-Sqsfake-Control; without it signed mode closes the control
+//	                       endpoints (but health). Needs -credentials
 //	-endpoint URL          the base of the queue URLs it hands out (default: http://<addr>)
 //	-region us-east-1      the region of queue URLs and ARNs
 //	-account 123456789012  the account of queue URLs and ARNs
@@ -60,8 +63,11 @@
 // and curl send neither): a query-protocol GET or form post needs no CORS preflight.
 //
 // Control endpoints, under a path no SQS request uses (JSON answers). Every one but health
-// and the console's page needs the header X-Sqsfake-Control: 1, which a page of another site cannot make a browser
-// send; a control request whose Origin or Sec-Fetch-Site shows another site is refused (403):
+// and the console's page needs the header X-Sqsfake-Control: 1, which a page of another site
+// cannot make a browser send; a control request whose Origin or Sec-Fetch-Site shows another
+// site is refused (403). In signed mode (-credentials) they read and reset every account, so
+// the header must carry the -control-token the server was started with, and without one they
+// (and the console's JSON endpoints) are closed (403):
 //
 //	curl -X POST -H 'X-Sqsfake-Control: 1' 'http://127.0.0.1:9324/_sqsfake/advance?d=30s'
 //
@@ -95,6 +101,7 @@ import (
 	"bytes"
 	"cmp"
 	"context"
+	"crypto/subtle"
 	"encoding/json"
 	"errors"
 	"flag"
@@ -148,6 +155,7 @@ type config struct {
 	allowRemote, log bool
 	credentialsFile  string
 	credentials      []sqsfake.Credential // read from credentialsFile
+	controlToken     string               // in signed mode, the value of X-Sqsfake-Control that control requests need
 }
 
 func parseFlags(args []string, stderr io.Writer) (config, error) {
@@ -158,6 +166,7 @@ func parseFlags(args []string, stderr io.Writer) (config, error) {
 	fs.StringVar(&c.addr, "addr", "127.0.0.1:9324", "`host:port` to listen on; loopback only unless -allow-remote")
 	fs.Var(boolFlag{&c.allowRemote}, "allow-remote", "allow a non-loopback -addr (without -credentials the fake checks no signature)")
 	fs.StringVar(&c.credentialsFile, "credentials", "", "signed mode: verify each request's SigV4 signature against the access keys of this JSON `file`")
+	fs.StringVar(&c.controlToken, "control-token", "", "in signed mode (-credentials), the `token` control requests must send as the value of X-Sqsfake-Control; without it they are refused (but /_sqsfake/health)")
 	fs.StringVar(&c.endpoint, "endpoint", "", "the `URL` queue URLs name (default http://<addr>)")
 	fs.StringVar(&c.region, "region", sqsfake.DefaultRegion, "the `region` of queue URLs and ARNs")
 	fs.StringVar(&c.account, "account", sqsfake.DefaultAccountID, "the 12-digit `account` of queue URLs and ARNs")
@@ -179,6 +188,9 @@ func parseFlags(args []string, stderr io.Writer) (config, error) {
 	}
 	if c.clock != "real" && c.clock != "virtual" {
 		return c, fmt.Errorf("-clock %q: want real or virtual", c.clock)
+	}
+	if c.controlToken != "" && c.credentialsFile == "" {
+		return c, errors.New("-control-token needs -credentials: without signed mode the control endpoints need only the header " + controlHeader + ": 1")
 	}
 	if c.credentialsFile != "" {
 		creds, err := readCredentials(c.credentialsFile)
@@ -737,12 +749,24 @@ func (s *server) control(w http.ResponseWriter, r *http.Request) {
 		// The fake's console (sqsfake.ConsolePath): its page is opened by typing its address,
 		// which sends no control header; its JSON endpoints check the header themselves.
 		s.cur.Load().wire.ServeHTTP(w, guard.WithServer(r, &guard.Server{Clock: s.cfg.clock,
-			Advance: controlPrefix + "advance", Reset: controlPrefix + "reset"}))
+			Advance: controlPrefix + "advance", Reset: controlPrefix + "reset", Token: s.cfg.controlToken}))
 		return
 	}
 	if name != "health" && r.Header.Get(controlHeader) == "" {
 		writeJSON(w, http.StatusForbidden, errorBody("control requests need the header "+controlHeader+": 1, which a page of another site cannot send"))
 		return
+	}
+	if name != "health" && s.cfg.credentials != nil {
+		// Signed mode: the control endpoints read every account's messages and handles
+		// and reset every account, so they need a secret too.
+		if s.cfg.controlToken == "" {
+			writeJSON(w, http.StatusForbidden, errorBody("in signed mode (-credentials) the control endpoints are closed unless the server is started with -control-token"))
+			return
+		}
+		if subtle.ConstantTimeCompare([]byte(r.Header.Get(controlHeader)), []byte(s.cfg.controlToken)) != 1 {
+			writeJSON(w, http.StatusForbidden, errorBody("in signed mode control requests need the header "+controlHeader+": <the -control-token>"))
+			return
+		}
 	}
 	in := s.cur.Load()
 	switch name {

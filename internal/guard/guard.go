@@ -64,6 +64,9 @@ type Server struct {
 	// Advance and Reset are the paths of the server's control endpoints that move the
 	// clock and reset the fake.
 	Advance, Reset string
+	// Token is the server's -control-token: in signed mode, the value of ControlHeader that
+	// the console's JSON endpoints need, as the control endpoints do; "" closes them there.
+	Token string
 }
 
 type serverKey struct{}

@@ -16,3 +16,17 @@ func BytesPerRun(runs int, fn func()) uint64 {
 	runtime.ReadMemStats(&after)
 	return (after.TotalAlloc - before.TotalAlloc) / uint64(runs)
 }
+
+// Retained returns how much more of the heap is in use after fn than before, both measured
+// after a garbage collection: what fn left reachable. keep is read after the second
+// measurement, so that what it references counts.
+func Retained(fn func(), keep ...any) int64 {
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	fn()
+	runtime.GC()
+	runtime.ReadMemStats(&after)
+	runtime.KeepAlive(keep)
+	return int64(after.HeapAlloc) - int64(before.HeapAlloc)
+}
