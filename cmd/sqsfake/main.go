@@ -389,9 +389,9 @@ func checkListenAddr(addr string, allowRemote bool) error {
 		return nil
 	}
 	if host == "" {
-		return fmt.Errorf("-addr %s names no host, which listens on every network interface; give a loopback host, such as 127.0.0.1:%s, or pass -allow-remote to serve other hosts (the fake's control endpoints need no credentials, nor, without -credentials, do its queues)", addr, port)
+		return fmt.Errorf("-addr %s names no host, which listens on every network interface; give a loopback host, such as 127.0.0.1:%s, or pass -allow-remote to serve other hosts (without -credentials neither its queues nor its control endpoints need a credential)", addr, port)
 	}
-	return fmt.Errorf("-addr %s is not a loopback address; the fake's control endpoints need no credentials (nor, without -credentials, do its queues), so pass -allow-remote to serve other hosts", addr)
+	return fmt.Errorf("-addr %s is not a loopback address; without -credentials neither its queues nor its control endpoints need a credential, so pass -allow-remote to serve other hosts", addr)
 }
 
 // isDigits reports whether s is one or more ASCII digits.
@@ -488,7 +488,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 // the interface addresses ips of the listener's family, loopback first, without link-local
 // IPv6 addresses (they need a zone).
 func warnWildcard(w io.Writer, given string, addr *net.TCPAddr, ips []net.IP, endpoint string, endpointGiven bool) {
-	fmt.Fprintf(w, "sqsfake: warning: -addr %s with -allow-remote serves every network interface of this machine, and the fake's control endpoints need no credentials (nor, without -credentials, do its queues): anyone who can reach it can read and change its queues\n", given)
+	fmt.Fprintf(w, "sqsfake: warning: -addr %s with -allow-remote serves every network interface of this machine, and without -credentials neither its queues nor its control endpoints need a credential: anyone who can reach it can read and change its queues\n", given)
 	var serving []net.IP
 	for _, ip := range ips {
 		if ip.IsLinkLocalUnicast() || ip.To4() == nil && addr.IP.To4() != nil {

@@ -930,11 +930,11 @@ func TestWildcardAddressWarnsAndListsTheAddressesItServes(t *testing.T) {
 		endpointGiven bool
 		want          string
 	}{
-		{"0.0.0.0:9324", &net.TCPAddr{IP: net.IPv4zero, Port: 9324}, false, `sqsfake: warning: -addr 0.0.0.0:9324 with -allow-remote serves every network interface of this machine, and the fake's control endpoints need no credentials (nor, without -credentials, do its queues): anyone who can reach it can read and change its queues
+		{"0.0.0.0:9324", &net.TCPAddr{IP: net.IPv4zero, Port: 9324}, false, `sqsfake: warning: -addr 0.0.0.0:9324 with -allow-remote serves every network interface of this machine, and without -credentials neither its queues nor its control endpoints need a credential: anyone who can reach it can read and change its queues
 sqsfake: listening on 0.0.0.0:9324: http://127.0.0.1:9324, http://10.0.0.5:9324, http://192.168.1.20:9324
 sqsfake: queue URLs name http://localhost:9324; for clients on other machines, pass -endpoint with a name they reach this machine by
 `},
-		{":0", &net.TCPAddr{IP: net.IPv6unspecified, Port: 80}, true, `sqsfake: warning: -addr :0 with -allow-remote serves every network interface of this machine, and the fake's control endpoints need no credentials (nor, without -credentials, do its queues): anyone who can reach it can read and change its queues
+		{":0", &net.TCPAddr{IP: net.IPv6unspecified, Port: 80}, true, `sqsfake: warning: -addr :0 with -allow-remote serves every network interface of this machine, and without -credentials neither its queues nor its control endpoints need a credential: anyone who can reach it can read and change its queues
 sqsfake: listening on [::]:80: http://127.0.0.1:80, http://[::1]:80, http://10.0.0.5:80, http://192.168.1.20:80, http://[2001:db8::5]:80
 `},
 	} {
