@@ -22,7 +22,8 @@ import (
 //     arn:aws:iam::A:role/…/R): AWS confirmed this to a user in 2023
 //     (https://stackoverflow.com/questions/73696226, answer checked with AWS support), and
 //     aws:PrincipalArn of a session is its role's ARN (IAM global condition keys page).
-//     Principals of other types (Service, Federated, CanonicalUser) match no direct caller.
+//     {"Service": name} matches a call made as that service principal (AsService), which no
+//     account principal matches; Federated and CanonicalUser match no caller the fake has.
 //     Wildcards inside a principal ARN are not wildcards (IAM Principal page: "You cannot use
 //     a wildcard to match part of a principal name or ARN"): such a principal matches no one.
 //     NotPrincipal is the inverse match.
@@ -84,6 +85,7 @@ type accessRequest struct {
 	secureTransport          bool   // aws:SecureTransport
 	sourceArn, sourceAccount string // aws:SourceArn / aws:SourceAccount; "" = absent
 	orgID                    string // aws:PrincipalOrgID; "" = absent
+	service                  bool   // the caller is the service principal named by principal
 }
 
 // decision is the outcome of evaluating a policy, or of authorizing a call.
@@ -130,6 +132,7 @@ type principalSet struct {
 	accounts []string  // account ids and root ARNs: every principal of the account
 	arns     []string  // user, role and session ARNs, matched exactly
 	roles    []roleRef // role ARNs, which also match the role's sessions
+	services []string  // service principals ({"Service": …}), matched exactly
 }
 
 type roleRef struct{ partition, account, name string }
@@ -391,7 +394,9 @@ func compilePrincipal(text json.RawMessage) (principalSet, int, error) {
 					return set, 0, errBadPolicy
 				}
 			}
-		case "Service", "Federated", "CanonicalUser":
+		case "Service":
+			set.services = append(set.services, ids...)
+		case "Federated", "CanonicalUser":
 			// Not a caller the fake can have: matches no one.
 		default:
 			return set, 0, errBadPolicy
@@ -641,6 +646,14 @@ func (s *policyStatement) applies(c *requestContext) bool {
 func (set *principalSet) matches(c *requestContext) bool {
 	if set.anyone {
 		return true
+	}
+	if c.r.service {
+		for _, s := range set.services {
+			if s == c.r.principal {
+				return true
+			}
+		}
+		return false
 	}
 	for _, a := range set.accounts {
 		if a == c.r.account {

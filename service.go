@@ -1,0 +1,121 @@
+package sqsfake
+
+import (
+	"cmp"
+	"context"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/sqs"
+	"github.com/aws/smithy-go/middleware"
+)
+
+// Hooks for the fake's companions that play other AWS services against its queues (the SNS
+// fake of package snsfake): a call made as a service principal, and Reset reaching them.
+// The root package never imports a companion; the companion uses these.
+
+// ServicePrincipal is an AWS service acting on a queue on behalf of one of its resources, as
+// Amazon SNS sends a topic's notifications to a subscribed queue. A call made as one
+// (AsService) is decided by the queue's Policy alone: the queue's owner rule does not admit
+// it, whatever account the resource belongs to — SNS "uses a different account than the one
+// that owns the SQS queue and the SNS topic" (https://github.com/aws/aws-sdk-go/issues/2415,
+// AWS staff). A statement admits it with Principal "*", {"AWS":"*"} or {"Service": Service};
+// its request context has aws:SourceArn and aws:SourceAccount.
+type ServicePrincipal struct {
+	// Service is the service principal's name, such as "sns.amazonaws.com"; required.
+	Service string
+	// SourceArn and SourceAccount are the resource the service acts for and its account:
+	// aws:SourceArn and aws:SourceAccount ("" = absent).
+	SourceArn, SourceAccount string
+	// SenderID is the SenderId system attribute of the messages it sends; "" = the
+	// SourceAccount (or the fake's WithSenderID when that is "" too).
+	SenderID string
+}
+
+// serviceCredentials carries a ServicePrincipal in an option set, as identityCredentials
+// carries an Identity.
+type serviceCredentials struct{ p ServicePrincipal }
+
+func (c serviceCredentials) Retrieve(context.Context) (aws.Credentials, error) {
+	return aws.Credentials{AccessKeyID: "sqsfake-service", SecretAccessKey: "sqsfake", Source: "sqsfake.AsService"}, nil
+}
+
+type serviceMiddleware struct{ p ServicePrincipal }
+
+func (serviceMiddleware) ID() string { return "SQSFakeAsService" }
+
+func (m serviceMiddleware) HandleInitialize(ctx context.Context, in middleware.InitializeInput, next middleware.InitializeHandler) (
+	middleware.InitializeOutput, middleware.Metadata, error) {
+	return next.HandleInitialize(context.WithValue(ctx, serviceKey{}, m.p), in)
+}
+
+type serviceKey struct{}
+
+// AsService returns an option that makes a call act as the service principal p, in the
+// fake's region unless the options name another: pass it to a Fake method or to a client
+// from Client, as ActAs. Such calls are in the call record with p.Service as their
+// Caller.PrincipalARN, and they do not change LastError (it is the service's failure, not
+// the test's). A p without a Service acts as the fake's own identity.
+func AsService(p ServicePrincipal) func(*sqs.Options) {
+	return func(o *sqs.Options) {
+		if p.Service == "" {
+			return
+		}
+		o.Credentials = serviceCredentials{p}
+		o.APIOptions = append(o.APIOptions, func(s *middleware.Stack) error {
+			return s.Initialize.Add(serviceMiddleware{p}, middleware.After)
+		})
+	}
+}
+
+// serviceActor is the actor of a service principal; f.mu is held.
+func (f *Fake) serviceActor(id identity) *actor {
+	sp := f.spaceOf(cmp.Or(id.service.SourceAccount, f.home.account), cmp.Or(id.region, f.home.region))
+	a := &actor{sp: sp, principal: id.service.Service, service: id.service}
+	f.actorList = append(f.actorList, a)
+	a.num = uint32(len(f.actorList))
+	return a
+}
+
+// OnReset registers fn to run at the end of every Reset, after the fake's own state is
+// cleared and outside its locks (fn may call the fake), so that a companion keeping state
+// beside the fake (snsfake's topics) is reset with it. Hooks run in the order registered;
+// remove unregisters fn.
+func (f *Fake) OnReset(fn func()) (remove func()) {
+	f.resetMu.Lock()
+	defer f.resetMu.Unlock()
+	f.nextHook++
+	n := f.nextHook
+	f.resetHooks = append(f.resetHooks, resetHook{n, fn})
+	return func() {
+		f.resetMu.Lock()
+		defer f.resetMu.Unlock()
+		for i, h := range f.resetHooks {
+			if h.n == n {
+				f.resetHooks = append(f.resetHooks[:i:i], f.resetHooks[i+1:]...)
+				return
+			}
+		}
+	}
+}
+
+type resetHook struct {
+	n  uint64
+	fn func()
+}
+
+func (f *Fake) runResetHooks() {
+	f.resetMu.Lock()
+	hooks := append([]resetHook(nil), f.resetHooks...)
+	f.resetMu.Unlock()
+	for _, h := range hooks {
+		h.fn()
+	}
+}
+
+// Seed is the seed the fake derives its identifiers from (WithSeed; 0 by default), for a
+// companion that makes identifiers of its own on the same footing.
+func (f *Fake) Seed() uint64 { return f.seed }
+
+// Partition is the partition of the fake's region ("aws", "aws-cn", "aws-us-gov"), as ARNs
+// name it.
+func (f *Fake) Partition() string { return f.partition }
