@@ -570,7 +570,6 @@ func (s *Fake) sendConfirmation(ctx context.Context, sub *subscription) {
 	s.pubs = append(s.pubs, p)
 }
 
-
 // QueuePolicy returns the queue Policy that lets the topic deliver into the queue: the
 // statement SNS's guide gives (SPEC-sns.md §7.6) — Principal {"Service":"sns.amazonaws.com"},
 // Action sqs:SendMessage on the queue, on condition aws:SourceArn is the topic. Set it as the

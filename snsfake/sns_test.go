@@ -3,12 +3,12 @@ package snsfake_test
 import (
 	"context"
 	"crypto"
+	"crypto/rsa"
 	"crypto/sha1"
 	"crypto/x509"
-	"encoding/pem"
-	"crypto/rsa"
 	"encoding/base64"
 	"encoding/json"
+	"encoding/pem"
 	"testing"
 
 	"github.com/aws/aws-sdk-go-v2/aws"

@@ -28,15 +28,15 @@ type subscription struct {
 	token    string // while pending
 	authed   bool   // ConfirmationWasAuthenticated
 
-	raw         bool
-	filter      string // FilterPolicy text; "" = none
-	scope       string // FilterPolicyScope as set; "" = MessageAttributes by default
-	compiled    *eventpattern.Pattern
-	redrive     string // RedrivePolicy text
-	dlqArn      string
-	extra       map[string]string // DeliveryPolicy, SubscriptionRoleArn, ReplayPolicy
-	queue       queueRef          // sqs: the queue the endpoint names
-	dlq         queueRef
+	raw      bool
+	filter   string // FilterPolicy text; "" = none
+	scope    string // FilterPolicyScope as set; "" = MessageAttributes by default
+	compiled *eventpattern.Pattern
+	redrive  string // RedrivePolicy text
+	dlqArn   string
+	extra    map[string]string // DeliveryPolicy, SubscriptionRoleArn, ReplayPolicy
+	queue    queueRef          // sqs: the queue the endpoint names
+	dlq      queueRef
 }
 
 // queueRef is a queue named by ARN: its URL for SendMessage, and whether it is FIFO.

@@ -431,4 +431,3 @@ func combinations(o *object) int {
 	}
 	return n
 }
-
