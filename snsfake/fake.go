@@ -10,6 +10,7 @@ import (
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/sns"
+	"github.com/aws/smithy-go/middleware"
 
 	"github.com/sqsfake/sqsfake"
 )
@@ -90,7 +91,22 @@ func ActAs(id sqsfake.Identity) func(*sns.Options) {
 			o.Region = id.Region
 		}
 		o.Credentials = identityCredentials{id}
+		o.APIOptions = append(o.APIOptions, func(st *middleware.Stack) error {
+			return st.Initialize.Add(identityMiddleware{id}, middleware.After)
+		})
 	}
+}
+
+// identityMiddleware tells Client's middleware about a per-call ActAs.
+type identityMiddleware struct{ id sqsfake.Identity }
+
+type identityKey struct{}
+
+func (identityMiddleware) ID() string { return "SNSFakeActAs" }
+
+func (m identityMiddleware) HandleInitialize(ctx context.Context, in middleware.InitializeInput, next middleware.InitializeHandler) (
+	middleware.InitializeOutput, middleware.Metadata, error) {
+	return next.HandleInitialize(context.WithValue(ctx, identityKey{}, m.id), in)
 }
 
 // callerOf resolves who a call with optFns acts as.
