@@ -86,6 +86,7 @@ type accessRequest struct {
 	sourceArn, sourceAccount string // aws:SourceArn / aws:SourceAccount; "" = absent
 	orgID                    string // aws:PrincipalOrgID; "" = absent
 	service                  bool   // the caller is the service principal named by principal
+	qualified                bool   // action carries its service prefix already (ResourcePolicy)
 }
 
 // decision is the outcome of evaluating a policy, or of authorizing a call.
@@ -272,6 +273,18 @@ type rawStatement struct {
 // (InvalidAttributeValue) for a document of the wrong form, checked first, else an OverLimit
 // *sqsError for one over a quota.
 func compilePolicy(doc string) (*queuePolicy, error) {
+	p, err := compilePolicyForm(doc)
+	if err != nil {
+		return nil, err
+	}
+	if err := checkQuotas(doc, p); err != nil {
+		return nil, err
+	}
+	return p, nil
+}
+
+// compilePolicyForm is compilePolicy without SQS's quotas.
+func compilePolicyForm(doc string) (*queuePolicy, error) {
 	var raw rawPolicy
 	if !isJSONObject(doc) || json.Unmarshal([]byte(doc), &raw) != nil {
 		return nil, errBadPolicy
@@ -297,9 +310,6 @@ func compilePolicy(doc string) (*queuePolicy, error) {
 			return nil, err
 		}
 		p.statements = append(p.statements, s)
-	}
-	if err := checkQuotas(doc, p); err != nil {
-		return nil, err
 	}
 	return p, nil
 }
@@ -586,6 +596,9 @@ func (p *queuePolicy) evaluate(r *accessRequest) decision {
 	var actionBuf [64]byte
 	var arnBuf [256]byte
 	c := requestContext{r: r, action: append(append(actionBuf[:0], "sqs:"...), r.action...)}
+	if r.qualified {
+		c.action = append(actionBuf[:0], r.action...)
+	}
 	c.session, c.isSession = sessionRole(r.principal)
 	if p.principalArn {
 		if c.isSession {

@@ -119,3 +119,58 @@ func (f *Fake) Seed() uint64 { return f.seed }
 // Partition is the partition of the fake's region ("aws", "aws-cn", "aws-us-gov"), as ARNs
 // name it.
 func (f *Fake) Partition() string { return f.partition }
+
+// ResourcePolicy is a resource policy compiled by the fake's policy engine — the language
+// and evaluation of queue policies (policy.go) — for a companion that keeps policies of
+// its own, as snsfake does for topic policies.
+type ResourcePolicy struct{ p *queuePolicy }
+
+// CompileResourcePolicy compiles a policy document; it fails where SQS would refuse the
+// document's form as a queue Policy. SQS's quotas (7 actions a statement, 8 KB…) do not
+// apply: they are SQS's, and SNS's default topic policy alone names 8 actions.
+func CompileResourcePolicy(doc string) (*ResourcePolicy, error) {
+	p, err := compilePolicyForm(doc)
+	if err != nil {
+		return nil, err
+	}
+	return &ResourcePolicy{p}, nil
+}
+
+// PolicyRequest is one request a ResourcePolicy decides: who (AccountID and PrincipalARN, or
+// Service for a service principal), which action with its service prefix ("sns:Publish";
+// matched without case), on which resource, with aws:SourceArn and aws:SourceAccount when
+// not "".
+type PolicyRequest struct {
+	AccountID, PrincipalARN, Service string
+	Action, Resource                 string
+	SourceArn, SourceAccount         string
+}
+
+// PolicyDecision is what a ResourcePolicy decides.
+type PolicyDecision uint8
+
+// The decisions.
+const (
+	// PolicyImplicitDeny: no statement allows the request.
+	PolicyImplicitDeny PolicyDecision = iota
+	// PolicyAllowed: a statement allows it and none denies it.
+	PolicyAllowed
+	// PolicyExplicitDeny: a statement denies it.
+	PolicyExplicitDeny
+)
+
+// Decide evaluates the policy for r (no owner rule: the caller applies its own).
+func (p *ResourcePolicy) Decide(r PolicyRequest) PolicyDecision {
+	req := accessRequest{account: r.AccountID, principal: r.PrincipalARN, action: r.Action, resource: r.Resource,
+		secureTransport: true, sourceArn: r.SourceArn, sourceAccount: r.SourceAccount, qualified: true}
+	if r.Service != "" {
+		req.account, req.principal, req.service = "", r.Service, true
+	}
+	switch p.p.evaluate(&req) {
+	case allowed:
+		return PolicyAllowed
+	case explicitDeny:
+		return PolicyExplicitDeny
+	}
+	return PolicyImplicitDeny
+}

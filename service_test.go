@@ -91,3 +91,19 @@ func TestOnResetRunsAfterTheFakeIsClearedUntilRemoved(t *testing.T) {
 	f.Reset()
 	assert.Equal(t, []int{0}, seen)
 }
+
+func TestResourcePolicyDecidesWithTheQueuePolicyEngine(t *testing.T) {
+	p, err := CompileResourcePolicy(`{"Version":"2008-10-17","Statement":[
+		{"Effect":"Allow","Principal":{"AWS":"222222222222"},"Action":["sns:Publish","SNS:Subscribe"],"Resource":"arn:aws:sns:us-east-1:123456789012:t"},
+		{"Effect":"Deny","Principal":"*","Action":"sns:DeleteTopic","Resource":"*"},
+		{"Effect":"Allow","Principal":{"AWS":"*"},"Action":["SNS:GetTopicAttributes","SNS:SetTopicAttributes","SNS:AddPermission","SNS:RemovePermission","SNS:DeleteTopic","SNS:Subscribe","SNS:ListSubscriptionsByTopic","SNS:Publish"],"Resource":"*","Condition":{"StringEquals":{"AWS:SourceOwner":"999999999999"}}}]}`)
+	require.NoError(t, err)
+	topic := "arn:aws:sns:us-east-1:123456789012:t"
+	assert.Equal(t, PolicyAllowed, p.Decide(PolicyRequest{AccountID: "222222222222", PrincipalARN: "arn:aws:iam::222222222222:user/bob", Action: "SNS:Publish", Resource: topic}))
+	assert.Equal(t, PolicyAllowed, p.Decide(PolicyRequest{AccountID: "222222222222", PrincipalARN: "arn:aws:iam::222222222222:root", Action: "sns:subscribe", Resource: topic}))
+	assert.Equal(t, PolicyImplicitDeny, p.Decide(PolicyRequest{AccountID: "333333333333", PrincipalARN: "arn:aws:iam::333333333333:root", Action: "sns:Publish", Resource: topic}))
+	assert.Equal(t, PolicyImplicitDeny, p.Decide(PolicyRequest{AccountID: "222222222222", PrincipalARN: "arn:aws:iam::222222222222:root", Action: "sqs:Publish", Resource: topic}))
+	assert.Equal(t, PolicyExplicitDeny, p.Decide(PolicyRequest{AccountID: "123456789012", PrincipalARN: "arn:aws:iam::123456789012:root", Action: "sns:DeleteTopic", Resource: topic}))
+	_, err = CompileResourcePolicy(`{"Statement":"nope"}`)
+	assert.Error(t, err)
+}

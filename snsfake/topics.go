@@ -13,6 +13,8 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/sns"
 	"github.com/aws/aws-sdk-go-v2/service/sns/types"
+
+	"github.com/sqsfake/sqsfake"
 )
 
 // topic is one topic, in its creator's account and region.
@@ -24,6 +26,7 @@ type topic struct {
 	dataProtection             string
 	subs                       []*subscription // in the order they were created
 	dedup                      map[string]dedupHit
+	policy                     *sqsfake.ResourcePolicy // Policy, compiled
 }
 
 // dedupHit is what a FIFO topic's deduplication remembers of a publish: its answer, and
@@ -70,6 +73,12 @@ func isJSONObject(v string) bool {
 	return strings.HasPrefix(v, "{") && json.Valid([]byte(v))
 }
 
+// validPolicy reports whether a topic Policy compiles with the fake's policy engine.
+func validPolicy(v string) bool {
+	_, err := sqsfake.CompileResourcePolicy(v)
+	return err == nil
+}
+
 func isJSONOrEmpty(v string) bool { return v == "" || isJSONObject(v) }
 
 func isPercent(v string) bool {
@@ -87,7 +96,7 @@ func isMaxSize(v string) bool {
 var topicAttributes = func() map[string]topicAttribute {
 	m := map[string]topicAttribute{
 		"DisplayName":               {},
-		"Policy":                    {check: isJSONObject},
+		"Policy":                    {check: validPolicy},
 		"DeliveryPolicy":            {check: isJSONOrEmpty},
 		"SignatureVersion":          {check: oneOf("1", "2")},
 		"ContentBasedDeduplication": {fifoOnly: true, check: isBool},
@@ -118,6 +127,11 @@ func checkTopicAttribute(prefix, name, v string, fifo bool) *snsError {
 		return errInvalidParameter(prefix + "AttributeName")
 	}
 	if a.check != nil && !a.check(v) {
+		if name == "Policy" {
+			// SNS's answer to a policy it cannot read, as users report it (UNVERIFIED
+			// against a recording).
+			return errInvalidParameter(prefix + "Policy Error: null")
+		}
 		return errInvalidParameter(prefix + name + ": Invalid value [" + v + "]")
 	}
 	return nil
@@ -234,6 +248,7 @@ func (s *Fake) createTopic(c *call, in *sns.CreateTopicInput) (string, *snsError
 		t.tags[*tag.Key] = *tag.Value
 	}
 	t.dataProtection = aws.ToString(in.DataProtectionPolicy)
+	t.compilePolicy()
 	s.topics[arn] = t
 	return arn, nil
 }
@@ -293,12 +308,27 @@ func (s *Fake) topicOrNil(c *call, arn, member string) (*topic, *snsError) {
 	return s.topics[arn], nil
 }
 
-// authorizeTopic applies SNS's owner rule: the topic's own account acts on it; another
-// account's caller is refused (AuthorizationError, SPEC-sns.md §10) — the fake does not
-// evaluate topic policies for other accounts yet, so a grant by Policy or AddPermission is
-// stored and reported but does not admit another account.
+// compilePolicy compiles the topic's Policy (which was checked when it was set).
+func (t *topic) compilePolicy() {
+	t.policy, _ = sqsfake.CompileResourcePolicy(t.attrs["Policy"])
+}
+
+// authorizeTopic applies SNS's owner rule with the topic's Policy, decided by the fake's
+// policy engine (SPEC-sns.md §10): the topic's own account acts unless the Policy
+// explicitly denies it; another account's caller only if the Policy allows it
+// SNS:<action> (the default policy does not: its AWS:SourceOwner condition is a key the
+// engine has no value for, so it holds for no one). A refusal is AuthorizationError in
+// IAM's format.
 func (s *Fake) authorizeTopic(c *call, t *topic, action string) *snsError {
-	if c.who.account == t.account {
+	d := sqsfake.PolicyImplicitDeny
+	if t.policy != nil {
+		d = t.policy.Decide(sqsfake.PolicyRequest{AccountID: c.who.account, PrincipalARN: c.who.principal, Action: "sns:" + action, Resource: t.arn})
+	}
+	switch {
+	case d == sqsfake.PolicyExplicitDeny:
+		return newError("AuthorizationError", "User: "+c.who.principal+" is not authorized to perform: SNS:"+action+
+			" on resource: "+t.arn+" with an explicit deny in a resource-based policy")
+	case c.who.account == t.account, d == sqsfake.PolicyAllowed:
 		return nil
 	}
 	return newError("AuthorizationError", "User: "+c.who.principal+" is not authorized to perform: SNS:"+action+
@@ -401,6 +431,9 @@ func (s *Fake) SetTopicAttributes(ctx context.Context, params *sns.SetTopicAttri
 		delete(t.attrs, name)
 	default:
 		t.attrs[name] = normalizeTopicAttribute(name, v)
+	}
+	if name == "Policy" {
+		t.compilePolicy()
 	}
 	return &sns.SetTopicAttributesOutput{}, nil
 }
@@ -633,6 +666,7 @@ func (s *Fake) AddPermission(ctx context.Context, params *sns.AddPermissionInput
 		"Action": oneOrList(actions), "Resource": t.arn}
 	doc["Statement"] = append(stmts, st)
 	t.attrs["Policy"] = marshalSorted(doc)
+	t.compilePolicy()
 	return &sns.AddPermissionOutput{}, nil
 }
 
@@ -660,6 +694,7 @@ func (s *Fake) RemovePermission(ctx context.Context, params *sns.RemovePermissio
 	if len(kept) != len(stmts) {
 		doc["Statement"] = kept
 		t.attrs["Policy"] = marshalSorted(doc)
+		t.compilePolicy()
 	}
 	return &sns.RemovePermissionOutput{}, nil
 }
