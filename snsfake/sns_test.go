@@ -9,6 +9,7 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"encoding/pem"
+	"strings"
 	"testing"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
@@ -125,3 +126,5 @@ func TestSignatureVersion2VerifiesWithCryptoX509(t *testing.T) {
 	require.NoError(t, err)
 	require.NoError(t, cert.CheckSignature(x509.SHA256WithRSA, []byte(snsfake.SignedText(env)), sig))
 }
+
+func stringsReader(s string) *strings.Reader { return strings.NewReader(s) }
