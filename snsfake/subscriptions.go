@@ -1,6 +1,7 @@
 package snsfake
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"maps"
@@ -156,7 +157,11 @@ func (s *Fake) subscribe(ctx context.Context, c *call, in *sns.SubscribeInput) (
 		}
 	}
 	probe := &subscription{t: t, protocol: protocol, endpoint: endpoint, queue: q}
-	for _, k := range slices.Sorted(maps.Keys(in.Attributes)) {
+	// The scope first: the filter policy is compiled for it.
+	keys := slices.SortedFunc(maps.Keys(in.Attributes), func(a, b string) int {
+		return cmp.Or(cmp.Compare(scopeLast(a), scopeLast(b)), cmp.Compare(a, b))
+	})
+	for _, k := range keys {
 		if e := s.setSubscriptionAttribute(probe, k, in.Attributes[k], "Attributes Reason: "); e != nil {
 			return nil, e
 		}
@@ -220,6 +225,13 @@ func sameAttributes(old, sent *subscription, attrs map[string]string) bool {
 		}
 	}
 	return true
+}
+
+func scopeLast(k string) int {
+	if k == "FilterPolicyScope" {
+		return 0
+	}
+	return 1
 }
 
 func (sub *subscription) scopeOrDefault() string { return cmpOr(sub.scope, "MessageAttributes") }

@@ -275,7 +275,8 @@ func compileCIDR(s string) (matcher, error) {
 	return matcher{k: kCIDR, prefix: p}, nil
 }
 
-// numeric ops: = alone, or a lower bound (> >=) then an upper bound (< <=), or one bound.
+// compileNumeric reads a numeric match: ["=", n], or one bound, or a lower bound (> >=)
+// then an upper one (< <=), with SNS's refusals in SNS's order (SPEC-sns.md §8.4).
 func compileNumeric(v any) (matcher, error) {
 	list, ok := v.([]any)
 	if !ok || len(list) == 0 {
@@ -286,12 +287,23 @@ func compileNumeric(v any) (matcher, error) {
 	for i := 0; i < len(list); i += 2 {
 		op, ok := list[i].(string)
 		if !ok {
-			return matcher{}, fail("Invalid member in numeric match: " + scalarText(list[i]))
+			if i == 0 {
+				return matcher{}, fail("Invalid member in numeric match: " + scalarText(list[i]))
+			}
+			return matcher{}, fail("Bad value in numeric range: " + scalarText(list[i]))
 		}
 		switch op {
 		case "=", "<", "<=", ">", ">=":
 		default:
 			return matcher{}, fail("Unrecognized numeric range operator: " + op)
+		}
+		switch {
+		case i > 0 && haveLo && haveHi:
+			return matcher{}, fail("Too many terms in numeric range expression")
+		case i > 0 && (haveHi || op == "="):
+			return matcher{}, fail("Too many elements in numeric expression")
+		case i > 0 && op != "<" && op != "<=":
+			return matcher{}, fail("Bad numeric range operator: " + op)
 		}
 		if i+1 >= len(list) {
 			return matcher{}, fail("Value of " + opName(op) + " must be numeric")
@@ -309,30 +321,13 @@ func compileNumeric(v any) (matcher, error) {
 			m.lo, m.hi, m.loInc, m.hiInc = f, f, true, true
 			return m, nil
 		case ">", ">=":
-			if haveLo || haveHi {
-				return matcher{}, fail("Bad numeric range operator: " + op)
-			}
 			m.lo, m.loInc, haveLo = f, op == ">=", true
 		case "<", "<=":
-			if haveHi {
-				return matcher{}, fail("Bad numeric range operator: " + op)
-			}
 			m.hi, m.hiInc, haveHi = f, op == "<=", true
-		}
-		if i+2 < len(list) {
-			if _, isOp := list[i+2].(string); !isOp {
-				return matcher{}, fail("Bad value in numeric range: " + scalarText(list[i+2]))
-			}
-			if i+2 >= 4 {
-				return matcher{}, fail("Too many terms in numeric range expression")
-			}
 		}
 	}
 	if haveLo && haveHi && m.lo >= m.hi {
 		return matcher{}, fail("Bottom must be less than top")
-	}
-	if len(list) > 4 {
-		return matcher{}, fail("Too many elements in numeric expression")
 	}
 	return m, nil
 }
