@@ -161,4 +161,3 @@ func BenchmarkMatchAttributes(b *testing.B) {
 		}
 	}
 }
-
