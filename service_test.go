@@ -107,3 +107,24 @@ func TestResourcePolicyDecidesWithTheQueuePolicyEngine(t *testing.T) {
 	_, err = CompileResourcePolicy(`{"Statement":"nope"}`)
 	assert.Error(t, err)
 }
+
+func TestAServicePrincipalActsThroughEveryDoorAndContext(t *testing.T) {
+	ctx := context.Background()
+	f := New()
+	q, err := f.CreateQueue(ctx, &sqs.CreateQueueInput{QueueName: aws.String("q")})
+	require.NoError(t, err)
+	p := ServicePrincipal{Service: "sns.amazonaws.com", SourceArn: "arn:aws:sns:us-east-1:123456789012:t"}
+	requireDenied := func(err error) {
+		t.Helper()
+		var api smithy.APIError
+		require.True(t, errors.As(err, &api), "got %v", err)
+		assert.Equal(t, "AccessDenied", api.ErrorCode())
+	}
+	requireDenied(sendAs(ctx, f, q.QueueUrl, AsService(p)))
+	requireDenied(sendAs(WithService(ctx, p), f, q.QueueUrl, nil))
+	_, err = f.Client().SendMessage(ctx, &sqs.SendMessageInput{QueueUrl: q.QueueUrl, MessageBody: aws.String("x")}, AsService(p))
+	requireDenied(err)
+	_, err = f.Client(AsService(p)).SendMessage(ctx, &sqs.SendMessageInput{QueueUrl: q.QueueUrl, MessageBody: aws.String("x")})
+	requireDenied(err)
+	assert.Equal(t, ctx, WithService(ctx, ServicePrincipal{}))
+}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/sns"
+	sqstypes "github.com/aws/aws-sdk-go-v2/service/sqs/types"
 	"github.com/aws/smithy-go/middleware"
 
 	"github.com/sqsfake/sqsfake"
@@ -32,6 +33,7 @@ type Fake struct {
 	nextToken uint64
 	nextSeq   uint64
 	pubs      []Publication
+	scratch   map[string]sqstypes.MessageAttributeValue // raw deliveries' attributes (publish.go)
 }
 
 // New returns an SNS fake on f: it shares f's clock, seed, account and region, and Reset

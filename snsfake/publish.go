@@ -195,7 +195,7 @@ func (s *Fake) Publish(ctx context.Context, params *sns.PublishInput, optFns ...
 	if _, e := checkEntry(t, &en); e != nil {
 		return nil, c.fail(e)
 	}
-	id, seq := s.publish(ctx, t, &en)
+	id, seq := s.publish(t, &en)
 	out := &sns.PublishOutput{MessageId: aws.String(id)}
 	if seq != "" {
 		out.SequenceNumber = aws.String(seq)
@@ -275,7 +275,7 @@ func (s *Fake) PublishBatch(ctx context.Context, params *sns.PublishBatchInput, 
 	}
 	out := &sns.PublishBatchOutput{Successful: []types.PublishBatchResultEntry{}, Failed: []types.BatchResultErrorEntry{}}
 	for i := range ens {
-		id, seq := s.publish(ctx, t, &ens[i])
+		id, seq := s.publish(t, &ens[i])
 		r := types.PublishBatchResultEntry{Id: entries[i].Id, MessageId: aws.String(id)}
 		if seq != "" {
 			r.SequenceNumber = aws.String(seq)
@@ -287,7 +287,7 @@ func (s *Fake) PublishBatch(ctx context.Context, params *sns.PublishBatchInput, 
 
 // publish publishes one checked message: FIFO deduplication, then delivery. It returns
 // the MessageId and SequenceNumber the caller gets.
-func (s *Fake) publish(ctx context.Context, t *topic, e *entry) (string, string) {
+func (s *Fake) publish(t *topic, e *entry) (string, string) {
 	now := s.sq.Now()
 	var dedupKey string
 	if t.fifo {
@@ -323,7 +323,7 @@ func (s *Fake) publish(ctx context.Context, t *topic, e *entry) (string, string)
 	}
 	p := Publication{MessageID: id, SequenceNumber: seq, TopicArn: t.arn, Message: e.message, Subject: e.subject,
 		MessageAttributes: copyAttrs(e.attrs), MessageGroupID: e.groupID, MessageDeduplicationID: e.dedupID, Time: now}
-	s.deliver(context.WithoutCancel(ctx), t, e, &p)
+	s.deliver(t, e, &p)
 	s.pubs = append(s.pubs, p)
 	return id, seq
 }
@@ -354,6 +354,7 @@ type publishState struct {
 	body      map[string]any
 	bodyDone  bool
 	signature string
+	sqsAttrs  map[string]sqstypes.MessageAttributeValue // raw deliveries' attributes, shared: SendMessage copies them
 }
 
 func (st *publishState) filterAttrs() map[string]eventpattern.Attr {
@@ -391,7 +392,7 @@ func sqsMessage(e *entry) string {
 	return s
 }
 
-func (s *Fake) deliver(ctx context.Context, t *topic, e *entry, p *Publication) {
+func (s *Fake) deliver(t *topic, e *entry, p *Publication) {
 	st := publishState{e: e, t: t, p: p, ts: timestamp(p.Time), sqsText: sqsMessage(e)}
 	for _, sub := range t.subs {
 		if sub.protocol != "sqs" {
@@ -408,7 +409,7 @@ func (s *Fake) deliver(ctx context.Context, t *topic, e *entry, p *Publication) 
 		case sub.compiled != nil && !s.matches(sub, &st):
 			d.Outcome, d.Reason = Filtered, "the message does not match the subscription's filter policy"
 		default:
-			s.send(ctx, sub, &st, &d)
+			s.send(sub, &st, &d)
 		}
 		p.Deliveries = append(p.Deliveries, d)
 	}
@@ -423,10 +424,10 @@ func (s *Fake) matches(sub *subscription, st *publishState) bool {
 
 // send delivers one publication into sub's queue as SNS's service principal; what it
 // cannot deliver goes to the subscription's dead-letter queue, if any, or is lost.
-func (s *Fake) send(ctx context.Context, sub *subscription, st *publishState, d *Delivery) {
+func (s *Fake) send(sub *subscription, st *publishState, d *Delivery) {
 	in := s.sqsInput(sub, st)
 	d.Body = *in.MessageBody
-	id, err := s.sendAs(ctx, sub.queue, st.t, in)
+	id, err := s.sendAs(sub.queue, st.t, in)
 	if err == nil {
 		d.Outcome, d.SQSMessageID = Delivered, id
 		return
@@ -439,7 +440,7 @@ func (s *Fake) send(ctx context.Context, sub *subscription, st *publishState, d 
 	if !sub.dlq.fifo {
 		in.MessageGroupId, in.MessageDeduplicationId = nil, nil
 	}
-	id, err = s.sendAs(ctx, sub.dlq, st.t, in)
+	id, err = s.sendAs(sub.dlq, st.t, in)
 	if err != nil {
 		d.Reason += "; the dead-letter queue " + sub.dlqArn + " refused it too: " + reasonOf(err)
 		return
@@ -447,10 +448,15 @@ func (s *Fake) send(ctx context.Context, sub *subscription, st *publishState, d 
 	d.Outcome, d.DeadLetterQueue, d.SQSMessageID = DeadLettered, sub.dlqArn, id
 }
 
-func (s *Fake) sendAs(ctx context.Context, q queueRef, t *topic, in *sqs.SendMessageInput) (string, error) {
+func (s *Fake) sendAs(q queueRef, t *topic, in *sqs.SendMessageInput) (string, error) {
 	in.QueueUrl = aws.String(q.url)
-	out, err := s.sq.SendMessage(ctx, in, sqsfake.AsService(sqsfake.ServicePrincipal{
-		Service: Principal, SourceArn: t.arn, SourceAccount: t.account, SenderID: SenderID}))
+	if t.deliverCtx == nil {
+		// One context per topic: deliveries run one at a time, under s.mu, as WithService
+		// requires; it carries no deadline or cancellation of any caller.
+		t.deliverCtx = sqsfake.WithService(context.Background(), sqsfake.ServicePrincipal{
+			Service: Principal, SourceArn: t.arn, SourceAccount: t.account, SenderID: SenderID})
+	}
+	out, err := s.sq.SendMessage(t.deliverCtx, in)
 	if err != nil {
 		return "", err
 	}
@@ -471,13 +477,19 @@ func (s *Fake) sqsInput(sub *subscription, st *publishState) *sqs.SendMessageInp
 	in := &sqs.SendMessageInput{}
 	if sub.raw {
 		in.MessageBody = aws.String(st.sqsText)
-		if len(st.e.attrs) > 0 {
-			in.MessageAttributes = make(map[string]sqstypes.MessageAttributeValue, len(st.e.attrs))
+		if len(st.e.attrs) > 0 && st.sqsAttrs == nil {
+			// The fake's scratch map: SendMessage copies what it keeps, and deliveries run
+			// one at a time under s.mu.
+			if s.scratch == nil {
+				s.scratch = make(map[string]sqstypes.MessageAttributeValue, len(st.e.attrs))
+			}
+			clear(s.scratch)
+			st.sqsAttrs = s.scratch
 			for k, v := range st.e.attrs {
-				in.MessageAttributes[k] = sqstypes.MessageAttributeValue{DataType: v.DataType, StringValue: v.StringValue,
-					BinaryValue: append([]byte(nil), v.BinaryValue...)}
+				st.sqsAttrs[k] = sqstypes.MessageAttributeValue{DataType: v.DataType, StringValue: v.StringValue, BinaryValue: v.BinaryValue}
 			}
 		}
+		in.MessageAttributes = st.sqsAttrs
 	} else {
 		in.MessageBody = aws.String(s.envelope(sub, st))
 	}
@@ -537,7 +549,7 @@ func (s *Fake) envelope(sub *subscription, st *publishState) string {
 // sendConfirmation delivers the SubscriptionConfirmation of a pending sqs subscription
 // into its queue (SPEC-sns.md §5.2); like a notification it needs the queue's policy to
 // admit SNS, and is lost otherwise.
-func (s *Fake) sendConfirmation(ctx context.Context, sub *subscription) {
+func (s *Fake) sendConfirmation(sub *subscription) {
 	t := sub.t
 	s.nextMsg++
 	id := s.uuid(streamMessage, s.nextMsg, 5)
@@ -561,7 +573,7 @@ func (s *Fake) sendConfirmation(ctx context.Context, sub *subscription) {
 	}
 	p := Publication{MessageID: id, TopicArn: t.arn, Message: msg, Time: s.sq.Now(), Confirmation: true}
 	d := Delivery{SubscriptionArn: sub.arn, Endpoint: sub.endpoint, Body: *in.MessageBody}
-	if qid, err := s.sendAs(ctx, sub.queue, t, in); err != nil {
+	if qid, err := s.sendAs(sub.queue, t, in); err != nil {
 		d.Outcome, d.Reason = Lost, reasonOf(err)
 	} else {
 		d.Outcome, d.SQSMessageID = Delivered, qid

@@ -126,7 +126,7 @@ func (s *Fake) Subscribe(ctx context.Context, params *sns.SubscribeInput, optFns
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	sub, e := s.subscribe(ctx, &c, params)
+	sub, e := s.subscribe(&c, params)
 	if e != nil {
 		return nil, c.fail(e)
 	}
@@ -137,7 +137,7 @@ func (s *Fake) Subscribe(ctx context.Context, params *sns.SubscribeInput, optFns
 	return &sns.SubscribeOutput{SubscriptionArn: aws.String(arn)}, nil
 }
 
-func (s *Fake) subscribe(ctx context.Context, c *call, in *sns.SubscribeInput) (*subscription, *snsError) {
+func (s *Fake) subscribe(c *call, in *sns.SubscribeInput) (*subscription, *snsError) {
 	t, e := s.topicFor(c, aws.ToString(in.TopicArn), "TopicArn", "Subscribe")
 	if e != nil {
 		return nil, e
@@ -191,7 +191,7 @@ func (s *Fake) subscribe(ctx context.Context, c *call, in *sns.SubscribeInput) (
 		sub.token = s.token()
 		s.tokens[sub.token] = sub
 		if protocol == "sqs" {
-			s.sendConfirmation(ctx, sub)
+			s.sendConfirmation(sub)
 		}
 	}
 	return sub, nil

@@ -27,6 +27,7 @@ type topic struct {
 	subs                       []*subscription // in the order they were created
 	dedup                      map[string]dedupHit
 	policy                     *sqsfake.ResourcePolicy // Policy, compiled
+	deliverCtx                 context.Context         // the context its deliveries are SendMessage calls in
 }
 
 // dedupHit is what a FIFO topic's deduplication remembers of a publish: its answer, and
