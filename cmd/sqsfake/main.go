@@ -100,6 +100,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/sqs"
 	"github.com/sqsfake/sqsfake"
 	"github.com/sqsfake/sqsfake/internal/reqlog"
+	"github.com/sqsfake/sqsfake/snsfake"
 )
 
 func main() {
@@ -436,7 +437,8 @@ func (s *server) newInstance() (*instance, error) {
 			return nil, fmt.Errorf("-queues: %v", err)
 		}
 	}
-	return &instance{fake: f, wire: f.Handler()}, nil
+	// SNS's wire beside SQS's on the one port (snsfake.Handler's routing rule).
+	return &instance{fake: f, wire: snsfake.New(f).Handler(f.Handler())}, nil
 }
 
 func (s *server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
