@@ -1,0 +1,77 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"os/exec"
+	"path/filepath"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// TestBoto3SNS drives the server's SNS with boto3 through testdata/boto3_sns_flow.py.
+func TestBoto3SNS(t *testing.T) {
+	t.Parallel()
+	python, err := exec.LookPath("python3")
+	if err != nil {
+		t.Skip("python3 is not installed")
+	}
+	if err := exec.Command(python, "-c", "import boto3").Run(); err != nil {
+		t.Skip("boto3 is not installed (pip install boto3)")
+	}
+	s := start(t, "-clock", "virtual")
+	cmd := exec.Command(python, filepath.Join("testdata", "boto3_sns_flow.py"), s.endpoint)
+	cmd.Env = awsEnv(t)
+	out, err := cmd.CombinedOutput()
+	require.NoError(t, err, "%s", out)
+	assert.Equal(t, "ok\n", string(out))
+}
+
+// TestAWSCLISNS drives the server's SNS with the AWS CLI: a topic fanning out to a queue.
+func TestAWSCLISNS(t *testing.T) {
+	t.Parallel()
+	awsPath, err := exec.LookPath("aws")
+	if err != nil {
+		t.Skip("the AWS CLI (aws) is not installed")
+	}
+	s := start(t, "-clock", "virtual")
+	env := awsEnv(t)
+	run := func(args ...string) (map[string]any, string, error) {
+		t.Helper()
+		cmd := exec.Command(awsPath, append(args[:1:1], append([]string{"--endpoint-url", s.endpoint, "--region", "us-east-1", "--output", "json"}, args[1:]...)...)...)
+		cmd.Env = env
+		var stdout, stderr bytes.Buffer
+		cmd.Stdout, cmd.Stderr = &stdout, &stderr
+		err := cmd.Run()
+		out := map[string]any{}
+		if err == nil && stdout.Len() > 0 {
+			require.NoError(t, json.Unmarshal(stdout.Bytes(), &out), stdout.String())
+		}
+		return out, stderr.String(), err
+	}
+	ok := func(args ...string) map[string]any {
+		t.Helper()
+		out, stderr, err := run(args...)
+		require.NoError(t, err, "aws %v: %s", args, stderr)
+		return out
+	}
+	topic := ok("sns", "create-topic", "--name", "cli-topic")["TopicArn"].(string)
+	assert.Equal(t, "arn:aws:sns:us-east-1:123456789012:cli-topic", topic)
+	queueArn := "arn:aws:sqs:us-east-1:123456789012:cli-q"
+	policy := `{"Statement":[{"Effect":"Allow","Principal":{"Service":"sns.amazonaws.com"},"Action":"sqs:SendMessage","Resource":"` + queueArn + `"}]}`
+	attrs, _ := json.Marshal(map[string]string{"Policy": policy})
+	url := ok("sqs", "create-queue", "--queue-name", "cli-q", "--attributes", string(attrs))["QueueUrl"].(string)
+	ok("sns", "subscribe", "--topic-arn", topic, "--protocol", "sqs", "--notification-endpoint", queueArn)
+	published := ok("sns", "publish", "--topic-arn", topic, "--message", "from the CLI", "--subject", "hi")
+	got := ok("sqs", "receive-message", "--queue-url", url)["Messages"].([]any)[0].(map[string]any)
+	var env2 map[string]string
+	require.NoError(t, json.Unmarshal([]byte(got["Body"].(string)), &env2))
+	assert.Equal(t, "from the CLI", env2["Message"])
+	assert.Equal(t, "hi", env2["Subject"])
+	assert.Equal(t, published["MessageId"], env2["MessageId"])
+	_, stderr, err := run("sns", "get-topic-attributes", "--topic-arn", "arn:aws:sns:us-east-1:123456789012:nope")
+	require.Error(t, err)
+	assert.Contains(t, stderr, "An error occurred (NotFound) when calling the GetTopicAttributes operation: Topic does not exist")
+}
