@@ -47,6 +47,10 @@ func (o Outcome) String() string {
 	return fmt.Sprintf("Outcome(%d)", uint8(o))
 }
 
+// MarshalText writes the outcome's name, as String does (for JSON, as the server's
+// /_sqsfake/topics answers it).
+func (o Outcome) MarshalText() ([]byte, error) { return []byte(o.String()), nil }
+
 // Delivery is what one publication did for one sqs subscription of its topic.
 type Delivery struct {
 	SubscriptionArn string

@@ -54,6 +54,9 @@
 //	                                          one queue; at most limit messages a queue (1000 by
 //	                                          default, up to 10000), "truncated" and the cursor
 //	                                          "next" when more follow, which after takes
+//	GET  /_sqsfake/topics                     SNS: every topic with its attributes, tags and subscriptions
+//	                                          (pending ones with their tokens), and every publication
+//	                                          with what became of it for each subscription
 //	POST /_sqsfake/advance?d=30s              move the virtual clock (409 with -clock real)
 //	GET  /_sqsfake/pollers?n=1&timeout=10s    wait until n receives are parked in long polls
 //	GET  /_sqsfake/idle?calls=N&timeout=10s   wait until N calls have begun and each has returned or parked
@@ -365,8 +368,9 @@ type server struct {
 
 // instance is one fake and its wire handler; a reset replaces it.
 type instance struct {
-	fake *sqsfake.Fake
-	wire http.Handler
+	fake   *sqsfake.Fake
+	topics *snsfake.Fake // SNS on the same fake
+	wire   http.Handler
 }
 
 // controlPrefix is the path of the control endpoints; SQS requests never use it (they post to
@@ -438,7 +442,8 @@ func (s *server) newInstance() (*instance, error) {
 		}
 	}
 	// SNS's wire beside SQS's on the one port (snsfake.Handler's routing rule).
-	return &instance{fake: f, wire: snsfake.New(f).Handler(f.Handler())}, nil
+	topics := snsfake.New(f)
+	return &instance{fake: f, topics: topics, wire: topics.Handler(f.Handler())}, nil
 }
 
 func (s *server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
@@ -572,6 +577,10 @@ func (s *server) control(w http.ResponseWriter, r *http.Request) {
 	case "state":
 		if allow(w, r, http.MethodGet) {
 			s.state(w, r, in.fake)
+		}
+	case "topics":
+		if allow(w, r, http.MethodGet) {
+			writeJSON(w, http.StatusOK, map[string]any{"topics": in.topics.Topics(), "published": in.topics.Published("")})
 		}
 	case "advance":
 		if !allow(w, r, http.MethodPost) {

@@ -3,8 +3,10 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"net/http"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -74,4 +76,47 @@ func TestAWSCLISNS(t *testing.T) {
 	_, stderr, err := run("sns", "get-topic-attributes", "--topic-arn", "arn:aws:sns:us-east-1:123456789012:nope")
 	require.Error(t, err)
 	assert.Contains(t, stderr, "An error occurred (NotFound) when calling the GetTopicAttributes operation: Topic does not exist")
+}
+
+// TestControlTopicsShowsTopicsSubscriptionsAndPublications reads GET /_sqsfake/topics.
+func TestControlTopicsShowsTopicsSubscriptionsAndPublications(t *testing.T) {
+	t.Parallel()
+	s := start(t, "-clock", "virtual")
+	post := func(form string) {
+		req, _ := http.NewRequest(http.MethodPost, s.endpoint+"/", strings.NewReader(form))
+		req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+		resp, err := http.DefaultClient.Do(req)
+		require.NoError(t, err)
+		resp.Body.Close()
+		require.Equal(t, http.StatusOK, resp.StatusCode, form)
+	}
+	post("Action=CreateTopic&Version=2010-03-31&Name=t")
+	post("Action=Subscribe&Version=2010-03-31&TopicArn=arn%3Aaws%3Asns%3Aus-east-1%3A123456789012%3At&Protocol=sqs&Endpoint=arn%3Aaws%3Asqs%3Aus-east-1%3A123456789012%3Aq")
+	post("Action=Publish&Version=2010-03-31&TopicArn=arn%3Aaws%3Asns%3Aus-east-1%3A123456789012%3At&Message=hi")
+	code, answer := s.control(t, http.MethodGet, "topics")
+	require.Equal(t, http.StatusOK, code)
+	raw, err := json.Marshal(answer)
+	require.NoError(t, err)
+	body := string(raw)
+	var state struct {
+		Topics []struct {
+			Arn           string
+			Subscriptions []struct{ Endpoint string }
+		}
+		Published []struct {
+			Message    string
+			Deliveries []struct {
+				Outcome string
+				Reason  string
+			}
+		}
+	}
+	require.NoError(t, json.Unmarshal([]byte(body), &state), body)
+	require.Len(t, state.Topics, 1)
+	assert.Equal(t, "arn:aws:sns:us-east-1:123456789012:t", state.Topics[0].Arn)
+	assert.Equal(t, "arn:aws:sqs:us-east-1:123456789012:q", state.Topics[0].Subscriptions[0].Endpoint)
+	require.Len(t, state.Published, 1)
+	assert.Equal(t, "hi", state.Published[0].Message)
+	assert.Equal(t, "lost", state.Published[0].Deliveries[0].Outcome)
+	assert.Equal(t, "AWS.SimpleQueueService.NonExistentQueue: The specified queue does not exist.", state.Published[0].Deliveries[0].Reason)
 }
