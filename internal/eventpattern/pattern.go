@@ -69,6 +69,14 @@ type matcher struct {
 	prefix netip.Prefix
 }
 
+// errNestedAttributes is SNS's text, which starts with a capital.
+var errNestedAttributes = policyError("Filter policy scope MessageAttributes does not support nested filter policy")
+
+// policyError is a refusal whose text is SNS's verbatim.
+type policyError string
+
+func (e policyError) Error() string { return string(e) }
+
 func fail(msg string) error { return errors.New("FilterPolicy: " + msg) }
 
 // CompileFilterPolicy compiles a FilterPolicy for the scope (body: MessageBody, else
@@ -162,7 +170,7 @@ func compileObject(m map[string]any, body bool, depth int) (object, error) {
 			o.keys = append(o.keys, r)
 		case map[string]any:
 			if !body {
-				return o, errors.New("Filter policy scope MessageAttributes does not support nested filter policy")
+				return o, errNestedAttributes
 			}
 			child, err := compileObject(x, body, depth+1)
 			if err != nil {
