@@ -2,6 +2,12 @@ package snsfake_test
 
 import (
 	"context"
+	"crypto"
+	"crypto/rsa"
+	"crypto/sha1"
+	"crypto/x509"
+	"encoding/base64"
+	"encoding/pem"
 	"encoding/json"
 	"io"
 	"net/http"
@@ -12,6 +18,7 @@ import (
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/sns"
+	"github.com/aws/aws-sdk-go-v2/service/sns/types"
 	"github.com/aws/aws-sdk-go-v2/service/sqs"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -79,6 +86,14 @@ func TestOnePortServesSQSAndSNS(t *testing.T) {
 	pem, _ := io.ReadAll(resp.Body)
 	resp.Body.Close()
 	assert.Equal(t, snsfake.SigningCertificatePEM(), pem)
+	// The envelope's signature verifies with the standard library against the served certificate.
+	block, _ := pemDecode(pem)
+	cert, err := x509.ParseCertificate(block.Bytes)
+	require.NoError(t, err)
+	sig, err := base64.StdEncoding.DecodeString(env["Signature"])
+	require.NoError(t, err)
+	sum := sha1.Sum([]byte(snsfake.SignedText(env)))
+	require.NoError(t, rsa.VerifyPKCS1v15(cert.PublicKey.(*rsa.PublicKey), crypto.SHA1, sum[:], sig))
 	// The UnsubscribeURL's GET works unsigned.
 	unsub := strings.TrimPrefix(env["UnsubscribeURL"], "http://127.0.0.1")
 	resp, err = http.Get(srv.URL + unsub)
@@ -130,4 +145,38 @@ func TestUnknownActionsAndSQSRequestsGoToSQS(t *testing.T) {
 	resp.Body.Close()
 	assert.Equal(t, 400, resp.StatusCode)
 	assert.Contains(t, string(b), "<Code>InvalidAction</Code>")
+}
+
+func pemDecode(b []byte) (*pem.Block, []byte) { return pem.Decode(b) }
+
+func TestAttributesCrossTheWireIntact(t *testing.T) {
+	ctx := context.Background()
+	s, srv := server(t)
+	c := wireClient(srv.URL)
+	tp, err := c.CreateTopic(ctx, &sns.CreateTopicInput{Name: aws.String("t"), Attributes: map[string]string{"DisplayName": "a&b <c>"},
+		Tags: []types.Tag{{Key: aws.String("k"), Value: aws.String("v")}}})
+	require.NoError(t, err)
+	queueArn := "arn:aws:sqs:us-east-1:123456789012:q"
+	_, err = s.SQS().CreateQueue(ctx, &sqs.CreateQueueInput{QueueName: aws.String("q"), Attributes: map[string]string{"Policy": snsfake.QueuePolicy(queueArn, *tp.TopicArn)}})
+	require.NoError(t, err)
+	_, err = c.Subscribe(ctx, &sns.SubscribeInput{TopicArn: tp.TopicArn, Protocol: aws.String("sqs"), Endpoint: aws.String(queueArn),
+		Attributes: map[string]string{"RawMessageDelivery": "true"}})
+	require.NoError(t, err)
+	_, err = c.Publish(ctx, &sns.PublishInput{TopicArn: tp.TopicArn, Message: aws.String("line1\nline2 & <x>"),
+		MessageAttributes: map[string]types.MessageAttributeValue{
+			"b":    {DataType: aws.String("Binary"), BinaryValue: []byte{0, 1, 2, 255}},
+			"list": {DataType: aws.String("String.Array"), StringValue: aws.String(`["a","b"]`)},
+		}})
+	require.NoError(t, err)
+	msgs := receiveAll(t, s.SQS(), "q")
+	require.Len(t, msgs, 1)
+	assert.Equal(t, "line1\nline2 & <x>", *msgs[0].Body)
+	assert.Equal(t, []byte{0, 1, 2, 255}, msgs[0].MessageAttributes["b"].BinaryValue)
+	assert.Equal(t, `["a","b"]`, *msgs[0].MessageAttributes["list"].StringValue)
+	attrs, err := c.GetTopicAttributes(ctx, &sns.GetTopicAttributesInput{TopicArn: tp.TopicArn})
+	require.NoError(t, err)
+	assert.Equal(t, "a&b <c>", attrs.Attributes["DisplayName"])
+	tags, err := c.ListTagsForResource(ctx, &sns.ListTagsForResourceInput{ResourceArn: tp.TopicArn})
+	require.NoError(t, err)
+	assert.Equal(t, []types.Tag{{Key: aws.String("k"), Value: aws.String("v")}}, tags.Tags)
 }
