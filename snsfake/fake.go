@@ -10,6 +10,7 @@ import (
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/sns"
+	"github.com/aws/aws-sdk-go-v2/service/sqs"
 	sqstypes "github.com/aws/aws-sdk-go-v2/service/sqs/types"
 	"github.com/aws/smithy-go/middleware"
 
@@ -20,8 +21,9 @@ import (
 // methods have the signatures of *sns.Client's; Client hands out a real *sns.Client answered
 // by them. It is safe for concurrent use.
 type Fake struct {
-	sq   *sqsfake.Fake
-	opts sns.Options
+	sq      *sqsfake.Fake
+	opts    sns.Options
+	ownRoot string // the principal ARN of the fake's own account's root user
 
 	mu        sync.Mutex
 	topics    map[string]*topic        // by ARN
@@ -34,13 +36,14 @@ type Fake struct {
 	nextSeq   uint64
 	pubs      []Publication
 	scratch   map[string]sqstypes.MessageAttributeValue // raw deliveries' attributes (publish.go)
+	scratchIn sqs.SendMessageInput                      // the SendMessage of a delivery (publish.go)
 }
 
 // New returns an SNS fake on f: it shares f's clock, seed, account and region, and Reset
 // (f.Reset empties it too). Topics live in the space (account, region) of the identity
 // that creates them, as f's queues do.
 func New(f *sqsfake.Fake) *Fake {
-	s := &Fake{sq: f}
+	s := &Fake{sq: f, ownRoot: "arn:" + f.Partition() + ":iam::" + f.AccountID() + ":root"}
 	s.opts = sns.New(sns.Options{
 		Region:           f.Region(),
 		BaseEndpoint:     aws.String("http://sns.fake.invalid"),
@@ -125,7 +128,11 @@ func (s *Fake) callerOf(optFns []func(*sns.Options)) caller {
 			c.principal = ic.id.PrincipalARN
 		}
 	}
-	if c.principal == "" {
+	switch {
+	case c.principal != "":
+	case c.account == s.sq.AccountID() && partitionOf(c.region) == s.sq.Partition():
+		c.principal = s.ownRoot
+	default:
 		c.principal = "arn:" + partitionOf(c.region) + ":iam::" + c.account + ":root"
 	}
 	return c

@@ -357,6 +357,14 @@ type publishState struct {
 	sqsAttrs  map[string]sqstypes.MessageAttributeValue // raw deliveries' attributes, shared: SendMessage copies them
 }
 
+// timestamp is the envelope's Timestamp, formatted once.
+func (st *publishState) timestamp() string {
+	if st.ts == "" {
+		st.ts = timestamp(st.p.Time)
+	}
+	return st.ts
+}
+
 func (st *publishState) filterAttrs() map[string]eventpattern.Attr {
 	if st.attrs == nil {
 		st.attrs = make(map[string]eventpattern.Attr, len(st.e.attrs))
@@ -393,7 +401,8 @@ func sqsMessage(e *entry) string {
 }
 
 func (s *Fake) deliver(t *topic, e *entry, p *Publication) {
-	st := publishState{e: e, t: t, p: p, ts: timestamp(p.Time), sqsText: sqsMessage(e)}
+	st := publishState{e: e, t: t, p: p, sqsText: sqsMessage(e)}
+	p.Deliveries = make([]Delivery, 0, len(t.subs))
 	for _, sub := range t.subs {
 		if sub.protocol != "sqs" {
 			continue
@@ -427,7 +436,7 @@ func (s *Fake) matches(sub *subscription, st *publishState) bool {
 func (s *Fake) send(sub *subscription, st *publishState, d *Delivery) {
 	in := s.sqsInput(sub, st)
 	d.Body = *in.MessageBody
-	id, err := s.sendAs(sub.queue, st.t, in)
+	id, err := s.sendAs(&sub.queue, st.t, in)
 	if err == nil {
 		d.Outcome, d.SQSMessageID = Delivered, id
 		return
@@ -436,11 +445,10 @@ func (s *Fake) send(sub *subscription, st *publishState, d *Delivery) {
 	if sub.dlqArn == "" {
 		return
 	}
-	in.QueueUrl = aws.String(sub.dlq.url)
 	if !sub.dlq.fifo {
 		in.MessageGroupId, in.MessageDeduplicationId = nil, nil
 	}
-	id, err = s.sendAs(sub.dlq, st.t, in)
+	id, err = s.sendAs(&sub.dlq, st.t, in)
 	if err != nil {
 		d.Reason += "; the dead-letter queue " + sub.dlqArn + " refused it too: " + reasonOf(err)
 		return
@@ -448,8 +456,8 @@ func (s *Fake) send(sub *subscription, st *publishState, d *Delivery) {
 	d.Outcome, d.DeadLetterQueue, d.SQSMessageID = DeadLettered, sub.dlqArn, id
 }
 
-func (s *Fake) sendAs(q queueRef, t *topic, in *sqs.SendMessageInput) (string, error) {
-	in.QueueUrl = aws.String(q.url)
+func (s *Fake) sendAs(q *queueRef, t *topic, in *sqs.SendMessageInput) (string, error) {
+	in.QueueUrl = &q.url
 	if t.deliverCtx == nil {
 		// One context per topic: deliveries run one at a time, under s.mu, as WithService
 		// requires; it carries no deadline or cancellation of any caller.
@@ -474,9 +482,12 @@ func reasonOf(err error) string {
 
 // sqsInput is the SendMessage SNS makes of a publication for sub (SPEC-sns.md §7.1–§7.3).
 func (s *Fake) sqsInput(sub *subscription, st *publishState) *sqs.SendMessageInput {
-	in := &sqs.SendMessageInput{}
+	// The fake's scratch input: SendMessage keeps nothing of it, and deliveries run one at a
+	// time under s.mu.
+	in := &s.scratchIn
+	*in = sqs.SendMessageInput{}
 	if sub.raw {
-		in.MessageBody = aws.String(st.sqsText)
+		in.MessageBody = &st.sqsText
 		if len(st.e.attrs) > 0 && st.sqsAttrs == nil {
 			// The fake's scratch map: SendMessage copies what it keeps, and deliveries run
 			// one at a time under s.mu.
@@ -529,11 +540,11 @@ func (s *Fake) envelope(sub *subscription, st *publishState) string {
 		w.field("Subject", e.subject)
 	}
 	w.field("Message", st.sqsText)
-	w.field("Timestamp", st.ts)
+	w.field("Timestamp", st.timestamp())
 	if !t.fifo {
 		version := cmpOr(t.attrs["SignatureVersion"], "1")
 		if st.signature == "" {
-			st.signature = theSigner().sign(version, notificationSignedText(st.sqsText, p.MessageID, e.subject, st.ts, t.arn, e.hasSubject))
+			st.signature = theSigner().sign(version, notificationSignedText(st.sqsText, p.MessageID, e.subject, st.timestamp(), t.arn, e.hasSubject))
 		}
 		w.field("SignatureVersion", version)
 		w.field("Signature", st.signature)
@@ -573,7 +584,7 @@ func (s *Fake) sendConfirmation(sub *subscription) {
 	}
 	p := Publication{MessageID: id, TopicArn: t.arn, Message: msg, Time: s.sq.Now(), Confirmation: true}
 	d := Delivery{SubscriptionArn: sub.arn, Endpoint: sub.endpoint, Body: *in.MessageBody}
-	if qid, err := s.sendAs(sub.queue, t, in); err != nil {
+	if qid, err := s.sendAs(&sub.queue, t, in); err != nil {
 		d.Outcome, d.Reason = Lost, reasonOf(err)
 	} else {
 		d.Outcome, d.SQSMessageID = Delivered, qid

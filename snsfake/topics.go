@@ -299,6 +299,9 @@ func (s *Fake) topicFor(c *call, arn, member, action string) (*topic, *snsError)
 // topicOrNil is topicFor's checks of the ARN's form and region; a well-formed ARN of the
 // caller's region naming no topic gives nil, nil.
 func (s *Fake) topicOrNil(c *call, arn, member string) (*topic, *snsError) {
+	if t := s.topics[arn]; t != nil && t.region == c.who.region {
+		return t, nil // the common case, without parsing
+	}
 	parts := strings.Split(arn, ":")
 	if len(parts) < 6 {
 		return nil, errInvalidParameter(member + " Reason: An ARN must have at least 6 elements, not " + strconv.Itoa(len(parts)))
