@@ -317,3 +317,45 @@ func TestEnvelopeIsDeterministic(t *testing.T) {
 	}
 	assert.Equal(t, run(), run())
 }
+
+func TestFIFODeduplicationScopeMessageGroup(t *testing.T) {
+	ctx := context.Background()
+	s := newSNS()
+	tp, err := s.CreateTopic(ctx, &sns.CreateTopicInput{Name: aws.String("t.fifo"), Attributes: map[string]string{"FifoTopic": "true", "FifoThroughputScope": "MessageGroup"}})
+	require.NoError(t, err)
+	topic, queue := *tp.TopicArn, "arn:aws:sqs:us-east-1:123456789012:q.fifo"
+	// The queue deduplicates too: per group as well, or it would drop group b's message.
+	_, err = s.SQS().CreateQueue(ctx, &sqs.CreateQueueInput{QueueName: aws.String("q.fifo"), Attributes: map[string]string{"FifoQueue": "true",
+		"DeduplicationScope": "messageGroup", "FifoThroughputLimit": "perMessageGroupId", "Policy": snsfake.QueuePolicy(queue, topic)}})
+	require.NoError(t, err)
+	subscribe(t, s, topic, queue, map[string]string{"RawMessageDelivery": "true"})
+	pub := func(group string) string {
+		out, err := s.Publish(ctx, &sns.PublishInput{TopicArn: aws.String(topic), Message: aws.String(group), MessageGroupId: aws.String(group), MessageDeduplicationId: aws.String("same")})
+		require.NoError(t, err)
+		return *out.MessageId
+	}
+	a, b, again := pub("a"), pub("b"), pub("a")
+	assert.NotEqual(t, a, b, "the same id in another group is another message")
+	assert.Equal(t, a, again)
+	assert.Len(t, receiveAll(t, s.SQS(), "q.fifo"), 2)
+}
+
+func TestFIFOPublishBatchKeepsOrderWithRisingSequenceNumbers(t *testing.T) {
+	ctx := context.Background()
+	s, topic, queue := setup(t, "t.fifo", map[string]string{"FifoTopic": "true", "ContentBasedDeduplication": "true"}, "q.fifo")
+	subscribe(t, s, topic, queue, map[string]string{"RawMessageDelivery": "true"})
+	var entries []types.PublishBatchRequestEntry
+	for _, m := range []string{"1", "2", "3"} {
+		entries = append(entries, types.PublishBatchRequestEntry{Id: aws.String("e" + m), Message: aws.String(m), MessageGroupId: aws.String("g")})
+	}
+	out, err := s.PublishBatch(ctx, &sns.PublishBatchInput{TopicArn: aws.String(topic), PublishBatchRequestEntries: entries})
+	require.NoError(t, err)
+	require.Len(t, out.Successful, 3)
+	assert.Less(t, *out.Successful[0].SequenceNumber, *out.Successful[1].SequenceNumber)
+	assert.Less(t, *out.Successful[1].SequenceNumber, *out.Successful[2].SequenceNumber)
+	var got []string
+	for _, m := range receiveAll(t, s.SQS(), "q.fifo") {
+		got = append(got, *m.Body)
+	}
+	assert.Equal(t, []string{"1", "2", "3"}, got)
+}

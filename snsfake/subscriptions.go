@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/sns"
@@ -27,6 +28,7 @@ type subscription struct {
 	prin     string // the subscriber's principal ARN
 	pending  bool
 	token    string // while pending
+	tokenAt  int64  // when the token was made, on the fake's clock: it is valid for 2 days
 	authed   bool   // ConfirmationWasAuthenticated
 
 	raw      bool
@@ -188,7 +190,7 @@ func (s *Fake) subscribe(c *call, in *sns.SubscribeInput) (*subscription, *snsEr
 	t.subs = append(t.subs, sub)
 	s.subs[sub.arn] = sub
 	if sub.pending {
-		sub.token = s.token()
+		sub.token, sub.tokenAt = s.token(), s.sq.Now().UnixNano()
 		s.tokens[sub.token] = sub
 		if protocol == "sqs" {
 			s.sendConfirmation(sub)
@@ -511,12 +513,22 @@ func (s *Fake) confirm(c *call, topicArn, token string, authenticated bool) (str
 		}
 		return "", errInvalidParameter("Token")
 	}
-	if sub.t.arn != topicArn {
+	if sub.t.arn != topicArn || s.tokenExpired(sub) {
 		return "", errInvalidParameter("Token")
 	}
 	sub.pending, sub.authed = false, authenticated
 	delete(s.tokens, token)
 	return sub.arn, nil
+}
+
+// tokenValidity is how long a confirmation token is valid: "Tokens are valid for 2 days"
+// (the ConfirmSubscription doc, SPEC-sns.md §5.2). An expired token is refused as an
+// unknown one, "Invalid parameter: Token" (AWS's text for an expired token: UNVERIFIED); the
+// subscription stays pending.
+const tokenValidity = 48 * time.Hour
+
+func (s *Fake) tokenExpired(sub *subscription) bool {
+	return s.sq.Now().UnixNano()-sub.tokenAt >= int64(tokenValidity)
 }
 
 // ListSubscriptions lists the caller's own subscriptions, 100 a page.

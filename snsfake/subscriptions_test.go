@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"testing"
+	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/sns"
@@ -251,4 +252,41 @@ func TestListSubscriptionsPagesTheCallersOwn(t *testing.T) {
 	require.NoError(t, err)
 	out, _ := s.ListSubscriptions(ctx, &sns.ListSubscriptionsInput{})
 	assert.Empty(t, out.Subscriptions)
+}
+
+func TestAConfirmationTokenExpiresAfterTwoDays(t *testing.T) {
+	ctx := context.Background()
+	s := newSNS()
+	tp, _ := s.CreateTopic(ctx, &sns.CreateTopicInput{Name: aws.String("t")})
+	_, err := s.Subscribe(ctx, &sns.SubscribeInput{TopicArn: tp.TopicArn, Protocol: aws.String("sqs"), Endpoint: aws.String("arn:aws:sqs:us-east-1:222222222222:q")})
+	require.NoError(t, err)
+	token := s.Topics()[0].Subscriptions[0].Token
+	s.SQS().Advance(48 * time.Hour)
+	_, err = s.ConfirmSubscription(ctx, &sns.ConfirmSubscriptionInput{TopicArn: tp.TopicArn, Token: aws.String(token)})
+	requireSNSError(t, err, "InvalidParameter", "Invalid parameter: Token")
+	assert.True(t, s.Topics()[0].Subscriptions[0].Pending)
+}
+
+func TestAnotherAccountSubscribesWhereTheTopicPolicyAllows(t *testing.T) {
+	ctx := context.Background()
+	s := newSNS()
+	tp, _ := s.CreateTopic(ctx, &sns.CreateTopicInput{Name: aws.String("t")})
+	bob := snsfake.ActAs(sqsfake.Identity{AccountID: "222222222222", PrincipalARN: "arn:aws:iam::222222222222:user/bob"})
+	in := &sns.SubscribeInput{TopicArn: tp.TopicArn, Protocol: aws.String("sqs"), Endpoint: aws.String("arn:aws:sqs:us-east-1:222222222222:bobs")}
+	_, err := s.Subscribe(ctx, in, bob)
+	requireSNSError(t, err, "AuthorizationError", "User: arn:aws:iam::222222222222:user/bob is not authorized to perform: SNS:Subscribe on resource: "+*tp.TopicArn+
+		" because no resource-based policy allows the SNS:Subscribe action")
+	_, err = s.AddPermission(ctx, &sns.AddPermissionInput{TopicArn: tp.TopicArn, Label: aws.String("bob"), AWSAccountId: []string{"222222222222"}, ActionName: []string{"Subscribe"}})
+	require.NoError(t, err)
+	out, err := s.Subscribe(ctx, in, bob)
+	require.NoError(t, err)
+	assert.Regexp(t, `^arn:aws:sns:us-east-1:123456789012:t:`, *out.SubscriptionArn, "bob owns the queue: confirmed at once")
+	attrs, err := s.GetSubscriptionAttributes(ctx, &sns.GetSubscriptionAttributesInput{SubscriptionArn: out.SubscriptionArn}, bob)
+	require.NoError(t, err)
+	assert.Equal(t, "222222222222", attrs.Attributes["Owner"])
+	assert.Equal(t, "arn:aws:iam::222222222222:user/bob", attrs.Attributes["SubscriptionPrincipal"])
+	mine, _ := s.ListSubscriptions(ctx, &sns.ListSubscriptionsInput{}, bob)
+	assert.Len(t, mine.Subscriptions, 1)
+	owners, _ := s.ListSubscriptions(ctx, &sns.ListSubscriptionsInput{})
+	assert.Empty(t, owners.Subscriptions, "ListSubscriptions shows the caller's own")
 }

@@ -226,6 +226,9 @@ func (s *Fake) confirmByToken(token string) (string, *snsError) {
 		}
 		return "", errInvalidParameter("Token")
 	}
+	if s.tokenExpired(sub) {
+		return "", errInvalidParameter("Token")
+	}
 	sub.pending, sub.authed = false, false
 	delete(s.tokens, token)
 	return sub.arn, nil
