@@ -146,16 +146,20 @@ type activeFault struct {
 
 // faults holds a fake's injected faults.
 type faults struct {
-	mu   sync.Mutex
-	list []*activeFault
+	mu      sync.Mutex
+	list    []*activeFault
+	service map[string]bool // companions' operations (RegisterOperations)
 }
 
 // InjectFault adds a fault; faults apply in the order they were added, the first that
 // matches a call taking it. The returned function removes the fault. It panics when
 // fault.Operation names no SQS operation: a misspelt name would silently never match.
 func (f *Fake) InjectFault(fault Fault) (remove func()) {
-	if _, ok := operations[fault.Operation]; !ok && fault.Operation != "" {
+	if _, ok := operations[fault.Operation]; !ok && fault.Operation != "" && !f.serviceOperation(fault.Operation) {
 		panic(fmt.Sprintf("sqsfake: InjectFault: %q is not an SQS operation; name one as the SDK does, e.g. \"DeleteMessage\"", fault.Operation))
+	}
+	if f.serviceOperation(fault.Operation) && (fault.Err == nil || fault.LoseResponse || fault.Latency > 0 || fault.FailEntries != nil) {
+		panic(fmt.Sprintf("sqsfake: InjectFault: %s is a companion's operation: it takes Err (and Match, Times) only", fault.Operation))
 	}
 	if fault.FailEntries != nil {
 		if !batchOperations[fault.Operation] {

@@ -185,3 +185,80 @@ func (p *ResourcePolicy) Decide(r PolicyRequest) PolicyDecision {
 	}
 	return PolicyImplicitDeny
 }
+
+// Companions' calls in the fake's call record: a companion registers its operations, and
+// each call of one is a ServiceCall — numbered with the fake's calls (CallCount, request
+// ids, WaitForCalls, WaitIdle), in Calls with Operation set to its name, its error in
+// LastError, and open to InjectFault.
+
+// RegisterOperations registers a companion service's operations under the names its calls
+// carry, the service's ID and the operation as the service's SDK names it, such as
+// "SNS.Publish", so that InjectFault takes them (a Fault with Err, and Match or Times: the
+// call fails with Err without running; LoseResponse, Latency and FailEntries are SQS's).
+func (f *Fake) RegisterOperations(names ...string) {
+	f.faults.mu.Lock()
+	defer f.faults.mu.Unlock()
+	if f.faults.service == nil {
+		f.faults.service = make(map[string]bool, len(names))
+	}
+	for _, n := range names {
+		f.faults.service[n] = true
+	}
+}
+
+func (f *Fake) serviceOperation(name string) bool {
+	f.faults.mu.Lock()
+	defer f.faults.mu.Unlock()
+	return f.faults.service[name]
+}
+
+// ServiceCall is one call of a companion's operation, from BeginServiceCall to End.
+type ServiceCall struct {
+	c call
+	// Fault is the fault InjectFault gave the call, or nil: the companion answers its Err
+	// without running the operation.
+	Fault *Fault
+}
+
+// BeginServiceCall starts a call of the registered operation op through door, acting as
+// who (nil: the fake's own identity), with its input params (which a fault's Match sees):
+// it enters the call record and takes the first injected fault that matches. reached
+// false records a call the SDK's client-side validation refused: it takes no fault. End it
+// with End.
+func (f *Fake) BeginServiceCall(op string, door Door, who *Identity, params any, reached bool) *ServiceCall {
+	sc := &ServiceCall{c: call{f: f, op: op, door: door, reached: reached}}
+	var id identity
+	if who != nil {
+		if id = identityFromPublic(*who); id.bad != nil {
+			id = identity{}
+		}
+	}
+	f.mu.Lock()
+	sc.c.who = f.actorFor(id)
+	sc.c.id = f.startCall(op, door, sc.c.who, nil)
+	if r := f.callRecord(sc.c.id); r != nil {
+		r.flags |= callUnread // no SQS input to summarise
+		f.calls.extra(r).opName = op
+	}
+	f.mu.Unlock()
+	sc.c.req = sc.c.id.seq
+	if reached {
+		if fl := f.takeFault(op, params); fl != nil {
+			sc.Fault = &fl.Fault
+			sc.c.fault = fl
+		}
+	}
+	return sc
+}
+
+// RequestID is the call's request id, numbered with the fake's own calls.
+func (sc *ServiceCall) RequestID() string { return sc.c.requestID() }
+
+// End records the call's outcome: err is the error its caller gets (nil: it succeeded),
+// which becomes LastError.
+func (sc *ServiceCall) End(err error) {
+	sc.c.f.returned(&sc.c, nil, nil, err)
+	if err != nil && !callerEnded(err) {
+		sc.c.f.lastErr.Store(&err)
+	}
+}

@@ -109,7 +109,28 @@ type doorMiddleware struct {
 func (*doorMiddleware) ID() string { return "SNSFake" }
 
 func (m *doorMiddleware) add(st *middleware.Stack) error {
+	if err := st.Initialize.Add(rejectionRecorder{m.s}, middleware.Before); err != nil {
+		return err
+	}
 	return st.Serialize.Add(m, middleware.Before)
+}
+
+// rejectionRecorder records the calls the SDK's client-side validation refuses before they
+// reach the fake, as door 1 records the same refusals, so that both doors number calls
+// alike.
+type rejectionRecorder struct{ s *Fake }
+
+func (rejectionRecorder) ID() string { return "SNSFakeRejections" }
+
+func (r rejectionRecorder) HandleInitialize(ctx context.Context, in middleware.InitializeInput, next middleware.InitializeHandler) (
+	middleware.InitializeOutput, middleware.Metadata, error) {
+	out, md, err := next.HandleInitialize(ctx, in)
+	var invalid smithy.InvalidParamsError
+	if name := middleware.GetOperationName(ctx); err != nil && errors.As(err, &invalid) && operations[name] != nil {
+		sc := r.s.sq.BeginServiceCall(recordName(name), sqsfake.DoorClient, nil, in.Parameters, false)
+		sc.End(operationError(name, "", invalid))
+	}
+	return out, md, err
 }
 
 func (m *doorMiddleware) HandleSerialize(ctx context.Context, in middleware.SerializeInput, _ middleware.SerializeHandler) (
@@ -132,16 +153,16 @@ func (m *doorMiddleware) HandleSerialize(ctx context.Context, in middleware.Seri
 		o.Region = region
 		o.Credentials = creds
 	}
-	var rid string
-	out, err := call(m.s, context.WithValue(ctx, requestIDKey{}, &rid), in.Parameters, []func(*sns.Options){as})
+	note := &wireNote{door: sqsfake.DoorClient}
+	out, err := call(m.s, context.WithValue(ctx, requestIDKey{}, note), in.Parameters, []func(*sns.Options){as})
 	if err != nil {
 		if oe, ok := err.(*smithy.OperationError); ok {
 			err = oe.Err // the SDK adds the OperationError layer itself
 		}
 		return middleware.SerializeOutput{}, md, err
 	}
-	if rid != "" {
-		awsmiddleware.SetRequestIDMetadata(&md, rid)
+	if note.requestID != "" {
+		awsmiddleware.SetRequestIDMetadata(&md, note.requestID)
 	}
 	return middleware.SerializeOutput{Result: out}, md, nil
 }

@@ -27,9 +27,12 @@
 // SendMessage fails the delivery, which the fake records as lost), and the queue's Policy
 // decides it with the fake's policy engine.
 //
-// Not shared: the SNS calls themselves are not in the queue fake's call record and take no
-// injected faults (sqsfake's Fault names SQS operations only); the Published and
-// Deliveries records here are their record.
+// The SNS calls are in the queue fake's call record too (sqsfake.ServiceCall), numbered
+// with its calls — CallCount, WaitForCalls, WaitIdle, request ids — with Operation "SNS." and
+// the operation ("SNS.Publish"), their door and caller, and an SNS refusal becomes LastError.
+// sqsfake.InjectFault takes them with an Err (snsfake.ServiceError for an SNS error), Match
+// and Times; LoseResponse, Latency and FailEntries are SQS's only. CallFilter does not name
+// SNS operations: filter Calls by Operation yourself.
 //
 // # Doors
 //

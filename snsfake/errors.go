@@ -85,6 +85,16 @@ func (e *snsError) apiError() smithy.APIError {
 		return &types.TopicLimitExceededException{Message: m}
 	case "ValidationException":
 		return &types.ValidationException{Message: m}
+	case "Throttled":
+		return &types.ThrottledException{Message: m}
+	case "ConcurrentAccess":
+		return &types.ConcurrentAccessException{Message: m}
+	case "InvalidState":
+		return &types.InvalidStateException{Message: m}
+	case "StaleTag":
+		return &types.StaleTagException{Message: m}
+	case "TagPolicy":
+		return &types.TagPolicyException{Message: m}
 	}
 	return &smithy.GenericAPIError{Code: e.code, Message: e.message}
 }
@@ -115,3 +125,12 @@ func operationError(op, requestID string, err error) error {
 	}
 	return &smithy.OperationError{ServiceID: "SNS", OperationName: op, Err: err}
 }
+
+// ServiceError returns SNS's error with the query code and message, shaped as the SDK
+// shapes it, for a fault injected on an SNS operation:
+//
+//	f.InjectFault(sqsfake.Fault{Operation: "SNS.Publish", Err: snsfake.ServiceError("Throttled", "Rate exceeded"), Times: 1})
+//
+// Its HTTP status is SNS's for the code (400 unless the code is one of the 403, 404, 429
+// or 500 ones). Any other Err reaches the caller wrapped in *smithy.OperationError.
+func ServiceError(code, message string) error { return newError(code, message) }

@@ -52,6 +52,11 @@ func New(f *sqsfake.Fake) *Fake {
 	}).Options()
 	s.clear()
 	f.OnReset(s.reset)
+	names := make([]string, 0, len(operations))
+	for op := range operations {
+		names = append(names, recordName(op))
+	}
+	f.RegisterOperations(names...)
 	return s
 }
 

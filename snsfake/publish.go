@@ -183,9 +183,10 @@ func (s *Fake) Publish(ctx context.Context, params *sns.PublishInput, optFns ...
 	if err != nil {
 		return nil, err
 	}
+	defer c.done()
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	t, e := s.publishTarget(&c, params)
+	t, e := s.publishTarget(c, params)
 	if e != nil {
 		return nil, c.fail(e)
 	}
@@ -228,9 +229,10 @@ func (s *Fake) PublishBatch(ctx context.Context, params *sns.PublishBatchInput, 
 	if err != nil {
 		return nil, err
 	}
+	defer c.done()
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	t, e := s.topicFor(&c, *params.TopicArn, "TopicArn", "Publish")
+	t, e := s.topicFor(c, *params.TopicArn, "TopicArn", "Publish")
 	if e != nil {
 		return nil, c.fail(e)
 	}

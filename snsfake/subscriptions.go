@@ -126,9 +126,10 @@ func (s *Fake) Subscribe(ctx context.Context, params *sns.SubscribeInput, optFns
 	if err != nil {
 		return nil, err
 	}
+	defer c.done()
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	sub, e := s.subscribe(&c, params)
+	sub, e := s.subscribe(c, params)
 	if e != nil {
 		return nil, c.fail(e)
 	}
@@ -384,14 +385,15 @@ func (s *Fake) GetSubscriptionAttributes(ctx context.Context, params *sns.GetSub
 	if err != nil {
 		return nil, err
 	}
+	defer c.done()
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	sub, e := s.subscriptionFor(&c, *params.SubscriptionArn)
+	sub, e := s.subscriptionFor(c, *params.SubscriptionArn)
 	if e == nil && sub == nil {
 		e = errSubscriptionNotFound()
 	}
 	if e == nil {
-		e = mayManage(&c, sub)
+		e = mayManage(c, sub)
 	}
 	if e != nil {
 		return nil, c.fail(e)
@@ -411,14 +413,15 @@ func (s *Fake) SetSubscriptionAttributes(ctx context.Context, params *sns.SetSub
 	if err != nil {
 		return nil, err
 	}
+	defer c.done()
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	sub, e := s.subscriptionFor(&c, *params.SubscriptionArn)
+	sub, e := s.subscriptionFor(c, *params.SubscriptionArn)
 	if e == nil && sub == nil {
 		e = errSubscriptionNotFound()
 	}
 	if e == nil {
-		e = mayManage(&c, sub)
+		e = mayManage(c, sub)
 	}
 	if e == nil {
 		// On a copy, so that a refusal changes nothing.
@@ -444,11 +447,12 @@ func (s *Fake) Unsubscribe(ctx context.Context, params *sns.UnsubscribeInput, op
 	if err != nil {
 		return nil, err
 	}
+	defer c.done()
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	sub, e := s.subscriptionFor(&c, *params.SubscriptionArn)
+	sub, e := s.subscriptionFor(c, *params.SubscriptionArn)
 	if e == nil && sub != nil {
-		e = mayManage(&c, sub)
+		e = mayManage(c, sub)
 	}
 	if e != nil {
 		return nil, c.fail(e)
@@ -478,9 +482,10 @@ func (s *Fake) ConfirmSubscription(ctx context.Context, params *sns.ConfirmSubsc
 	if err != nil {
 		return nil, err
 	}
+	defer c.done()
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	arn, e := s.confirm(&c, *params.TopicArn, *params.Token, true)
+	arn, e := s.confirm(c, *params.TopicArn, *params.Token, true)
 	if e != nil {
 		return nil, c.fail(e)
 	}
@@ -540,6 +545,7 @@ func (s *Fake) ListSubscriptions(ctx context.Context, params *sns.ListSubscripti
 	if err != nil {
 		return nil, err
 	}
+	defer c.done()
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	var keys []string
@@ -571,9 +577,10 @@ func (s *Fake) ListSubscriptionsByTopic(ctx context.Context, params *sns.ListSub
 	if err != nil {
 		return nil, err
 	}
+	defer c.done()
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	t, e := s.topicFor(&c, *params.TopicArn, "TopicArn", "ListSubscriptionsByTopic")
+	t, e := s.topicFor(c, *params.TopicArn, "TopicArn", "ListSubscriptionsByTopic")
 	if e != nil {
 		return nil, c.fail(e)
 	}

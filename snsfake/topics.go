@@ -185,8 +185,9 @@ func (s *Fake) CreateTopic(ctx context.Context, params *sns.CreateTopicInput, op
 	if err != nil {
 		return nil, err
 	}
+	defer c.done()
 	s.mu.Lock()
-	arn, e := s.createTopic(&c, params)
+	arn, e := s.createTopic(c, params)
 	s.mu.Unlock()
 	if e != nil {
 		return nil, c.fail(e)
@@ -349,11 +350,12 @@ func (s *Fake) DeleteTopic(ctx context.Context, params *sns.DeleteTopicInput, op
 	if err != nil {
 		return nil, err
 	}
+	defer c.done()
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	t, e := s.topicOrNil(&c, aws.ToString(params.TopicArn), "TopicArn")
+	t, e := s.topicOrNil(c, aws.ToString(params.TopicArn), "TopicArn")
 	if e == nil && t != nil {
-		e = s.authorizeTopic(&c, t, "DeleteTopic")
+		e = s.authorizeTopic(c, t, "DeleteTopic")
 	}
 	if e != nil {
 		return nil, c.fail(e)
@@ -376,9 +378,10 @@ func (s *Fake) GetTopicAttributes(ctx context.Context, params *sns.GetTopicAttri
 	if err != nil {
 		return nil, err
 	}
+	defer c.done()
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	t, e := s.topicFor(&c, aws.ToString(params.TopicArn), "TopicArn", "GetTopicAttributes")
+	t, e := s.topicFor(c, aws.ToString(params.TopicArn), "TopicArn", "GetTopicAttributes")
 	if e != nil {
 		return nil, c.fail(e)
 	}
@@ -418,9 +421,10 @@ func (s *Fake) SetTopicAttributes(ctx context.Context, params *sns.SetTopicAttri
 	if err != nil {
 		return nil, err
 	}
+	defer c.done()
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	t, e := s.topicFor(&c, aws.ToString(params.TopicArn), "TopicArn", "SetTopicAttributes")
+	t, e := s.topicFor(c, aws.ToString(params.TopicArn), "TopicArn", "SetTopicAttributes")
 	if e == nil {
 		e = checkTopicAttribute("", aws.ToString(params.AttributeName), aws.ToString(params.AttributeValue), t.fifo)
 	}
@@ -451,6 +455,7 @@ func (s *Fake) ListTopics(ctx context.Context, params *sns.ListTopicsInput, optF
 	if err != nil {
 		return nil, err
 	}
+	defer c.done()
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	var arns []string
@@ -513,9 +518,10 @@ func (s *Fake) TagResource(ctx context.Context, params *sns.TagResourceInput, op
 	if err != nil {
 		return nil, err
 	}
+	defer c.done()
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	t, e := s.resourceFor(&c, aws.ToString(params.ResourceArn))
+	t, e := s.resourceFor(c, aws.ToString(params.ResourceArn))
 	if e == nil {
 		e = checkTags(params.Tags)
 	}
@@ -548,9 +554,10 @@ func (s *Fake) UntagResource(ctx context.Context, params *sns.UntagResourceInput
 	if err != nil {
 		return nil, err
 	}
+	defer c.done()
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	t, e := s.resourceFor(&c, aws.ToString(params.ResourceArn))
+	t, e := s.resourceFor(c, aws.ToString(params.ResourceArn))
 	if e != nil {
 		return nil, c.fail(e)
 	}
@@ -569,9 +576,10 @@ func (s *Fake) ListTagsForResource(ctx context.Context, params *sns.ListTagsForR
 	if err != nil {
 		return nil, err
 	}
+	defer c.done()
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	t, e := s.resourceFor(&c, aws.ToString(params.ResourceArn))
+	t, e := s.resourceFor(c, aws.ToString(params.ResourceArn))
 	if e != nil {
 		return nil, c.fail(e)
 	}
@@ -592,9 +600,10 @@ func (s *Fake) PutDataProtectionPolicy(ctx context.Context, params *sns.PutDataP
 	if err != nil {
 		return nil, err
 	}
+	defer c.done()
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	t, e := s.topicFor(&c, aws.ToString(params.ResourceArn), "ResourceArn", "PutDataProtectionPolicy")
+	t, e := s.topicFor(c, aws.ToString(params.ResourceArn), "ResourceArn", "PutDataProtectionPolicy")
 	if e == nil && (!isJSONOrEmpty(*params.DataProtectionPolicy) || len(*params.DataProtectionPolicy) > 30720) {
 		e = errInvalidParameter("DataProtectionPolicy")
 	}
@@ -614,9 +623,10 @@ func (s *Fake) GetDataProtectionPolicy(ctx context.Context, params *sns.GetDataP
 	if err != nil {
 		return nil, err
 	}
+	defer c.done()
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	t, e := s.topicFor(&c, aws.ToString(params.ResourceArn), "ResourceArn", "GetDataProtectionPolicy")
+	t, e := s.topicFor(c, aws.ToString(params.ResourceArn), "ResourceArn", "GetDataProtectionPolicy")
 	if e != nil {
 		return nil, c.fail(e)
 	}
@@ -635,9 +645,10 @@ func (s *Fake) AddPermission(ctx context.Context, params *sns.AddPermissionInput
 	if err != nil {
 		return nil, err
 	}
+	defer c.done()
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	t, e := s.topicFor(&c, aws.ToString(params.TopicArn), "TopicArn", "AddPermission")
+	t, e := s.topicFor(c, aws.ToString(params.TopicArn), "TopicArn", "AddPermission")
 	if e != nil {
 		return nil, c.fail(e)
 	}
@@ -684,9 +695,10 @@ func (s *Fake) RemovePermission(ctx context.Context, params *sns.RemovePermissio
 	if err != nil {
 		return nil, err
 	}
+	defer c.done()
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	t, e := s.topicFor(&c, aws.ToString(params.TopicArn), "TopicArn", "RemovePermission")
+	t, e := s.topicFor(c, aws.ToString(params.TopicArn), "TopicArn", "RemovePermission")
 	if e != nil {
 		return nil, c.fail(e)
 	}

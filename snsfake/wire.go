@@ -151,11 +151,11 @@ func init() {
 
 func (s *Fake) serve(w http.ResponseWriter, r *http.Request, form url.Values) {
 	action := form.Get("Action")
-	var rid string
-	ctx := context.WithValue(r.Context(), requestIDKey{}, &rid)
+	note := &wireNote{door: sqsfake.DoorHTTP}
+	ctx := context.WithValue(r.Context(), requestIDKey{}, note)
 	call, ok := operations[action]
 	if !ok {
-		writeError(w, s.uuid(streamRequest, 0, 4), newError("InvalidAction", "The action "+action+" is not valid for this web service."))
+		s.refuse(w, action, newError("InvalidAction", "The action "+action+" is not valid for this web service."))
 		return
 	}
 	region := s.sq.Region()
@@ -171,45 +171,54 @@ func (s *Fake) serve(w http.ResponseWriter, r *http.Request, form url.Values) {
 	}
 	// The envelopes' links: unsigned GETs without Version.
 	if r.Method == http.MethodGet && form.Get("Version") == "" && action == "ConfirmSubscription" {
-		s.serveConfirmLink(ctx, w, form, region, &rid)
+		s.serveConfirmLink(w, form, region)
 		return
 	}
 	in := reflect.New(inputTypes[action])
 	if err := decodeQuery(form, "", in.Elem()); err != nil {
-		writeError(w, s.uuid(streamRequest, 0, 4), errInvalidParameter(err.Error()))
+		s.refuse(w, action, errInvalidParameter(err.Error()))
 		return
 	}
 	out, err := call(s, ctx, in.Interface(), []func(*sns.Options){as})
 	if err != nil {
-		writeError(w, rid, wireError(err))
+		writeError(w, note.requestID, wireError(err))
 		return
 	}
-	writeResult(w, action, rid, out)
+	writeResult(w, action, note.requestID, out)
+}
+
+// refuse answers a request refused before it reached an operation, recorded as a call of
+// the Action it named.
+func (s *Fake) refuse(w http.ResponseWriter, action string, e *snsError) {
+	sc := s.sq.BeginServiceCall(recordName(action), sqsfake.DoorHTTP, nil, nil, false)
+	writeError(w, sc.RequestID(), e)
+	sc.End(operationError(action, sc.RequestID(), e))
 }
 
 // serveConfirmLink answers the SubscribeURL GET: the token decides; a malformed or
 // other-region TopicArn is "Invalid parameter: Topic" (SPEC-sns.md §5.2). Confirmed this way,
 // ConfirmationWasAuthenticated is false.
-func (s *Fake) serveConfirmLink(ctx context.Context, w http.ResponseWriter, form url.Values, region string, rid *string) {
-	s.mu.Lock()
-	s.nextReq++
-	c := call{s: s, op: "ConfirmSubscription", n: s.nextReq, who: caller{account: s.sq.AccountID(), region: region}}
-	s.mu.Unlock()
-	*rid = c.requestID()
+func (s *Fake) serveConfirmLink(w http.ResponseWriter, form url.Values, region string) {
+	c := &call{op: "ConfirmSubscription", who: caller{account: s.sq.AccountID(), region: region}}
+	c.sc = s.sq.BeginServiceCall(recordName(c.op), sqsfake.DoorHTTP, &sqsfake.Identity{Region: region}, nil, true)
+	defer c.done()
 	topicArn := form.Get("TopicArn")
 	p := strings.Split(topicArn, ":")
+	var e *snsError
+	var arn string
 	if len(p) != 6 || p[0] != "arn" || p[2] != "sns" || p[3] != region {
-		writeError(w, *rid, errInvalidParameter("Topic"))
-		return
+		e = errInvalidParameter("Topic")
+	} else {
+		s.mu.Lock()
+		arn, e = s.confirmByToken(form.Get("Token"))
+		s.mu.Unlock()
 	}
-	s.mu.Lock()
-	arn, e := s.confirmByToken(form.Get("Token"))
-	s.mu.Unlock()
 	if e != nil {
-		writeError(w, *rid, e)
+		_ = c.fail(e)
+		writeError(w, c.requestID(), e)
 		return
 	}
-	writeResult(w, "ConfirmSubscription", *rid, &sns.ConfirmSubscriptionOutput{SubscriptionArn: &arn})
+	writeResult(w, "ConfirmSubscription", c.requestID(), &sns.ConfirmSubscriptionOutput{SubscriptionArn: &arn})
 }
 
 // confirmByToken confirms by the token alone (the link's topic name need not match).

@@ -13,6 +13,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/url"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -53,8 +54,11 @@ func TestTheServerAnswersTheCorpusAsTheMethodsDo(t *testing.T) {
 	_, srv := server(t)
 	wire := runCorpus(wireClient(srv.URL))
 	require.Equal(t, len(methods), len(wire))
+	// A call the SDK refuses client-side never reaches a server, which numbers the calls
+	// (and so their request ids) without it: compare without request ids.
+	rid := regexp.MustCompile(`RequestID: [0-9a-f-]{36}`)
 	for i := range methods {
-		assert.Equal(t, methods[i], wire[i], "call %d", i)
+		assert.Equal(t, rid.ReplaceAllString(methods[i], "RequestID: …"), rid.ReplaceAllString(wire[i], "RequestID: …"), "call %d", i)
 	}
 }
 
