@@ -29,7 +29,6 @@ type Fake struct {
 	topics    map[string]*topic        // by ARN
 	subs      map[string]*subscription // by ARN
 	tokens    map[string]*subscription // pending confirmations by token
-	nextReq   uint64
 	nextMsg   uint64
 	nextSub   uint64
 	nextToken uint64
@@ -70,7 +69,7 @@ func (s *Fake) clear() {
 	s.topics = make(map[string]*topic)
 	s.subs = make(map[string]*subscription)
 	s.tokens = make(map[string]*subscription)
-	s.nextReq, s.nextMsg, s.nextSub, s.nextToken, s.nextSeq = 0, 0, 0, 0, 0
+	s.nextMsg, s.nextSub, s.nextToken, s.nextSeq = 0, 0, 0, 0
 	s.pubs = nil
 }
 
@@ -188,8 +187,7 @@ func indexByte(s string, c byte) int {
 // Identifiers: seeded, so the same calls give the same ids run after run.
 
 const (
-	streamRequest = iota + 101
-	streamMessage
+	streamMessage = iota + 102
 	streamSubscription
 	streamToken
 )
@@ -206,7 +204,8 @@ func mix64(x uint64) uint64 {
 const hexDigits = "0123456789abcdef"
 
 // uuid formats the UUID for (seed, stream, n) with the given version nibble: MessageIds
-// have version 5 as SNS's do, subscription and request ids version 4 (SPEC-sns.md §3).
+// have version 5 as SNS's do, subscription ids version 4 (SPEC-sns.md §3); request ids are the
+// queue fake's (sqsfake.ServiceCall).
 func (s *Fake) uuid(stream, n uint64, version byte) string {
 	hi := mix64(s.sq.Seed() ^ mix64(stream) ^ n)
 	lo := mix64(hi ^ n ^ 0x5851f42d4c957f2d)
