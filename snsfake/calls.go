@@ -19,7 +19,22 @@ type call struct {
 }
 
 // recordName is an operation's name in the queue fake's call record and faults.
-func recordName(op string) string { return "SNS." + op }
+func recordName(op string) string {
+	if n, ok := recordNames[op]; ok {
+		return n
+	}
+	return "SNS." + op
+}
+
+// recordNames are the operations' record names, made once (init: the table refers to
+// the operations, which refer to it).
+var recordNames = map[string]string{}
+
+func init() {
+	for op := range operations {
+		recordNames[op] = "SNS." + op
+	}
+}
 
 // begin starts a call of op: the SDK's client-side checks, the caller's context, who the
 // call acts as, its entry in the call record, an injected fault. A call refused here never
@@ -35,8 +50,11 @@ func (s *Fake) begin(ctx context.Context, op string, params any, optFns []func(*
 	if err == nil {
 		err = ctx.Err()
 	}
-	who := sqsfake.Identity{AccountID: c.who.account, Region: c.who.region, PrincipalARN: c.who.principal}
-	c.sc = s.sq.BeginServiceCall(recordName(op), door, &who, params, err == nil)
+	var who *sqsfake.Identity // nil: the fake's own root user, in its region
+	if c.who.account != s.sq.AccountID() || c.who.region != s.sq.Region() || c.who.principal != s.ownRoot {
+		who = &sqsfake.Identity{AccountID: c.who.account, Region: c.who.region, PrincipalARN: c.who.principal}
+	}
+	c.sc = s.sq.BeginServiceCall(recordName(op), door, who, params, err == nil)
 	if rid != nil {
 		*rid = c.sc.RequestID()
 	}
