@@ -336,13 +336,22 @@ func copyAttrs(a map[string]types.MessageAttributeValue) map[string]types.Messag
 	}
 	out := make(map[string]types.MessageAttributeValue, len(a))
 	for k, v := range a {
-		v.BinaryValue = append([]byte(nil), v.BinaryValue...)
-		if v.BinaryValue == nil {
-			v.BinaryValue = nil
+		// A deep copy: the record keeps nothing of the caller's input.
+		c := types.MessageAttributeValue{DataType: copyString(v.DataType), StringValue: copyString(v.StringValue)}
+		if v.BinaryValue != nil {
+			c.BinaryValue = append([]byte(nil), v.BinaryValue...)
 		}
-		out[k] = v
+		out[k] = c
 	}
 	return out
+}
+
+func copyString(p *string) *string {
+	if p == nil {
+		return nil
+	}
+	s := *p
+	return &s
 }
 
 // delivery state shared by the subscriptions of one publish, built when first needed.

@@ -359,3 +359,20 @@ func TestFIFOPublishBatchKeepsOrderWithRisingSequenceNumbers(t *testing.T) {
 	}
 	assert.Equal(t, []string{"1", "2", "3"}, got)
 }
+
+func TestTheRecordKeepsNothingOfTheCallersInput(t *testing.T) {
+	ctx := context.Background()
+	s, topic, _ := setup(t, "t", nil, "q")
+	v, b := "before", []byte{1}
+	in := &sns.PublishInput{TopicArn: aws.String(topic), Message: aws.String("m"), MessageAttributes: map[string]types.MessageAttributeValue{
+		"s": {DataType: aws.String("String"), StringValue: &v}, "b": {DataType: aws.String("Binary"), BinaryValue: b}}}
+	out, err := s.Publish(ctx, in)
+	require.NoError(t, err)
+	v, b[0] = "after", 9
+	p, _ := s.Publication(*out.MessageId)
+	assert.Equal(t, "before", *p.MessageAttributes["s"].StringValue)
+	assert.Equal(t, []byte{1}, p.MessageAttributes["b"].BinaryValue)
+	*p.MessageAttributes["s"].StringValue = "changed"
+	again, _ := s.Publication(*out.MessageId)
+	assert.Equal(t, "before", *again.MessageAttributes["s"].StringValue, "nor hands out its own")
+}
