@@ -71,6 +71,16 @@ type api interface {
 	TagResource(context.Context, *sns.TagResourceInput, ...func(*sns.Options)) (*sns.TagResourceOutput, error)
 	DeleteTopic(context.Context, *sns.DeleteTopicInput, ...func(*sns.Options)) (*sns.DeleteTopicOutput, error)
 	Unsubscribe(context.Context, *sns.UnsubscribeInput, ...func(*sns.Options)) (*sns.UnsubscribeOutput, error)
+	GetSubscriptionAttributes(context.Context, *sns.GetSubscriptionAttributesInput, ...func(*sns.Options)) (*sns.GetSubscriptionAttributesOutput, error)
+	SetSubscriptionAttributes(context.Context, *sns.SetSubscriptionAttributesInput, ...func(*sns.Options)) (*sns.SetSubscriptionAttributesOutput, error)
+	ListSubscriptions(context.Context, *sns.ListSubscriptionsInput, ...func(*sns.Options)) (*sns.ListSubscriptionsOutput, error)
+	ListTagsForResource(context.Context, *sns.ListTagsForResourceInput, ...func(*sns.Options)) (*sns.ListTagsForResourceOutput, error)
+	UntagResource(context.Context, *sns.UntagResourceInput, ...func(*sns.Options)) (*sns.UntagResourceOutput, error)
+	AddPermission(context.Context, *sns.AddPermissionInput, ...func(*sns.Options)) (*sns.AddPermissionOutput, error)
+	RemovePermission(context.Context, *sns.RemovePermissionInput, ...func(*sns.Options)) (*sns.RemovePermissionOutput, error)
+	PutDataProtectionPolicy(context.Context, *sns.PutDataProtectionPolicyInput, ...func(*sns.Options)) (*sns.PutDataProtectionPolicyOutput, error)
+	GetDataProtectionPolicy(context.Context, *sns.GetDataProtectionPolicyInput, ...func(*sns.Options)) (*sns.GetDataProtectionPolicyOutput, error)
+	ConfirmSubscription(context.Context, *sns.ConfirmSubscriptionInput, ...func(*sns.Options)) (*sns.ConfirmSubscriptionOutput, error)
 }
 
 var _ api = (*snsfake.Fake)(nil)
@@ -134,6 +144,42 @@ func runCorpus(c api) []string {
 	rec(c.DeleteTopic(ctx, &sns.DeleteTopicInput{TopicArn: aws.String(topic)}))
 	rec(c.CreateTopic(ctx, &sns.CreateTopicInput{Name: aws.String("orders")}, snsfake.ActAs(sqsfake.Identity{AccountID: "222222222222"})))
 	rec(c.Publish(ctx, &sns.PublishInput{TopicArn: aws.String("arn:aws:sns:us-east-1:222222222222:orders"), Message: aws.String("x")}))
+	// Subscriptions, tags, permissions and data protection, through lists and maps on the wire.
+	rec(c.CreateTopic(ctx, &sns.CreateTopicInput{Name: aws.String("orders")}))
+	sub, err := c.Subscribe(ctx, &sns.SubscribeInput{TopicArn: aws.String(topic), Protocol: aws.String("sqs"), Endpoint: aws.String("arn:aws:sqs:us-east-1:123456789012:q"),
+		Attributes: map[string]string{"RawMessageDelivery": "true", "FilterPolicy": `{"k":["v",{"numeric":[">",1]}]}`}})
+	rec(sub, err)
+	if sub != nil {
+		rec(c.GetSubscriptionAttributes(ctx, &sns.GetSubscriptionAttributesInput{SubscriptionArn: sub.SubscriptionArn}))
+		rec(c.SetSubscriptionAttributes(ctx, &sns.SetSubscriptionAttributesInput{SubscriptionArn: sub.SubscriptionArn, AttributeName: aws.String("FilterPolicy"), AttributeValue: aws.String(`{"k":[]}`)}))
+		rec(c.SetSubscriptionAttributes(ctx, &sns.SetSubscriptionAttributesInput{SubscriptionArn: sub.SubscriptionArn, AttributeName: aws.String("RawMessageDelivery"), AttributeValue: aws.String("false")}))
+	}
+	rec(c.Subscribe(ctx, &sns.SubscribeInput{TopicArn: aws.String(topic), Protocol: aws.String("sqs"), Endpoint: aws.String("arn:aws:sqs:us-east-1:333333333333:theirs")}))
+	rec(c.ListSubscriptions(ctx, &sns.ListSubscriptionsInput{}))
+	rec(c.ConfirmSubscription(ctx, &sns.ConfirmSubscriptionInput{TopicArn: aws.String(topic), Token: aws.String("zz")}))
+	rec(c.ConfirmSubscription(ctx, &sns.ConfirmSubscriptionInput{TopicArn: aws.String(topic), Token: aws.String("abcd")}))
+	rec(c.TagResource(ctx, &sns.TagResourceInput{ResourceArn: aws.String(topic), Tags: []types.Tag{{Key: aws.String("b"), Value: aws.String("2")}, {Key: aws.String("a"), Value: aws.String("<1>")}}}))
+	rec(c.UntagResource(ctx, &sns.UntagResourceInput{ResourceArn: aws.String(topic), TagKeys: []string{"b", "zz"}}))
+	rec(c.ListTagsForResource(ctx, &sns.ListTagsForResourceInput{ResourceArn: aws.String(topic)}))
+	rec(c.UntagResource(ctx, &sns.UntagResourceInput{ResourceArn: aws.String(topic)}))
+	rec(c.AddPermission(ctx, &sns.AddPermissionInput{TopicArn: aws.String(topic), Label: aws.String("p"), AWSAccountId: []string{"222222222222", "333333333333"}, ActionName: []string{"Publish", "subscribe"}}))
+	rec(c.AddPermission(ctx, &sns.AddPermissionInput{TopicArn: aws.String(topic), Label: aws.String("p"), AWSAccountId: []string{"222222222222"}, ActionName: []string{"Publish"}}))
+	rec(c.GetTopicAttributes(ctx, &sns.GetTopicAttributesInput{TopicArn: aws.String(topic)}))
+	rec(c.Publish(ctx, &sns.PublishInput{TopicArn: aws.String(topic), Message: aws.String("granted")}, snsfake.ActAs(sqsfake.Identity{AccountID: "222222222222"})))
+	rec(c.RemovePermission(ctx, &sns.RemovePermissionInput{TopicArn: aws.String(topic), Label: aws.String("p")}))
+	rec(c.PutDataProtectionPolicy(ctx, &sns.PutDataProtectionPolicyInput{ResourceArn: aws.String(topic), DataProtectionPolicy: aws.String(`{"Name":"x"}`)}))
+	rec(c.GetDataProtectionPolicy(ctx, &sns.GetDataProtectionPolicyInput{ResourceArn: aws.String(topic)}))
+	rec(c.Publish(ctx, &sns.PublishInput{TopicArn: aws.String(topic), Message: aws.String(`{"default":"d"}`), MessageStructure: aws.String("json"), Subject: aws.String("s"),
+		MessageAttributes: map[string]types.MessageAttributeValue{"k": {DataType: aws.String("Number"), StringValue: aws.String("5")}, "bin": {DataType: aws.String("Binary"), BinaryValue: []byte{0, 255}}}}))
+	rec(c.CreateTopic(ctx, &sns.CreateTopicInput{Name: aws.String("f.fifo"), Attributes: map[string]string{"FifoTopic": "true", "ContentBasedDeduplication": "true"}}))
+	fifo := "arn:aws:sns:us-east-1:123456789012:f.fifo"
+	rec(c.Publish(ctx, &sns.PublishInput{TopicArn: aws.String(fifo), Message: aws.String("x"), MessageGroupId: aws.String("g")}))
+	rec(c.Publish(ctx, &sns.PublishInput{TopicArn: aws.String(fifo), Message: aws.String("x"), MessageGroupId: aws.String("g")}))
+	rec(c.PublishBatch(ctx, &sns.PublishBatchInput{TopicArn: aws.String(fifo), PublishBatchRequestEntries: []types.PublishBatchRequestEntry{
+		{Id: aws.String("a"), Message: aws.String("1"), MessageGroupId: aws.String("g"), MessageDeduplicationId: aws.String("d1")}}}))
+	if sub != nil {
+		rec(c.Unsubscribe(ctx, &sns.UnsubscribeInput{SubscriptionArn: sub.SubscriptionArn}))
+	}
 	return log
 }
 

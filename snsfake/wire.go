@@ -378,7 +378,7 @@ func writeResult(w http.ResponseWriter, action, requestID string, out any) {
 	b.WriteString(`<` + action + `Response xmlns="` + snsNamespace + `">`)
 	inner := bytes.Buffer{}
 	encodeXML(&inner, reflect.ValueOf(out).Elem())
-	if inner.Len() > 0 {
+	if inner.Len() > 0 || !voidOutput[action] {
 		b.WriteString(`<` + action + `Result>`)
 		b.Write(inner.Bytes())
 		b.WriteString(`</` + action + `Result>`)
@@ -388,6 +388,12 @@ func writeResult(w http.ResponseWriter, action, requestID string, out any) {
 	w.Header().Set("X-Amzn-Requestid", requestID)
 	_, _ = w.Write(b.Bytes())
 }
+
+// voidOutput are the operations whose answer has no <OpResult> (the model's output is
+// Unit); the others have one even when it is empty (TagResource's <TagResourceResult/>),
+// which the SDK's decoder requires.
+var voidOutput = map[string]bool{"AddPermission": true, "DeleteTopic": true, "PutDataProtectionPolicy": true,
+	"RemovePermission": true, "SetSubscriptionAttributes": true, "SetTopicAttributes": true, "Unsubscribe": true}
 
 // encodeXML writes the members of an output struct as awsQuery XML.
 func encodeXML(b *bytes.Buffer, v reflect.Value) {
