@@ -27,6 +27,7 @@ type Fake struct {
 
 	mu        sync.Mutex
 	topics    map[string]*topic        // by ARN
+	counts    map[topicKind]int        // topics per account and kind, for the quotas
 	subs      map[string]*subscription // by ARN
 	tokens    map[string]*subscription // pending confirmations by token
 	nextMsg   uint64
@@ -67,6 +68,7 @@ func (s *Fake) Options() sns.Options { return s.opts.Copy() }
 
 func (s *Fake) clear() {
 	s.topics = make(map[string]*topic)
+	s.counts = make(map[topicKind]int)
 	s.subs = make(map[string]*subscription)
 	s.tokens = make(map[string]*subscription)
 	s.nextMsg, s.nextSub, s.nextToken, s.nextSeq = 0, 0, 0, 0

@@ -220,7 +220,12 @@ func (s *Fake) createTopic(c *call, in *sns.CreateTopicInput) (string, *snsError
 		return "", errInvalidParameter("DataProtectionPolicy")
 	}
 	arn := topicARN(c.who.region, c.who.account, name)
-	if t := s.topics[arn]; t != nil {
+	t := s.topics[arn]
+	if t == nil && s.topicCount(c.who.account, fifo) >= topicLimit(fifo) {
+		// SNS's quotas per account (the model's TopicLimitExceeded; its text is UNVERIFIED).
+		return "", newError("TopicLimitExceeded", "Topic limit exceeded")
+	}
+	if t != nil {
 		for k, v := range in.Attributes {
 			if k == "FifoTopic" {
 				continue
@@ -236,7 +241,7 @@ func (s *Fake) createTopic(c *call, in *sns.CreateTopicInput) (string, *snsError
 		}
 		return arn, nil
 	}
-	t := &topic{arn: arn, name: name, account: c.who.account, region: c.who.region, fifo: fifo,
+	t = &topic{arn: arn, name: name, account: c.who.account, region: c.who.region, fifo: fifo,
 		attrs: map[string]string{"Policy": DefaultPolicy(arn, c.who.account)}, tags: map[string]string{}}
 	for k, v := range in.Attributes {
 		if k != "FifoTopic" {
@@ -252,8 +257,25 @@ func (s *Fake) createTopic(c *call, in *sns.CreateTopicInput) (string, *snsError
 	t.dataProtection = aws.ToString(in.DataProtectionPolicy)
 	t.compilePolicy()
 	s.topics[arn] = t
+	s.counts[topicKind{t.account, t.fifo}]++
 	return arn, nil
 }
+
+// topicLimit is SNS's default quota of topics per account: 100,000 standard, 1,000 FIFO
+// (SPEC-sns.md §4.1).
+func topicLimit(fifo bool) int {
+	if fifo {
+		return 1000
+	}
+	return 100000
+}
+
+type topicKind struct {
+	account string
+	fifo    bool
+}
+
+func (s *Fake) topicCount(account string, fifo bool) int { return s.counts[topicKind{account, fifo}] }
 
 func cmpOr(a, b string) string {
 	if a != "" {
@@ -365,6 +387,7 @@ func (s *Fake) DeleteTopic(ctx context.Context, params *sns.DeleteTopicInput, op
 			s.dropSubscription(sub)
 		}
 		delete(s.topics, t.arn)
+		s.counts[topicKind{t.account, t.fifo}]--
 	}
 	return &sns.DeleteTopicOutput{}, nil
 }

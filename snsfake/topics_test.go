@@ -295,3 +295,25 @@ func TestResetEmptiesTheTopicsWithTheQueues(t *testing.T) {
 	again, _ := s.Subscribe(ctx, &sns.SubscribeInput{TopicArn: first.TopicArn, Protocol: aws.String("sqs"), Endpoint: aws.String("arn:aws:sqs:us-east-1:123456789012:q")})
 	assert.Equal(t, *sub.SubscriptionArn, *again.SubscriptionArn, "ids start again after Reset")
 }
+
+func TestAnAccountHasAtMost1000FIFOTopics(t *testing.T) {
+	ctx := context.Background()
+	s := newSNS()
+	fifo := map[string]string{"FifoTopic": "true"}
+	for i := range 1000 {
+		_, err := s.CreateTopic(ctx, &sns.CreateTopicInput{Name: aws.String(fmt.Sprintf("t%d.fifo", i)), Attributes: fifo})
+		require.NoError(t, err)
+	}
+	_, err := s.CreateTopic(ctx, &sns.CreateTopicInput{Name: aws.String("one-more.fifo"), Attributes: fifo})
+	requireSNSError(t, err, "TopicLimitExceeded", "Topic limit exceeded")
+	_, err = s.CreateTopic(ctx, &sns.CreateTopicInput{Name: aws.String("t7.fifo"), Attributes: fifo})
+	assert.NoError(t, err, "an existing topic's name is no new topic")
+	_, err = s.CreateTopic(ctx, &sns.CreateTopicInput{Name: aws.String("standard")})
+	assert.NoError(t, err)
+	_, err = s.CreateTopic(ctx, &sns.CreateTopicInput{Name: aws.String("theirs.fifo"), Attributes: fifo}, snsfake.ActAs(sqsfake.Identity{AccountID: "222222222222"}))
+	assert.NoError(t, err, "the quota is per account")
+	_, err = s.DeleteTopic(ctx, &sns.DeleteTopicInput{TopicArn: aws.String("arn:aws:sns:us-east-1:123456789012:t0.fifo")})
+	require.NoError(t, err)
+	_, err = s.CreateTopic(ctx, &sns.CreateTopicInput{Name: aws.String("one-more.fifo"), Attributes: fifo})
+	assert.NoError(t, err)
+}

@@ -18,6 +18,7 @@ import (
 	"github.com/aws/smithy-go"
 
 	"github.com/sqsfake/sqsfake"
+	"github.com/sqsfake/sqsfake/internal/reqlog"
 )
 
 // The wire: SNS's awsQuery protocol (form POSTs of Action=…&Version=2010-03-31, XML
@@ -151,6 +152,7 @@ func init() {
 
 func (s *Fake) serve(w http.ResponseWriter, r *http.Request, form url.Values) {
 	action := form.Get("Action")
+	reqlog.SetAction(r.Context(), action) // for the server's -v log
 	note := &wireNote{door: sqsfake.DoorHTTP}
 	ctx := context.WithValue(r.Context(), requestIDKey{}, note)
 	call, ok := operations[action]
