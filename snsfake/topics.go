@@ -221,7 +221,7 @@ func (s *Fake) createTopic(c *call, in *sns.CreateTopicInput) (string, *snsError
 	}
 	arn := topicARN(c.who.region, c.who.account, name)
 	t := s.topics[arn]
-	if t == nil && s.topicCount(c.who.account, fifo) >= topicLimit(fifo) {
+	if t == nil && s.counts[topicKind{c.who.account, c.who.region, fifo}] >= topicLimit(fifo) {
 		// SNS's quotas per account (the model's TopicLimitExceeded; its text is UNVERIFIED).
 		return "", newError("TopicLimitExceeded", "Topic limit exceeded")
 	}
@@ -257,12 +257,12 @@ func (s *Fake) createTopic(c *call, in *sns.CreateTopicInput) (string, *snsError
 	t.dataProtection = aws.ToString(in.DataProtectionPolicy)
 	t.compilePolicy()
 	s.topics[arn] = t
-	s.counts[topicKind{t.account, t.fifo}]++
+	s.counts[topicKind{t.account, t.region, t.fifo}]++
 	return arn, nil
 }
 
-// topicLimit is SNS's default quota of topics per account: 100,000 standard, 1,000 FIFO
-// (SPEC-sns.md §4.1).
+// topicLimit is SNS's default quota of topics per account and region: 100,000 standard,
+// 1,000 FIFO (SPEC-sns.md §4.1).
 func topicLimit(fifo bool) int {
 	if fifo {
 		return 1000
@@ -270,12 +270,11 @@ func topicLimit(fifo bool) int {
 	return 100000
 }
 
+// topicKind counts topics per account, region (quotas are regional) and kind.
 type topicKind struct {
-	account string
-	fifo    bool
+	account, region string
+	fifo            bool
 }
-
-func (s *Fake) topicCount(account string, fifo bool) int { return s.counts[topicKind{account, fifo}] }
 
 func cmpOr(a, b string) string {
 	if a != "" {
@@ -387,7 +386,7 @@ func (s *Fake) DeleteTopic(ctx context.Context, params *sns.DeleteTopicInput, op
 			s.dropSubscription(sub)
 		}
 		delete(s.topics, t.arn)
-		s.counts[topicKind{t.account, t.fifo}]--
+		s.counts[topicKind{t.account, t.region, t.fifo}]--
 	}
 	return &sns.DeleteTopicOutput{}, nil
 }

@@ -312,6 +312,8 @@ func TestAnAccountHasAtMost1000FIFOTopics(t *testing.T) {
 	assert.NoError(t, err)
 	_, err = s.CreateTopic(ctx, &sns.CreateTopicInput{Name: aws.String("theirs.fifo"), Attributes: fifo}, snsfake.ActAs(sqsfake.Identity{AccountID: "222222222222"}))
 	assert.NoError(t, err, "the quota is per account")
+	_, err = s.CreateTopic(ctx, &sns.CreateTopicInput{Name: aws.String("there.fifo"), Attributes: fifo}, func(o *sns.Options) { o.Region = "eu-west-1" })
+	assert.NoError(t, err, "and region")
 	_, err = s.DeleteTopic(ctx, &sns.DeleteTopicInput{TopicArn: aws.String("arn:aws:sns:us-east-1:123456789012:t0.fifo")})
 	require.NoError(t, err)
 	_, err = s.CreateTopic(ctx, &sns.CreateTopicInput{Name: aws.String("one-more.fifo"), Attributes: fifo})
