@@ -120,8 +120,8 @@ func TestQueuePolicyDecidesWhoMayAct(t *testing.T) {
 			var re *awshttp.ResponseError
 			require.True(t, errors.As(err, &re))
 			assert.Equal(t, http.StatusForbidden, re.HTTPStatusCode())
-			after, ok := f.Queue("q")
-			require.True(t, ok, "the queue is still there")
+			after, err := f.Queue("q")
+			require.NoError(t, err, "the queue is still there")
 			assert.Equal(t, before, after, "nothing changed")
 		})
 	}

@@ -14,7 +14,9 @@ import (
 // reports a failure with t.Errorf and returns false, and takes testify's msgAndArgs; each
 // RequireX calls its AssertX and stops the test with FailNow when it fails. A failure says
 // what was expected, what is there, and prints the timelines that explain it, so the test
-// author sees why without a debugger. A queue is named by its name, URL or ARN.
+// author sees why without a debugger. A queue is named by its name, URL or ARN; a queue that
+// does not exist fails the assertion with the queues the fake has. Why every AssertX has a
+// RequireX twin: docs/api.md ("Why Assert and Require twins").
 
 // TestingT is what the assertions need of a test. *testing.T, *testing.B, testify's
 // *assert.CollectT and a recording fake all satisfy it, and it is interchangeable with
@@ -71,12 +73,35 @@ func NewForTest(t CleanupT, opts ...Option) *Fake {
 		}
 		f.releaseHeld()
 		f.mu.Unlock()
-		if polls+held > 0 {
-			t.Errorf("sqsfake: %d long poll(s) and %d response(s) held by an injected Latency were still waiting on the fake's clock when the test ended (leaked); "+
-				"move the clock past their wait with Advance, or end them by cancelling their context", polls, held)
+		if leak := leakReport(polls, held); leak != "" {
+			t.Errorf("%s", leak)
 		}
 	})
 	return f
+}
+
+// leakReport says what NewForTest's cleanup found still waiting on the clock — only what
+// leaked — or "" when nothing did.
+func leakReport(polls, held int) string {
+	var what []string
+	if polls > 0 {
+		what = append(what, plural(polls, "long poll")+" "+wasWere(polls)+" still parked")
+	}
+	if held > 0 {
+		what = append(what, plural(held, "response")+" "+wasWere(held)+" still held back by an injected Latency")
+	}
+	if what == nil {
+		return ""
+	}
+	return "sqsfake: " + strings.Join(what, " and ") + ", waiting on the fake's clock when the test ended (leaked): " +
+		"move the clock past the wait with Advance, or end the call by cancelling its context"
+}
+
+func wasWere(n int) string {
+	if n == 1 {
+		return "was"
+	}
+	return "were"
 }
 
 // AssertVisibleCount asserts that the queue holds n visible messages
@@ -161,7 +186,9 @@ func assertCount(t TestingT, f *Fake, queue string, n int, what string, state Me
 // AssertReceiveCount asserts that the message with the given MessageId has been received n
 // times (its ApproximateReceiveCount): as the queue reports it while the queue holds the
 // message, and as its last receive from the queue reported it once the message has left
-// (deleted, or moved to a dead-letter queue).
+// (deleted, or moved to a dead-letter queue). queue is the queue whose receives count: the
+// source for the receives before a dead-letter move, the dead-letter queue for the count
+// there (which goes on from the source's, as on SQS).
 func AssertReceiveCount(t TestingT, f *Fake, queue, messageID string, n int, msgAndArgs ...any) bool {
 	if h, ok := t.(tHelper); ok {
 		h.Helper()
@@ -236,24 +263,27 @@ func AssertVisibleAt(t TestingT, f *Fake, queue, messageID string, at time.Time,
 	return fail(t, l.explainState(&b, queue), msgAndArgs)
 }
 
-// AssertMovedToDLQ asserts that the message with the given MessageId was dead-lettered from
-// sourceQueue: it sits in a dead-letter queue with that DeadLetterQueueSourceArn, or its
-// timeline shows the move (it may have been deleted or redriven from the DLQ since).
-func AssertMovedToDLQ(t TestingT, f *Fake, sourceQueue, messageID string, msgAndArgs ...any) bool {
+// AssertMovedToDLQ asserts that the message with the given MessageId was dead-lettered by a
+// receive, and that queue is either end of the move: the source queue whose RedrivePolicy
+// moved it, or the dead-letter queue it was moved to. It holds while the message sits in the
+// dead-letter queue (with that DeadLetterQueueSourceArn), and after it left, from its
+// timeline (it may have been deleted or redriven from the DLQ since).
+func AssertMovedToDLQ(t TestingT, f *Fake, queue, messageID string, msgAndArgs ...any) bool {
 	if h, ok := t.(tHelper); ok {
 		h.Helper()
 	}
-	l := f.locate(sourceQueue, messageID)
-	if l.holder != "" && l.info.DeadLetterSourceArn != "" && lastSegment(l.info.DeadLetterSourceArn) == l.queueName {
+	l := f.locate(queue, messageID)
+	if l.holder != "" && l.info.DeadLetterSourceArn != "" &&
+		(lastSegment(l.info.DeadLetterSourceArn) == l.queueName || l.held) {
 		return true
 	}
 	for _, e := range l.timeline.Events {
-		if e.Kind == EventMovedToDLQ && e.Queue == l.queueName {
+		if e.Kind == EventMovedToDLQ && (e.Queue == l.queueName || e.ToQueue == l.queueName) {
 			return true
 		}
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "expected message %s to have been moved from queue %s to a dead-letter queue, but ", messageID, l.queueName)
+	fmt.Fprintf(&b, "expected message %s to have been moved to a dead-letter queue from or into queue %s, but ", messageID, l.queueName)
 	switch {
 	case !l.known:
 		b.WriteString("this fake never stored a message with that MessageId")
@@ -458,11 +488,11 @@ func RequireVisibleAt(t RequireT, f *Fake, queue, messageID string, at time.Time
 }
 
 // RequireMovedToDLQ is AssertMovedToDLQ, stopping the test when it fails.
-func RequireMovedToDLQ(t RequireT, f *Fake, sourceQueue, messageID string, msgAndArgs ...any) {
+func RequireMovedToDLQ(t RequireT, f *Fake, queue, messageID string, msgAndArgs ...any) {
 	if h, ok := t.(tHelper); ok {
 		h.Helper()
 	}
-	if !AssertMovedToDLQ(t, f, sourceQueue, messageID, msgAndArgs...) {
+	if !AssertMovedToDLQ(t, f, queue, messageID, msgAndArgs...) {
 		t.FailNow()
 	}
 }
@@ -525,9 +555,9 @@ const maxListed = 20
 // describeQueue lists a queue's messages with their states, and the timelines of the ones in
 // flight.
 func (f *Fake) describeQueue(ref string) string {
-	info, ok := f.Queue(ref)
-	if !ok {
-		return f.noSuchQueue(ref)
+	info, err := f.Queue(ref)
+	if err != nil {
+		return strings.TrimPrefix(err.Error(), "sqsfake: ")
 	}
 	var b strings.Builder
 	fmt.Fprintf(&b, "queue %s at %s: %d visible, %d in flight, %d delayed", info.Name, formatTime(f.Now()),
@@ -559,14 +589,9 @@ func (f *Fake) describeQueue(ref string) string {
 
 // noSuchQueue says that ref names no queue, and which queues there are.
 func (f *Fake) noSuchQueue(ref string) string {
-	var names []string
-	for _, q := range f.Queues() {
-		names = append(names, q.Name)
-	}
-	if len(names) == 0 {
-		return fmt.Sprintf("queue %s does not exist; the fake has no queues", ref)
-	}
-	return fmt.Sprintf("queue %s does not exist; the fake has %s", ref, strings.Join(names, ", "))
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.noQueueText(ref)
 }
 
 // located is what an assertion about one message found, all read at one instant.
@@ -587,7 +612,13 @@ type located struct {
 func (f *Fake) locate(ref, messageID string) located {
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	now := f.settleAll()
+	f.settleAll()
+	return f.locateLocked(ref, messageID)
+}
+
+// locateLocked is locate with f.mu held and the queues brought up to the clock's time.
+func (f *Fake) locateLocked(ref, messageID string) located {
+	now := f.now()
 	l := located{queueName: lastSegment(ref), now: time.Unix(0, now).UTC()}
 	q := f.lookupQueue(ref)
 	if q != nil {

@@ -223,10 +223,15 @@ func TestAssertionsPassAndFail(t *testing.T) {
 				AssertMovedToDLQ(t, s.f, "https://sqs.us-east-1.amazonaws.com/123456789012/mail", s.e) &&
 				AssertMovedToDLQ(t, s.f, "arn:aws:sqs:us-east-1:123456789012:mail", s.e)
 		}, nil},
+		{"moved to DLQ, named by the dead-letter queue", func(t TestingT, s *assertScene) bool { return AssertMovedToDLQ(t, s.f, "mail-dlq", s.e) }, nil},
+		{"moved to DLQ, but into another dead-letter queue", func(t TestingT, s *assertScene) bool { return AssertMovedToDLQ(t, s.f, "jobs-dlq", s.e) },
+			func(s *assertScene) []string {
+				return []string{"from or into queue jobs-dlq, but it is in queue mail-dlq, visible, received 1 time, dead-lettered from arn:aws:sqs:us-east-1:123456789012:mail"}
+			}},
 		{"moved to DLQ, but still in its queue", func(t TestingT, s *assertScene) bool { return AssertMovedToDLQ(t, s.f, "jobs", s.a) },
 			func(s *assertScene) []string {
 				return []string{
-					"sqsfake: expected message " + s.a + " to have been moved from queue jobs to a dead-letter queue, but it is in queue jobs, in flight until 2025-01-01T00:01:00Z, received 1 time",
+					"sqsfake: expected message " + s.a + " to have been moved to a dead-letter queue from or into queue jobs, but it is in queue jobs, in flight until 2025-01-01T00:01:00Z, received 1 time",
 					`queue jobs has RedrivePolicy {"deadLetterTargetArn":"arn:aws:sqs:us-east-1:123456789012:jobs-dlq","maxReceiveCount":2}`,
 					s.receivedLineA(),
 				}
@@ -292,6 +297,7 @@ func TestAssertMovedToDLQAfterTheDLQDeletedIt(t *testing.T) {
 	e.delete(dlq, *e.receiveOne(dlq, 0).ReceiptHandle)
 	rec := &recordingT{}
 	assert.True(t, AssertMovedToDLQ(rec, e.f, "jobs", id))
+	assert.True(t, AssertMovedToDLQ(rec, e.f, "jobs-dlq", id), "the DLQ names the move too")
 	assert.True(t, AssertDeleted(rec, e.f, id))
 	assert.True(t, AssertReceiveCount(rec, e.f, "jobs", id, 1), "its count when it left jobs")
 	assert.True(t, AssertReceiveCount(rec, e.f, "jobs-dlq", id, 2), "and when it left the DLQ")
@@ -491,7 +497,8 @@ func TestNewForTestFailsOnLeakedLongPolls(t *testing.T) {
 
 	rec.runCleanups()
 	require.Len(t, rec.errors, 1)
-	assert.Contains(t, rec.errors[0], "sqsfake: 1 long poll(s) and 0 response(s) held by an injected Latency were still waiting on the fake's clock when the test ended (leaked)")
+	assert.Equal(t, "sqsfake: 1 long poll was still parked, waiting on the fake's clock when the test ended (leaked): "+
+		"move the clock past the wait with Advance, or end the call by cancelling its context", rec.errors[0], "only what leaked: no Latency was injected")
 	r := <-done
 	require.NoError(t, r.err, "the cleanup ends the leaked poll")
 	assert.Empty(t, r.out.Messages)
@@ -509,11 +516,29 @@ func TestNewForTestFailsOnResponsesHeldByLatency(t *testing.T) {
 	}()
 	require.NoError(t, f.WaitForPollers(context.Background(), 1))
 	rec.runCleanups()
-	assert.Contains(t, rec.text(), "0 long poll(s) and 1 response(s) held by an injected Latency")
+	assert.Contains(t, rec.text(), "sqsfake: 1 response was still held back by an injected Latency, waiting on the fake's clock")
+	assert.NotContains(t, rec.text(), "long poll")
 	err := <-done
 	assert.ErrorIs(t, err, errReleased, "the cleanup ends the held call")
 	assert.Equal(t, 0, f.Pollers())
 	cancel()
+}
+
+// The leak report lists only what leaked, in agreeing numbers.
+func TestLeakReportNamesOnlyWhatLeaked(t *testing.T) {
+	const tail = ", waiting on the fake's clock when the test ended (leaked): move the clock past the wait with Advance, or end the call by cancelling its context"
+	for _, tc := range []struct {
+		polls, held int
+		want        string
+	}{
+		{0, 0, ""},
+		{1, 0, "sqsfake: 1 long poll was still parked" + tail},
+		{3, 0, "sqsfake: 3 long polls were still parked" + tail},
+		{0, 2, "sqsfake: 2 responses were still held back by an injected Latency" + tail},
+		{2, 1, "sqsfake: 2 long polls were still parked and 1 response was still held back by an injected Latency" + tail},
+	} {
+		assert.Equal(t, tc.want, leakReport(tc.polls, tc.held), "%d polls, %d held", tc.polls, tc.held)
+	}
 }
 
 func TestNewForTestPassesWhenNothingLeaks(t *testing.T) {

@@ -397,3 +397,62 @@ func BenchmarkHandlerSendMessage(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkFairQueueReceive: a receive+delete (and the send that keeps the depth) on a fair
+// queue of 1,000 tenants, one of them noisy with a backlog of 5,000 sent before everyone
+// else's, against the same on a standard queue of the same depth without group ids. Bar
+// (issue 22): fair ≤ 2× standard; queues that never saw a group id pay nothing
+// (BenchmarkSendReceiveDeleteCycle).
+func BenchmarkFairQueueReceive(b *testing.B) {
+	const tenants, perTenant, backlog, noisyInFlight = 1000, 5, 5000, 40
+	for _, fair := range []bool{false, true} {
+		b.Run(map[bool]string{false: "standard", true: "fair-1000-tenants-one-noisy"}[fair], func(b *testing.B) {
+			ctx := context.Background()
+			f := New()
+			q := benchQueue(b, f, map[string]string{"VisibilityTimeout": "43200"})
+			group := func(name string) *string {
+				if fair {
+					return aws.String(name)
+				}
+				return nil
+			}
+			for range backlog + noisyInFlight {
+				if _, err := f.SendMessage(ctx, &sqs.SendMessageInput{QueueUrl: q, MessageBody: aws.String(body100), MessageGroupId: group("noisy")}); err != nil {
+					b.Fatal(err)
+				}
+			}
+			for range noisyInFlight / 10 {
+				if _, err := f.ReceiveMessage(ctx, &sqs.ReceiveMessageInput{QueueUrl: q, MaxNumberOfMessages: 10}); err != nil {
+					b.Fatal(err)
+				}
+			}
+			sends := make([]*sqs.SendMessageInput, tenants-1)
+			for i := range sends {
+				sends[i] = &sqs.SendMessageInput{QueueUrl: q, MessageBody: aws.String(body100), MessageGroupId: group(fmt.Sprintf("tenant-%03d", i))}
+				for range perTenant {
+					if _, err := f.SendMessage(ctx, sends[i]); err != nil {
+						b.Fatal(err)
+					}
+				}
+			}
+			recv := &sqs.ReceiveMessageInput{QueueUrl: q}
+			del := &sqs.DeleteMessageInput{QueueUrl: q}
+			runtime.GC()
+			b.ReportAllocs()
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				if _, err := f.SendMessage(ctx, sends[i%len(sends)]); err != nil {
+					b.Fatal(err)
+				}
+				out, err := f.ReceiveMessage(ctx, recv)
+				if err != nil || len(out.Messages) != 1 {
+					b.Fatal(err, out)
+				}
+				del.ReceiptHandle = out.Messages[0].ReceiptHandle
+				if _, err := f.DeleteMessage(ctx, del); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}

@@ -215,7 +215,7 @@ func (cf CallFilter) check() error {
 		return nil
 	}
 	if _, ok := operationIndex[cf.Operation]; !ok {
-		return fmt.Errorf("CallFilter.Operation %q is not an SQS operation; name one as the SDK does, e.g. \"DeleteMessage\"", cf.Operation)
+		return errors.New("CallFilter.Operation " + notAnOperation(cf.Operation))
 	}
 	return nil
 }

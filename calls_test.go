@@ -224,6 +224,8 @@ func TestCallsFilterByOperationAndQueue(t *testing.T) {
 	}
 	assert.PanicsWithValue(t, `sqsfake: Calls: CallFilter.Operation "DeleteMessages" is not an SQS operation; name one as the SDK does, e.g. "DeleteMessage"`,
 		func() { e.f.Calls(CallFilter{Operation: "DeleteMessages"}) })
+	assert.PanicsWithValue(t, `sqsfake: Calls: CallFilter.Operation "sendMessage" is not an SQS operation; did you mean "SendMessage"?`,
+		func() { e.f.Calls(CallFilter{Operation: "sendMessage"}) })
 }
 
 // A long poll is in the record from when it parks, and gets its End when it returns.

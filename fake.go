@@ -3,13 +3,49 @@
 // A *Fake has the method set of *sqs.Client from aws-sdk-go-v2, so it satisfies whatever
 // interface a service declares over the client. It runs on a virtual clock: move it with
 // Advance and watch messages become visible again, count their receives and land in a
-// dead-letter queue — no network, no container, no sleeps.
+// dead-letter queue — no network, no container, no sleeps. A first test:
 //
-//	f := sqsfake.New()
-//	q, _ := f.CreateQueue(ctx, &sqs.CreateQueueInput{QueueName: aws.String("jobs")})
-//	f.SendMessage(ctx, &sqs.SendMessageInput{QueueUrl: q.QueueUrl, MessageBody: aws.String("hi")})
-//	out, _ := f.ReceiveMessage(ctx, &sqs.ReceiveMessageInput{QueueUrl: q.QueueUrl})
-//	f.Advance(30 * time.Second) // the visibility timeout lapses; the message is visible again
+//	func TestAMessageComesBackAfterItsVisibilityTimeout(t *testing.T) {
+//		ctx := context.Background()
+//		f := sqsfake.NewForTest(t) // fails t if a long poll is left waiting
+//		q, _ := f.CreateQueue(ctx, &sqs.CreateQueueInput{QueueName: aws.String("jobs")})
+//		sent, _ := f.SendMessage(ctx, &sqs.SendMessageInput{QueueUrl: q.QueueUrl, MessageBody: aws.String("hi")})
+//		f.ReceiveMessage(ctx, &sqs.ReceiveMessageInput{QueueUrl: q.QueueUrl}) // a consumer that crashes before it deletes
+//		sqsfake.AssertInFlight(t, f, "jobs", *sent.MessageId)
+//		f.Advance(30 * time.Second) // the visibility timeout lapses
+//		sqsfake.AssertVisibleCount(t, f, "jobs", 1)
+//	}
+//
+// [NewForTest] is the constructor for a test; [New] the same fake without one.
+//
+// # Where things are
+//
+//   - Assertions: AssertVisibleCount, AssertInFlight, AssertReceiveCount, AssertMovedToDLQ,
+//     AssertDeleted, AssertLastError, AssertCallCount, … — each AssertX reports with t.Errorf
+//     and returns false, and its RequireX twin stops the test, as testify's assert and
+//     require do. A failure prints the timelines that explain it.
+//   - Inspection: [Fake.Queue], [Fake.Message], [Fake.InFlight], [Fake.DeadLettersFrom] (the
+//     source queue), [Fake.DeadLettersIn] (the dead-letter queue), [Fake.FindMessage] and
+//     [Fake.Timeline] return copied snapshots. A queue is named by its name, URL or ARN; one
+//     that does not exist is an error wrapping [ErrNoQueue] that lists the queues there are.
+//   - Time: [Fake.Advance] moves the clock; [Fake.WaitForCalls], [Fake.WaitForPollers] and
+//     [Fake.WaitForTimers] wait until a goroutine waits, before the clock moves.
+//   - Faults: [Fake.InjectFault] makes calls fail, lose their responses or answer late;
+//     [WithChaos] duplicates, reorders and redelivers as at-least-once delivery allows.
+//   - The call record: [Fake.Calls], [Fake.CallCount] and [Fake.LastError], every call
+//     through every door.
+//   - Other doors: [Fake.Client] (a real *sqs.Client answered in memory), [Fake.Handler]
+//     (SQS's wire protocols over HTTP), and the server cmd/sqsfake for any language.
+//
+// Companions: package heartbeat keeps a slow handler's message hidden, in production code,
+// and is tested on the fake's clock; package lambdasqs plays Lambda's SQS trigger on it.
+//
+// # Reference
+//
+// docs/api.md in the repository groups every method of Fake by purpose (go doc sorts them
+// alphabetically); docs/testing-aids.md has the options, inspection, timelines, the call
+// record, assertions and faults in full; docs/fidelity.md what the fake chose where AWS is
+// silent, and what AWS does that looks like a bug of the fake but is not.
 //
 // To work on the fake itself, read ARCHITECTURE.md at the repository root first: a map of
 // which file holds what — the engine, its three doors, the test aids — and the rule that the
@@ -49,6 +85,8 @@ const (
 type Fake struct {
 	mu        sync.Mutex
 	advanceMu sync.Mutex // Advance calls run one at a time, as clock mocks require
+	hookMu    sync.Mutex // guards hooks
+	hooks     fakeHooks  // OnMove's, when the clock is not a *VirtualClock (which keeps them)
 	clk       Clock
 
 	region, account, partition string
@@ -204,12 +242,13 @@ func WithInFlightLimit(n int) Option {
 // WithPurgeCooldown sets how long after a PurgeQueue another PurgeQueue of the same queue
 // fails with PurgeQueueInProgress (default DefaultPurgeCooldown, 60 s as on SQS). 0 switches
 // the cooldown off, for test suites written against emulators that never enforced it, which
-// purge the same queue in every test's set-up. d must not be negative. The error's message
+// purge the same queue in every test's set-up. d must be 0 or at least 1ms (a bare 60 is 60ns,
+// refused as the unit mistake it is). The error's message
 // names d when it is not 60 s: "Only one PurgeQueue operation on jobs is allowed every 10
 // seconds."
 func WithPurgeCooldown(d time.Duration) Option {
 	return func(f *Fake) {
-		if d < 0 {
+		if d < 0 || d > 0 && d < time.Millisecond {
 			f.refuse("WithPurgeCooldown", d.String(), purgeCooldownRule)
 			return
 		}

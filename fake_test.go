@@ -284,8 +284,8 @@ func TestConcurrentProducersAndConsumersDeleteEveryMessageOnce(t *testing.T) {
 		assert.Equal(t, 1, removals, "message %s removed exactly once", id)
 	}
 	assert.Len(t, deleted, len(sent), "only sent messages were received")
-	info, ok := f.Queue("busy")
-	require.True(t, ok)
+	info, err := f.Queue("busy")
+	require.NoError(t, err)
 	assert.EqualValues(t, calls, info.Stats.NumberOfMessagesDeleted,
 		"CloudWatch counts every successful delete, duplicates included")
 	attrs, err := f.GetQueueAttributes(ctx, &sqs.GetQueueAttributesInput{QueueUrl: q.QueueUrl, AttributeNames: []types.QueueAttributeName{"All"}})

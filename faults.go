@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"slices"
+	"strings"
 	"sync"
 	"time"
 
@@ -151,12 +152,29 @@ type faults struct {
 	service map[string]bool // companions' operations (RegisterOperations)
 }
 
+// notAnOperation says that op names no SQS operation, and which it may have meant: one
+// spelt the same in another case, else an example.
+func notAnOperation(op string) string {
+	for name := range operations {
+		if strings.EqualFold(name, op) {
+			return fmt.Sprintf("%q is not an SQS operation; did you mean %q?", op, name)
+		}
+	}
+	return fmt.Sprintf("%q is not an SQS operation; name one as the SDK does, e.g. \"DeleteMessage\"", op)
+}
+
 // InjectFault adds a fault; faults apply in the order they were added, the first that
 // matches a call taking it. The returned function removes the fault. It panics when
 // fault.Operation names no SQS operation: a misspelt name would silently never match.
 func (f *Fake) InjectFault(fault Fault) (remove func()) {
 	if _, ok := operations[fault.Operation]; !ok && fault.Operation != "" && !f.serviceOperation(fault.Operation) {
-		panic(fmt.Sprintf("sqsfake: InjectFault: %q is not an SQS operation; name one as the SDK does, e.g. \"DeleteMessage\"", fault.Operation))
+		panic("sqsfake: InjectFault: " + notAnOperation(fault.Operation))
+	}
+	if fault.Times < 0 {
+		panic(fmt.Sprintf("sqsfake: InjectFault: Times %d; want 1 or more calls to disturb, or 0 for every matching call", fault.Times))
+	}
+	if fault.Latency < 0 || fault.Latency > 0 && fault.Latency < time.Millisecond {
+		panic(fmt.Sprintf("sqsfake: InjectFault: Latency %v; want 0 (none) or %s", fault.Latency, durationRule))
 	}
 	if f.serviceOperation(fault.Operation) && (fault.Err == nil || fault.LoseResponse || fault.Latency > 0 || fault.FailEntries != nil) {
 		panic(fmt.Sprintf("sqsfake: InjectFault: %s is a companion's operation: it takes Err (and Match, Times) only", fault.Operation))

@@ -544,6 +544,25 @@ func TestInjectFaultRefusesAnUnknownOperation(t *testing.T) {
 	assert.NotPanics(t, func() { f.InjectFault(Fault{Err: ErrThrottled})() }, "every operation")
 }
 
+// Each refusal of InjectFault names the field, the value and what it wants — the right
+// spelling of an operation, and the unit a bare-number Latency forgot.
+func TestInjectFaultRefusalsNameTheMistakeAndTheFix(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		fault Fault
+		want  string
+	}{
+		{"operation in the wrong case", Fault{Operation: "deleteMessage"}, `sqsfake: InjectFault: "deleteMessage" is not an SQS operation; did you mean "DeleteMessage"?`},
+		{"negative Times", Fault{Times: -1}, "sqsfake: InjectFault: Times -1; want 1 or more calls to disturb, or 0 for every matching call"},
+		{"Latency without its unit", Fault{Latency: 3}, "sqsfake: InjectFault: Latency 3ns; want 0 (none) or 1ms or more, such as 60 * time.Second (a bare number is nanoseconds: 5 is 5ns)"},
+		{"negative Latency", Fault{Latency: -time.Second}, "sqsfake: InjectFault: Latency -1s; want 0 (none) or 1ms or more, such as 60 * time.Second (a bare number is nanoseconds: 5 is 5ns)"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			assert.PanicsWithValue(t, tc.want, func() { New().InjectFault(tc.fault) })
+		})
+	}
+}
+
 // FailEntries fails chosen entries of a batch — they take no effect and are listed in
 // Failed — while the call and its other entries succeed, through every door.
 func TestFailEntriesFailsChosenBatchEntriesThroughEveryDoor(t *testing.T) {

@@ -296,7 +296,7 @@ func (q *queue) reapplyDelay(now int64) {
 			q.enterPending(m, avail)
 		case m.pending:
 			q.pending.remove(m)
-			q.leavePending(m)
+			q.leavePending(m, now)
 			m.at = avail
 			if m.isHead() {
 				q.fifoOffer(m.ext.group)

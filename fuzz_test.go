@@ -468,7 +468,7 @@ func FuzzQueueName(f *testing.F) {
 			if !strings.HasSuffix(arn, ":"+name) {
 				t.Errorf("QueueArn %q of %q", arn, name)
 			}
-			if _, ok := fake.Queue(arn); !ok {
+			if _, err := fake.Queue(arn); err != nil {
 				t.Errorf("no queue by its ARN %q", arn)
 			}
 		}

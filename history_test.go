@@ -224,8 +224,8 @@ func TestSnapshotsOfDeadLettersOutliveTheHistoryLimit(t *testing.T) {
 	e.f.Advance(30 * time.Second)
 	assert.Empty(t, e.receive(src, 1, 0)) // moves it to jobs-dlq
 	e.f.Advance(10 * time.Second)
-	before, ok := e.f.Message("jobs-dlq", id)
-	require.True(t, ok)
+	before, err := e.f.Message("jobs-dlq", id)
+	require.NoError(t, err)
 	dlqBefore, _ := e.f.Queue("jobs-dlq")
 	require.Equal(t, *r.ReceiptHandle, before.ReceiptHandle)
 	require.Equal(t, 10*time.Second, dlqBefore.Stats.ApproximateAgeOfOldestMessage)
@@ -235,8 +235,8 @@ func TestSnapshotsOfDeadLettersOutliveTheHistoryLimit(t *testing.T) {
 		e.send(other, "traffic")
 	}
 	require.False(t, e.f.Timeline(id).Has(EventMovedToDLQ), "the log forgot the move")
-	after, ok := e.f.Message("jobs-dlq", id)
-	require.True(t, ok)
+	after, err := e.f.Message("jobs-dlq", id)
+	require.NoError(t, err)
 	assert.Equal(t, before, after)
 	dlqAfter, _ := e.f.Queue("jobs-dlq")
 	assert.Equal(t, dlqBefore.Stats, dlqAfter.Stats)

@@ -3,8 +3,11 @@ package sqsfake
 import (
 	"cmp"
 	"container/heap"
+	"errors"
+	"fmt"
 	"slices"
 	"sort"
+	"strings"
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/service/sqs/types"
@@ -13,6 +16,72 @@ import (
 // Inspection: copied snapshots of the fake's state for tests to assert on. Nothing returned
 // here shares memory with the fake, and reading it changes nothing — except that, like any
 // call, it first brings queues up to the clock's current time.
+//
+// One rule for every inspection method that takes a queue (by name, URL or ARN): when no
+// queue has that name, it returns an error that wraps ErrNoQueue and names the queues the
+// fake has, so that a typo is never read as an empty queue.
+
+// ErrNoQueue is wrapped by the error of an inspection method given a queue that does not
+// exist: Queue, QueuePage, Message, InFlight, DeadLettersFrom, DeadLettersIn and
+// NextVisible. The error's text names the queue and lists the queues the fake has, such as
+// "sqsfake: queue orderz does not exist; the fake has orders, orders-dlq".
+var ErrNoQueue = errors.New("sqsfake: no such queue")
+
+// ErrNoMessage is wrapped by the error of Message when the queue exists but does not hold
+// the message. The error's text says where the message is, or how it left, such as
+// "sqsfake: queue orders does not hold message …: it is in queue orders-dlq, visible, received
+// 3 times".
+var ErrNoMessage = errors.New("sqsfake: the queue does not hold the message")
+
+// inspectError is the error of an inspection method: its text, and the sentinel it wraps.
+type inspectError struct {
+	text string
+	kind error
+}
+
+func (e *inspectError) Error() string { return "sqsfake: " + e.text }
+func (e *inspectError) Unwrap() error { return e.kind }
+
+// maxNamed bounds how many queue names an error lists.
+const maxNamed = 20
+
+// noQueueText says that ref names no queue, and which queues there are. f.mu is held.
+func (f *Fake) noQueueText(ref string) string {
+	qs := f.sortedQueues()
+	if len(qs) == 0 {
+		return fmt.Sprintf("queue %s does not exist; the fake has no queues", ref)
+	}
+	names := make([]string, 0, min(len(qs), maxNamed+1))
+	for i, q := range qs {
+		if i == maxNamed {
+			names = append(names, fmt.Sprintf("… and %d more", len(qs)-maxNamed))
+			break
+		}
+		names = append(names, q.name)
+	}
+	text := fmt.Sprintf("queue %s does not exist; the fake has %s", ref, strings.Join(names, ", "))
+	// A queue of that name in another account or region (ActAs) is named by its ARN.
+	var arns []string
+	for _, q := range qs {
+		if q.name == lastSegment(ref) && len(arns) < maxNamed {
+			arns = append(arns, q.arn)
+		}
+	}
+	if len(arns) > 0 {
+		text += fmt.Sprintf(" (%s of another account or region: name it by its ARN, %s)",
+			lastSegment(ref), strings.Join(arns, " or "))
+	}
+	return text
+}
+
+// lookupInspected finds the queue an inspection method names, or returns the error that says
+// it does not exist. f.mu is held.
+func (f *Fake) lookupInspected(ref string) (*queue, error) {
+	if q := f.lookupQueue(ref); q != nil {
+		return q, nil
+	}
+	return nil, &inspectError{text: f.noQueueText(ref), kind: ErrNoQueue}
+}
 
 // MessageState is where a message stands in its queue.
 type MessageState int
@@ -264,17 +333,17 @@ func (f *Fake) queueHead(q *queue, now int64) QueueInfo {
 	return info
 }
 
-// Queue returns a snapshot of the queue with the given name, URL or ARN, and false when
-// there is no such queue.
-func (f *Fake) Queue(ref string) (QueueInfo, bool) {
+// Queue returns a snapshot of the queue with the given name, URL or ARN, with all its
+// messages in arrival order; when there is no such queue, an error that wraps ErrNoQueue.
+func (f *Fake) Queue(ref string) (QueueInfo, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	now := f.settleAll()
-	q := f.lookupQueue(ref)
-	if q == nil {
-		return QueueInfo{}, false
+	q, err := f.lookupInspected(ref)
+	if err != nil {
+		return QueueInfo{}, err
 	}
-	return f.queueInfo(q, now), true
+	return f.queueInfo(q, now), nil
 }
 
 // QueuePage is a snapshot of a queue with one page of its messages: QueueInfo, whose
@@ -293,17 +362,17 @@ type QueuePage struct {
 // number is after (0 for the first page), in arrival order. A queue numbers its messages
 // 1, 2, 3, … as they arrive, and a page's Next is a cursor for the next page that still
 // holds when that message is gone. The page costs time in the queue's length but memory in
-// limit only; limit 0 gives the queue without its messages. It returns false when there is
-// no such queue, and panics on a negative limit.
-func (f *Fake) QueuePage(ref string, after uint64, limit int) (QueuePage, bool) {
+// limit only; limit 0 gives the queue without its messages. When there is no such queue it
+// returns an error that wraps ErrNoQueue. It panics on a negative limit.
+func (f *Fake) QueuePage(ref string, after uint64, limit int) (QueuePage, error) {
 	if limit < 0 {
 		panic("sqsfake: QueuePage with a negative limit")
 	}
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	q := f.lookupQueue(ref)
-	if q == nil {
-		return QueuePage{}, false
+	q, err := f.lookupInspected(ref)
+	if err != nil {
+		return QueuePage{}, err
 	}
 	// Only this queue is brought up to the clock's time, as an SQS call on it would be: a
 	// caller that pages through every queue does not settle every queue for each.
@@ -317,7 +386,7 @@ func (f *Fake) QueuePage(ref string, after uint64, limit int) (QueuePage, bool) 
 			page.Next = ms[len(ms)-1].seq
 		}
 	}
-	return page, true
+	return page, nil
 }
 
 // arrivedAfter returns the first limit messages of q that arrived after the arrival number
@@ -390,20 +459,32 @@ func (f *Fake) Queues() []QueueInfo {
 }
 
 // Message returns a snapshot of the message with the given MessageId in the queue named by
-// ref (name, URL or ARN), and false when the queue does not hold it.
-func (f *Fake) Message(ref, messageID string) (MessageInfo, bool) {
+// ref (name, URL or ARN). When there is no such queue the error wraps ErrNoQueue; when the
+// queue does not hold the message, it wraps ErrNoMessage and says where the message is, or
+// how it left (deleted, dead-lettered, never sent).
+func (f *Fake) Message(ref, messageID string) (MessageInfo, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.settleAll()
-	q := f.lookupQueue(ref)
-	if q == nil {
-		return MessageInfo{}, false
+	q, err := f.lookupInspected(ref)
+	if err != nil {
+		return MessageInfo{}, err
 	}
-	n, ok := f.idNumOf(messageID)
-	if !ok || q.msgs[n] == nil {
-		return MessageInfo{}, false
+	if n, ok := f.idNumOf(messageID); ok && q.msgs[n] != nil {
+		return f.messageInfo(q, q.msgs[n]), nil
 	}
-	return f.messageInfo(q, q.msgs[n]), true
+	l := f.locateLocked(ref, messageID)
+	var b strings.Builder
+	fmt.Fprintf(&b, "queue %s does not hold message %s: ", q.name, messageID)
+	switch {
+	case !l.known:
+		b.WriteString("this fake never stored a message with that MessageId")
+	case l.holder != "":
+		fmt.Fprintf(&b, "it is in queue %s, %s", l.holder, describeMessage(l.info))
+	default:
+		fmt.Fprintf(&b, "no queue holds it (%s)", l.departure())
+	}
+	return MessageInfo{}, &inspectError{text: b.String(), kind: ErrNoMessage}
 }
 
 // FindMessage returns a snapshot of the message with the given MessageId wherever it is
@@ -424,20 +505,25 @@ func (f *Fake) FindMessage(messageID string) (MessageInfo, string, bool) {
 	return MessageInfo{}, "", false
 }
 
-// InFlight returns the in-flight messages of the queue named by ref, in arrival order.
-func (f *Fake) InFlight(ref string) []MessageInfo {
+// InFlight returns the in-flight messages of the queue named by ref — received, and hidden
+// until their visibility timeout ends — in arrival order; when there is no such queue, an
+// error that wraps ErrNoQueue.
+func (f *Fake) InFlight(ref string) ([]MessageInfo, error) {
 	return f.messagesWhere(ref, func(m *message) bool { return m.inFlight() })
 }
 
-// DeadLetters returns the messages that were dead-lettered from the queue named by ref and
-// still sit in a dead-letter queue, in arrival order there.
-func (f *Fake) DeadLetters(ref string) []MessageInfo {
+// DeadLettersFrom returns the messages that were dead-lettered from the source queue named
+// by source — the queue whose RedrivePolicy moved them — and still sit in a dead-letter
+// queue, whichever it is, in arrival order there. A dead-letter queue given as source has
+// dead-lettered nothing (unless it has a RedrivePolicy of its own): DeadLettersIn lists what
+// sits in it. When there is no such queue it returns an error that wraps ErrNoQueue.
+func (f *Fake) DeadLettersFrom(source string) ([]MessageInfo, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.settleAll()
-	src := f.lookupQueue(ref)
-	if src == nil {
-		return nil
+	src, err := f.lookupInspected(source)
+	if err != nil {
+		return nil, err
 	}
 	var out []MessageInfo
 	for _, q := range f.sortedQueues() {
@@ -449,7 +535,15 @@ func (f *Fake) DeadLetters(ref string) []MessageInfo {
 		}
 		out = append(out, f.messageInfos(q, ms)...)
 	}
-	return out
+	return out, nil
+}
+
+// DeadLettersIn returns the dead-lettered messages that sit in the dead-letter queue named by
+// dlq, in arrival order there, each with the DeadLetterSourceArn of the queue it came from.
+// Messages sent to dlq directly are not dead letters and are left out (Queue lists every
+// message). When there is no such queue it returns an error that wraps ErrNoQueue.
+func (f *Fake) DeadLettersIn(dlq string) ([]MessageInfo, error) {
+	return f.messagesWhere(dlq, func(m *message) bool { return m.ext != nil && m.ext.dlqSource != "" })
 }
 
 // messageInfos snapshots ms, messages of q, reading the event log at most once.
@@ -464,13 +558,14 @@ func (f *Fake) messageInfos(q *queue, ms []*message) []MessageInfo {
 	return out
 }
 
-func (f *Fake) messagesWhere(ref string, keep func(*message) bool) []MessageInfo {
+// messagesWhere returns the messages of the queue named by ref that keep keeps.
+func (f *Fake) messagesWhere(ref string, keep func(*message) bool) ([]MessageInfo, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.settleAll()
-	q := f.lookupQueue(ref)
-	if q == nil {
-		return nil
+	q, err := f.lookupInspected(ref)
+	if err != nil {
+		return nil, err
 	}
 	var ms []*message
 	for _, m := range q.inSendOrder() {
@@ -478,7 +573,7 @@ func (f *Fake) messagesWhere(ref string, keep func(*message) bool) []MessageInfo
 			ms = append(ms, m)
 		}
 	}
-	return f.messageInfos(q, ms)
+	return f.messageInfos(q, ms), nil
 }
 
 // Reset empties the fake between subtests: every queue, message, move task and timeline

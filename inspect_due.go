@@ -24,14 +24,15 @@ func (f *Fake) Epoch() uint64 {
 // in-flight head; and, while a message move task runs, its next move. at is never later than
 // the first moment at which a receive can return a message it cannot return now, with no call
 // in between; it may be earlier (on a FIFO queue, the message that becomes visible may wait
-// behind its group's in-flight head). at is zero when no such event is pending, and ok is
-// false when there is no such queue. Unlike Queue it costs no time in the number of messages.
-func (f *Fake) NextVisible(ref string) (at time.Time, visible int, ok bool) {
+// behind its group's in-flight head). at is zero when no such event is pending. When there is
+// no such queue it returns an error that wraps ErrNoQueue. Unlike Queue it costs no time in
+// the number of messages.
+func (f *Fake) NextVisible(ref string) (at time.Time, visible int, err error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	q := f.lookupQueue(ref)
-	if q == nil {
-		return time.Time{}, 0, false
+	q, err := f.lookupInspected(ref)
+	if err != nil {
+		return time.Time{}, 0, err
 	}
 	now := f.settle(q)
 	next := q.nextAvailable()
@@ -46,5 +47,5 @@ func (f *Fake) NextVisible(ref string) (at time.Time, visible int, ok bool) {
 	if next != 0 {
 		at = time.Unix(0, next).UTC()
 	}
-	return at, visible, true
+	return at, visible, nil
 }

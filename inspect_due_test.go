@@ -81,8 +81,8 @@ func TestNextVisibleReportsTheNextDueEvent(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			e := newErgo(t)
 			name := tc.setup(e)
-			at, visible, ok := e.f.NextVisible(name)
-			require.True(t, ok)
+			at, visible, err := e.f.NextVisible(name)
+			require.NoError(t, err)
 			var got want
 			got.visible = visible
 			if at.IsZero() {
@@ -99,6 +99,6 @@ func TestNextVisibleReportsTheNextDueEvent(t *testing.T) {
 			assert.Len(t, e.receive(info.URL, 10, 30), tc.receives)
 		})
 	}
-	_, _, ok := New().NextVisible("nope")
-	assert.False(t, ok, "no such queue")
+	_, _, err := New().NextVisible("nope")
+	assert.ErrorIs(t, err, ErrNoQueue)
 }

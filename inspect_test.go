@@ -92,8 +92,8 @@ func (e *ergo) changeVisibility(url, handle string, vt int32) {
 
 func (e *ergo) message(queue, id string) MessageInfo {
 	e.t.Helper()
-	m, ok := e.f.Message(queue, id)
-	require.True(e.t, ok, "queue %s holds message %s", queue, id)
+	m, err := e.f.Message(queue, id)
+	require.NoError(e.t, err, "queue %s holds message %s", queue, id)
 	return m
 }
 
@@ -136,25 +136,28 @@ func TestMessageLookupsAcceptNameURLAndARN(t *testing.T) {
 	url := e.queue("jobs", nil)
 	id := e.send(url, "a")
 	for _, ref := range []string{"jobs", url, "arn:aws:sqs:us-east-1:123456789012:jobs"} {
-		m, ok := e.f.Message(ref, id)
-		assert.True(t, ok, ref)
+		m, err := e.f.Message(ref, id)
+		assert.NoError(t, err, ref)
 		assert.Equal(t, id, m.MessageID, ref)
-		q, ok := e.f.Queue(ref)
-		assert.True(t, ok, ref)
+		q, err := e.f.Queue(ref)
+		assert.NoError(t, err, ref)
 		assert.Equal(t, "jobs", q.Name, ref)
 	}
-	for _, tc := range []struct{ name, ref, id string }{
-		{"no such queue", "missing", id},
-		{"no such message", "jobs", "00000000-0000-0000-0000-000000000000"},
-		{"another account's URL", "https://sqs.us-east-1.amazonaws.com/999999999999/jobs", id},
+	for _, tc := range []struct {
+		name, ref, id string
+		want          error
+	}{
+		{"no such queue", "missing", id, ErrNoQueue},
+		{"no such message", "jobs", "00000000-0000-0000-0000-000000000000", ErrNoMessage},
+		{"another account's URL", "https://sqs.us-east-1.amazonaws.com/999999999999/jobs", id, ErrNoQueue},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			_, ok := e.f.Message(tc.ref, tc.id)
-			assert.False(t, ok)
+			_, err := e.f.Message(tc.ref, tc.id)
+			assert.ErrorIs(t, err, tc.want)
 		})
 	}
-	_, ok := e.f.Queue("missing")
-	assert.False(t, ok)
+	_, err := e.f.Queue("missing")
+	assert.ErrorIs(t, err, ErrNoQueue)
 }
 
 func TestFindMessageSearchesEveryQueue(t *testing.T) {
@@ -184,13 +187,13 @@ func TestFIFOSnapshotHasGroupDeduplicationIDAndSequenceNumber(t *testing.T) {
 	assert.Equal(t, "dedup-1", m.DeduplicationID)
 	assert.Equal(t, *out.SequenceNumber, m.SequenceNumber)
 
-	q, ok := e.f.Queue("orders.fifo")
-	require.True(t, ok)
+	q, err := e.f.Queue("orders.fifo")
+	require.NoError(t, err)
 	assert.True(t, q.FIFO)
 	assert.Equal(t, "true", q.Attributes["FifoQueue"])
 }
 
-func TestDeadLettersListsWhatWasMovedFromASource(t *testing.T) {
+func TestDeadLettersFromListsWhatWasMovedFromASource(t *testing.T) {
 	e := newErgo(t)
 	src, _ := e.dlqPair("jobs", 1)
 	other, _ := e.dlqPair("mail", 1)
@@ -201,15 +204,115 @@ func TestDeadLettersListsWhatWasMovedFromASource(t *testing.T) {
 		e.receive(other, 10, 0)
 		e.f.Advance(30 * time.Second)
 	}
-	got := e.f.DeadLetters("jobs")
+	got, err := e.f.DeadLettersFrom("jobs")
+	require.NoError(t, err)
 	require.Len(t, got, 2)
 	assert.Equal(t, []string{a, b}, []string{got[0].MessageID, got[1].MessageID})
 	for _, m := range got {
 		assert.Equal(t, "arn:aws:sqs:us-east-1:123456789012:jobs", m.DeadLetterSourceArn)
 		assert.Equal(t, 1, m.ReceiveCount, "the receive count travels with the message")
 	}
-	assert.Len(t, e.f.DeadLetters("mail"), 1)
-	assert.Empty(t, e.f.DeadLetters("missing"))
+	mail, err := e.f.DeadLettersFrom("mail")
+	require.NoError(t, err)
+	assert.Len(t, mail, 1)
+	fromDLQ, err := e.f.DeadLettersFrom("jobs-dlq")
+	require.NoError(t, err)
+	assert.Empty(t, fromDLQ, "the DLQ itself dead-lettered nothing")
+}
+
+// DeadLettersIn takes the dead-letter queue, the natural guess: what sits in it, and where
+// each came from. A message sent to it directly is no dead letter.
+func TestDeadLettersInListsWhatSitsInADeadLetterQueueAndWhereFrom(t *testing.T) {
+	e := newErgo(t)
+	jobs, dlq := e.dlqPair("jobs", 1)
+	mail := e.queue("mail", map[string]string{"RedrivePolicy": `{"deadLetterTargetArn":"arn:aws:sqs:us-east-1:123456789012:jobs-dlq","maxReceiveCount":"1"}`})
+	a := e.send(jobs, "a")
+	e.send(dlq, "sent to the DLQ directly")
+	c := e.send(mail, "c")
+	for range 2 {
+		e.receive(jobs, 10, 0)
+		e.receive(mail, 10, 0)
+		e.f.Advance(30 * time.Second)
+	}
+	got, err := e.f.DeadLettersIn("jobs-dlq")
+	require.NoError(t, err)
+	type came struct{ id, from string }
+	var gotCame []came
+	for _, m := range got {
+		gotCame = append(gotCame, came{m.MessageID, m.DeadLetterSourceArn})
+	}
+	assert.Equal(t, []came{{a, "arn:aws:sqs:us-east-1:123456789012:jobs"}, {c, "arn:aws:sqs:us-east-1:123456789012:mail"}}, gotCame)
+	none, err := e.f.DeadLettersIn("jobs")
+	require.NoError(t, err)
+	assert.Empty(t, none, "a source queue holds no dead letters")
+}
+
+// Every inspection method that takes a queue follows one rule: a queue that does not exist
+// is an error wrapping ErrNoQueue that names the queue and the queues there are, never an
+// empty result.
+func TestInspectionOfAQueueThatDoesNotExistIsAnErrorNamingTheQueues(t *testing.T) {
+	e := newErgo(t)
+	e.queue("orders", nil)
+	e.queue("orders-dlq", nil)
+	const want = "sqsfake: queue orderz does not exist; the fake has orders, orders-dlq"
+	errOf := map[string]func() error{
+		"Queue":           func() error { _, err := e.f.Queue("orderz"); return err },
+		"QueuePage":       func() error { _, err := e.f.QueuePage("orderz", 0, 10); return err },
+		"Message":         func() error { _, err := e.f.Message("orderz", "id"); return err },
+		"InFlight":        func() error { _, err := e.f.InFlight("orderz"); return err },
+		"DeadLettersFrom": func() error { _, err := e.f.DeadLettersFrom("orderz"); return err },
+		"DeadLettersIn":   func() error { _, err := e.f.DeadLettersIn("orderz"); return err },
+		"NextVisible":     func() error { _, _, err := e.f.NextVisible("orderz"); return err },
+	}
+	for name, call := range errOf {
+		t.Run(name, func(t *testing.T) {
+			err := call()
+			require.ErrorIs(t, err, ErrNoQueue)
+			assert.EqualError(t, err, want)
+		})
+	}
+	_, err := New().InFlight("jobs")
+	assert.EqualError(t, err, "sqsfake: queue jobs does not exist; the fake has no queues")
+}
+
+// A bare name names a queue of the fake's own account and region; the error of a name that
+// exists only in another says so, with the ARN that names it.
+func TestNoQueueErrorPointsAtAQueueOfThatNameElsewhere(t *testing.T) {
+	f := New()
+	away := f.Client(ActAs(Identity{AccountID: "222222222222", Region: "eu-west-1"}))
+	_, err := away.CreateQueue(context.Background(), &sqs.CreateQueueInput{QueueName: aws.String("orders")})
+	require.NoError(t, err)
+	_, err = f.Queue("orders")
+	assert.EqualError(t, err, "sqsfake: queue orders does not exist; the fake has orders "+
+		"(orders of another account or region: name it by its ARN, arn:aws:sqs:eu-west-1:222222222222:orders)")
+	info, err := f.Queue("arn:aws:sqs:eu-west-1:222222222222:orders")
+	require.NoError(t, err)
+	assert.Equal(t, "222222222222", info.AccountID)
+}
+
+// Message tells a queue that does not exist from a queue that does not hold the message,
+// and says where the message is instead.
+func TestMessageNotInTheQueueSaysWhereItIs(t *testing.T) {
+	e := newErgo(t)
+	src, _ := e.dlqPair("jobs", 1)
+	moved := e.send(src, "poison")
+	deleted := e.send(src, "done")
+	e.receive(src, 10, 0)
+	e.delete(src, e.message("jobs", deleted).ReceiptHandle)
+	e.f.Advance(30 * time.Second)
+	e.receive(src, 10, 0) // moves the poison message to jobs-dlq
+
+	for _, tc := range []struct{ name, id, want string }{
+		{"in another queue", moved, "sqsfake: queue jobs does not hold message " + moved + ": it is in queue jobs-dlq, visible, received 1 time"},
+		{"deleted", deleted, "sqsfake: queue jobs does not hold message " + deleted + ": no queue holds it (deleted at 2025-01-01T00:00:00Z)"},
+		{"never sent", "00000000-0000-0000-0000-000000000000", "sqsfake: queue jobs does not hold message 00000000-0000-0000-0000-000000000000: this fake never stored a message with that MessageId"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := e.f.Message("jobs", tc.id)
+			require.ErrorIs(t, err, ErrNoMessage)
+			assert.EqualError(t, err, tc.want)
+		})
+	}
 }
 
 // A message moved to a DLQ keeps its receive count; until it is received from the DLQ, the
@@ -239,10 +342,10 @@ func TestInFlightListsReceivedMessagesInArrivalOrder(t *testing.T) {
 	url := e.queue("jobs", nil)
 	ids := []string{e.send(url, "a"), e.send(url, "b"), e.send(url, "c")}
 	e.receive(url, 2, 0)
-	got := e.f.InFlight("jobs")
+	got, err := e.f.InFlight("jobs")
+	require.NoError(t, err)
 	require.Len(t, got, 2)
 	assert.Equal(t, []string{ids[0], ids[1]}, []string{got[0].MessageID, got[1].MessageID})
-	assert.Empty(t, e.f.InFlight("missing"))
 }
 
 func TestQueueSnapshotCountsAndMessages(t *testing.T) {
@@ -253,8 +356,8 @@ func TestQueueSnapshotCountsAndMessages(t *testing.T) {
 	e.sendInput(&sqs.SendMessageInput{QueueUrl: aws.String(url), MessageBody: aws.String("later"), DelaySeconds: 60})
 	e.receiveOne(url, 0)
 
-	q, ok := e.f.Queue(url)
-	require.True(t, ok)
+	q, err := e.f.Queue(url)
+	require.NoError(t, err)
 	assert.Equal(t, [3]int{1, 1, 1}, [3]int{q.Visible, q.InFlight, q.Delayed})
 	var states []string
 	for _, m := range q.Messages {
@@ -319,7 +422,9 @@ func TestStatsCountWhatCloudWatchWouldShow(t *testing.T) {
 	assert.Equal(t, QueueStats{NumberOfMessagesSent: 2, NumberOfMessagesReceived: 2, NumberOfEmptyReceives: 1,
 		ApproximateAgeOfOldestMessage: 15 * time.Second}, q.Stats)
 
-	for _, m := range e.f.InFlight("jobs") {
+	inFlight, err := e.f.InFlight("jobs")
+	require.NoError(t, err)
+	for _, m := range inFlight {
 		e.delete(url, m.ReceiptHandle)
 	}
 	q, _ = e.f.Queue("jobs")
@@ -634,8 +739,8 @@ func TestMessageSnapshotShowsTheTraceHeader(t *testing.T) {
 		MessageSystemAttributes: map[string]types.MessageSystemAttributeValue{
 			"AWSTraceHeader": {DataType: aws.String("String"), StringValue: aws.String("Root=1-5759e988-bd862e3fe1be46a994272793")}}})
 	require.NoError(t, err)
-	info, ok := f.Message("traced", *out.MessageId)
-	require.True(t, ok)
+	info, err := f.Message("traced", *out.MessageId)
+	require.NoError(t, err)
 	assert.Equal(t, "Root=1-5759e988-bd862e3fe1be46a994272793", info.TraceHeader)
 }
 
@@ -652,8 +757,8 @@ func TestQueuePagePagesThroughMessagesInArrivalOrder(t *testing.T) {
 	var got []string
 	var after uint64
 	for {
-		page, ok := e.f.QueuePage("jobs", after, 3)
-		require.True(t, ok)
+		page, err := e.f.QueuePage("jobs", after, 3)
+		require.NoError(t, err)
 		head := page.QueueInfo
 		head.Messages = whole.Messages
 		assert.Equal(t, whole, head, "each page has the queue's attributes, counts and stats")
@@ -690,8 +795,8 @@ func TestQueuePagePagesThroughMessagesInArrivalOrder(t *testing.T) {
 	assert.Empty(t, end.Messages, "a cursor past the last message")
 	assert.False(t, end.Truncated)
 
-	_, ok := e.f.QueuePage("missing", 0, 3)
-	assert.False(t, ok)
+	_, lookupErr := e.f.QueuePage("missing", 0, 3)
+	assert.ErrorIs(t, lookupErr, ErrNoQueue)
 	assert.PanicsWithValue(t, "sqsfake: QueuePage with a negative limit", func() { e.f.QueuePage("jobs", 0, -1) })
 }
 

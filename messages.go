@@ -406,7 +406,7 @@ func (f *Fake) deleteOne(q *queue, handle string, now int64, id callID) *sqsErro
 		return nil
 	}
 	q.recordBy(EventDeleted, m, now, id.by)
-	q.remove(m)
+	q.remove(m, now)
 	f.sourceGained(q) // a FIFO group may have unlocked
 	return nil
 }

@@ -324,7 +324,7 @@ func (f *Fake) moveOne(t *moveTask, at int64) {
 		}
 	}
 	f.redrive(src, m, dest, at)
-	src.remove(m)
+	src.remove(m, at)
 	t.moved++
 	f.finishIfDone(t)
 }
@@ -355,7 +355,7 @@ func (f *Fake) redrive(src *queue, m *message, dest *queue, at int64) {
 	if m.ext != nil {
 		ext := *m.ext
 		ext.dlqSource = ""
-		ext.group, ext.prev, ext.next = nil, nil, nil
+		ext.group, ext.prev, ext.next, ext.tenant = nil, nil, nil, nil
 		nm.ext = &ext
 	}
 	if dest.fifo != nil {

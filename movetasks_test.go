@@ -653,7 +653,9 @@ func TestMoveTaskCompletesWhenItsSourceEmptiesOtherwise(t *testing.T) {
 			require.NoError(t, err)
 		}},
 		{"drained by a consumer", func(t *testing.T, f *Fake, dlq *string) {
-			for _, m := range f.InFlight("dlq") {
+			inFlight, err := f.InFlight("dlq")
+			require.NoError(t, err)
+			for _, m := range inFlight {
 				_, err := f.DeleteMessage(ctx, &sqs.DeleteMessageInput{QueueUrl: dlq, ReceiptHandle: aws.String(m.ReceiptHandle)})
 				require.NoError(t, err)
 			}

@@ -93,7 +93,10 @@ const (
 	clockRule         = "a Clock, such as NewVirtualClock(DefaultStart) or RealClock{}"
 	clockFuncsRule    = "ClockFuncs with NowFunc and AfterFuncFunc set"
 	chaosRule         = "rates between 0 and 1"
-	purgeCooldownRule = "0 (no cooldown) or more; SQS's is 60s"
+	purgeCooldownRule = "0 (no cooldown) or " + durationRule + "; SQS's is 60s"
+	// durationRule: a time.Duration counts nanoseconds, so a bare number — 5 meaning five
+	// seconds — is 5ns; no duration the fake takes means less than a millisecond.
+	durationRule = "1ms or more, such as 60 * time.Second (a bare number is nanoseconds: 5 is 5ns)"
 )
 
 var (

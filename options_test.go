@@ -22,7 +22,7 @@ const (
 	wantClock     = "a Clock, such as NewVirtualClock(DefaultStart) or RealClock{}"
 	wantClockFunc = "ClockFuncs with NowFunc and AfterFuncFunc set"
 	wantChaos     = "rates between 0 and 1"
-	wantPurge     = "0 (no cooldown) or more; SQS's is 60s"
+	wantPurge     = "0 (no cooldown) or 1ms or more, such as 60 * time.Second (a bare number is nanoseconds: 5 is 5ns); SQS's is 60s"
 )
 
 func TestEveryOptionRefusesABadValueWithAPanicAtNew(t *testing.T) {
@@ -78,6 +78,7 @@ func TestEveryOptionRefusesABadValueWithAPanicAtNew(t *testing.T) {
 		{WithChaos(Chaos{DuplicateRate: math.Inf(1), RedeliverRate: 2}), `sqsfake: WithChaos(Chaos{DuplicateRate: +Inf, RedeliverRate: 2}): want ` + wantChaos},
 		{WithPurgeCooldown(-time.Second), `sqsfake: WithPurgeCooldown(-1s): want ` + wantPurge},
 		{WithPurgeCooldown(math.MinInt64), `sqsfake: WithPurgeCooldown(-2562047h47m16.854775808s): want ` + wantPurge},
+		{WithPurgeCooldown(60), `sqsfake: WithPurgeCooldown(60ns): want ` + wantPurge}, // 60 meaning seconds: the unit mistake
 	} {
 		assert.PanicsWithError(t, tc.want, func() { New(tc.opt) }, tc.want)
 	}

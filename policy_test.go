@@ -441,8 +441,8 @@ func TestMalformedPolicyIsRefusedAndChangesNothing(t *testing.T) {
 			f := New()
 			_, err := f.CreateQueue(context.Background(), &sqs.CreateQueueInput{QueueName: aws.String("q"), Attributes: map[string]string{"Policy": doc}})
 			qlRequireError(t, err, "CreateQueue", qlInvalidValueFor("Policy"))
-			_, exists := f.Queue("q")
-			assert.False(t, exists, "no queue is created")
+			_, lookupErr := f.Queue("q")
+			assert.ErrorIs(t, lookupErr, ErrNoQueue, "no queue is created")
 
 			u := qlCreate(t, f, "q", map[string]string{"Policy": good})
 			before := qlState(t, f)
@@ -625,8 +625,8 @@ func TestPolicyQuotasAnswerOverLimit(t *testing.T) {
 				return
 			}
 			qlRequireError(t, err, "CreateQueue", *tc.want)
-			_, exists := f.Queue("q")
-			assert.False(t, exists, "no queue is created")
+			_, lookupErr := f.Queue("q")
+			assert.ErrorIs(t, lookupErr, ErrNoQueue, "no queue is created")
 
 			u := qlCreate(t, f, "q", map[string]string{"Policy": polDoc(polAllow(nil))})
 			before := qlState(t, f)

@@ -216,6 +216,17 @@ func (f *Fake) Pollers() int {
 // time and is settled at each call. Advance adds only the stepping that makes parked long
 // polls deterministic.
 //
+// Companions move with it. A lambdasqs trigger on one of the fake's queues — of any account
+// or region — polls at every instant the move passes through where it has something to do
+// (a message sent or visible again, a batching window or an invocation ending, a handler's
+// deadline), as Lambda's continuous polling would, so one Advance(2*time.Minute) gives the
+// same invocations, at the same instants, as 120 calls of Advance(time.Second), and the same
+// as moving the fake's *VirtualClock with its own Add. A handler waiting on its context is
+// ended inside the move, at its function's timeout. On a clock the fake did not make — a
+// benbjohnson *clock.Mock given with WithClock — Advance steps to each of those instants too,
+// while the mock's own Add reaches companions only through the timers it runs on goroutines
+// of their own: move such a clock with Advance. Companions attach with OnMove.
+//
 // What a caller does after Advance answers its call happens on the caller's goroutine, in
 // real time, while Advance may already have moved on: a consumer that polls again in a loop
 // starts its next poll at a time that depends on scheduling. To keep such a test
@@ -238,9 +249,17 @@ func (f *Fake) Advance(d time.Duration) {
 		panic(fmt.Sprintf("sqsfake: Advance(%v) would move the clock to %v, past LatestTime (%v)", d, to.UTC(), latestTime))
 	}
 	target := to.UnixNano()
+	_, virtual := f.clk.(*VirtualClock) // which calls the OnMove functions itself
+	hookNext := int64(0)                // the earliest instant the OnMove functions asked for
+	if !virtual {
+		hookNext = f.runHooks()
+	}
 	for {
 		now := f.now()
 		step := target
+		if hookNext > now && hookNext < step {
+			step = hookNext
+		}
 		f.mu.Lock()
 		if next := f.nextPollEvent(now); next != 0 && next < step {
 			step = next
@@ -250,6 +269,9 @@ func (f *Fake) Advance(d time.Duration) {
 		f.mu.Lock()
 		f.servePollsAt(f.now())
 		f.mu.Unlock()
+		if !virtual {
+			hookNext = f.runHooks()
+		}
 		if step >= target {
 			return
 		}

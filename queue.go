@@ -48,6 +48,9 @@ type messageExt struct {
 	group      *group
 	prev, next *message // neighbours in the group, in send order
 	order      uint64   // when it was sent or last handed out, for ties in group order
+
+	// Fair (standard) queues only: the tenant its MessageGroupId names there.
+	tenant *tenant
 }
 
 func (m *message) inFlight() bool { return m.pending && m.receiveCount > 0 }
@@ -75,6 +78,7 @@ type queue struct {
 	pollers   []*poller
 	serving   bool       // serveDLQ is handing moved messages to this queue's polls
 	fifo      *fifoState // nil for a standard queue
+	fair      *fairState // nil until a standard queue's first message with a MessageGroupId (fair.go)
 	hist      *history   // the fake's event log
 	stats     queueStats
 }
@@ -129,18 +133,18 @@ func (q *queue) settle(now int64) bool {
 		switch {
 		case expires:
 			q.record(EventExpired, m, expiry)
-			q.remove(m)
+			q.remove(m, expiry)
 			if q.fifo != nil {
 				woke = true // an expired head may have unlocked its group
 			}
 		case visible:
 			q.pending.pop()
-			q.leavePending(m)
+			q.leavePending(m, m.at)
 			if m.receiveCount > 0 {
 				q.record(EventVisibleAgain, m, m.at)
 			}
 			if q.fifo == nil {
-				q.visible.push(m)
+				q.visPush(m)
 				woke = true
 			} else if m.isHead() {
 				q.fifoOffer(m.ext.group)
@@ -163,10 +167,13 @@ func (q *queue) nextDue() int64 {
 	return 0
 }
 
-func (q *queue) leavePending(m *message) {
+// leavePending takes m out of the pending counts at at, when it stops being delayed or in
+// flight.
+func (q *queue) leavePending(m *message, at int64) {
 	m.pending = false
 	if m.receiveCount > 0 {
 		q.inFlight--
+		q.flightEnded(m, at)
 	} else {
 		q.delayed--
 	}
@@ -177,6 +184,7 @@ func (q *queue) enterPending(m *message, at int64) {
 	m.pending = true
 	if m.receiveCount > 0 {
 		q.inFlight++
+		q.flightStarted(m)
 	} else {
 		q.delayed++
 	}
@@ -187,6 +195,7 @@ func (q *queue) enterPending(m *message, at int64) {
 func (q *queue) add(m *message, now, availableAt int64) {
 	q.nextSeq++
 	m.seq = q.nextSeq
+	q.admit(m, now)
 	q.msgs[m.idNum] = m
 	q.retention.push(m)
 	if q.fifo != nil {
@@ -200,20 +209,21 @@ func (q *queue) add(m *message, now, availableAt int64) {
 	}
 	m.at = now
 	if q.fifo == nil {
-		q.visible.push(m)
+		q.visPush(m)
 	} else if m.isHead() {
 		q.fifoOffer(m.ext.group)
 	}
 }
 
-// remove deletes m from the queue, whatever its state.
-func (q *queue) remove(m *message) {
+// remove deletes m from the queue at at, whatever its state.
+func (q *queue) remove(m *message, at int64) {
 	if m.pending {
 		q.pending.remove(m)
-		q.leavePending(m)
+		q.leavePending(m, at)
 	} else if q.fifo == nil {
-		q.visible.remove(m)
+		q.visRemove(m)
 	}
+	q.forget(m)
 	if q.fifo != nil {
 		q.fifoUnlink(m)
 	}
@@ -231,6 +241,9 @@ func (q *queue) purge(now int64) {
 	q.pending.clear()
 	q.retention.clear()
 	q.inFlight, q.delayed = 0, 0
+	if q.fair != nil {
+		q.fair.purge(now)
+	}
 	if q.fifo != nil {
 		// Purging also forgets deduplication ids (SPEC.md §5.7). It keeps the receive
 		// attempts: a retry of one whose messages the purge deleted is not retryable, as
@@ -244,10 +257,10 @@ func (q *queue) purge(now int64) {
 // makeVisible ends m's invisibility at now (ChangeMessageVisibility to 0).
 func (q *queue) makeVisible(m *message, now int64) {
 	q.pending.remove(m)
-	q.leavePending(m)
+	q.leavePending(m, now)
 	m.at = now
 	if q.fifo == nil {
-		q.visible.push(m)
+		q.visPush(m)
 	} else {
 		m.ext.order = q.fifo.stamp()
 		if m.isHead() {
@@ -264,7 +277,7 @@ func (q *queue) hide(m *message, deadline int64) {
 		return
 	}
 	if q.fifo == nil {
-		q.visible.remove(m)
+		q.visRemove(m)
 	} else if m.isHead() {
 		q.fifoWithdraw(m.ext.group)
 	}
@@ -276,7 +289,7 @@ func (q *queue) receivable() bool {
 	if q.fifo != nil {
 		return q.fifo.ready.len() > 0
 	}
-	return q.visible.len() > 0
+	return q.visLen() > 0
 }
 
 // oldestAvailable returns the message a move task takes next, or nil: the first sent of the
@@ -290,7 +303,7 @@ func (q *queue) oldestAvailable() *message {
 		}
 		return nil
 	}
-	return q.visible.top()
+	return q.visTop()
 }
 
 // counts returns ApproximateNumberOfMessages, …NotVisible and …Delayed as of the last settle.

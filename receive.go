@@ -153,12 +153,15 @@ func (f *Fake) receiveFrom(q *queue, p *receiveParams, now int64) []*message {
 // order, not by when it became visible (issue 11, an order AWS shows).
 func (f *Fake) receiveStandard(q *queue, p *receiveParams, now int64, dlq *queue, policy *redrivePolicy) (got []*message, moved bool) {
 	var stayVisible []*message
-	for len(got) < p.max && q.visible.len() > 0 && q.inFlight < f.inFlightLimit {
-		m := q.visible.pop()
-		if q.visible.len() > 0 && f.chaosReorder() {
+	if q.fair != nil {
+		q.fair.evaluate(q.inFlight, now) // every receive decides, an empty one too
+	}
+	for len(got) < p.max && q.visLen() > 0 && q.inFlight < f.inFlightLimit {
+		m := q.visTake(now)
+		if q.visLen() > 0 && f.chaosReorder() {
 			f.noteChaos(p.call)
-			second := q.visible.pop()
-			q.visible.push(m)
+			second := q.visTake(now)
+			q.visPush(m)
 			m = second
 		}
 		// A message whose DLQ has been deleted stays and is delivered: there is nowhere to
@@ -174,7 +177,7 @@ func (f *Fake) receiveStandard(q *queue, p *receiveParams, now int64, dlq *queue
 			// At-least-once: the message stays visible, so a later receive returns it
 			// again while this one still holds it.
 			q.pending.remove(m)
-			q.leavePending(m)
+			q.leavePending(m, now)
 			m.at = now
 		}
 		q.recordReceive(m, now, p.call.by)
@@ -184,7 +187,7 @@ func (f *Fake) receiveStandard(q *queue, p *receiveParams, now int64, dlq *queue
 		got = append(got, m)
 	}
 	for _, m := range stayVisible {
-		q.visible.push(m)
+		q.visPush(m)
 	}
 	return got, moved
 }
@@ -216,6 +219,7 @@ func (f *Fake) moveToDLQ(src *queue, m *message, dlq *queue, now int64) {
 		src.fifoUnlink(m)
 	}
 	src.retention.remove(m)
+	src.forget(m)
 	delete(src.msgs, m.idNum)
 	moved := *m
 	moved.hidx, moved.ridx, moved.pending = -1, -1, false
@@ -223,7 +227,7 @@ func (f *Fake) moveToDLQ(src *queue, m *message, dlq *queue, now int64) {
 	if m.ext != nil {
 		ext = *m.ext
 	}
-	ext.group, ext.prev, ext.next = nil, nil, nil
+	ext.group, ext.prev, ext.next, ext.tenant = nil, nil, nil, nil
 	ext.dlqSource = src.arn
 	ext.movedAt, ext.movedFrom, ext.movedReceive = now, src.id, m.receiveCount
 	src.hist.add(event{at: now, idNum: m.idNum, queue: src.id, to: dlq.id, kind: EventMovedToDLQ})
@@ -243,7 +247,7 @@ func (f *Fake) moveToDLQ(src *queue, m *message, dlq *queue, now int64) {
 		// A standard DLQ keeps the original enqueue time; a message whose retention there has
 		// already run out expires as it arrives.
 		dlq.record(EventExpired, &moved, now)
-		dlq.remove(&moved)
+		dlq.remove(&moved, now)
 		return
 	}
 	f.sourceGained(dlq)

@@ -107,8 +107,8 @@ func TestCrossAccountCallWithoutPolicyIsDenied(t *testing.T) {
 	_, err = f.Client(b).ReceiveMessage(ctx, &sqs.ReceiveMessageInput{QueueUrl: q.QueueUrl})
 	requireCode(t, err, "AccessDenied")
 	// Nothing happened to the queue, and the record shows who was refused.
-	info, ok := f.Queue("private")
-	require.True(t, ok)
+	info, err := f.Queue("private")
+	require.NoError(t, err)
 	assert.Empty(t, info.Messages)
 	calls := f.Calls()
 	assert.Equal(t, "AccessDenied", calls[1].ErrorCode)
@@ -162,8 +162,8 @@ func TestServerURLsNameTheRegionOutsideTheFakesOwn(t *testing.T) {
 	// The region in the path names the queue whoever uses the URL.
 	_, err = f.SendMessage(ctx, &sqs.SendMessageInput{QueueUrl: away.QueueUrl, MessageBody: aws.String("x")})
 	require.NoError(t, err)
-	info, ok := f.Queue("arn:aws:sqs:eu-central-1:123456789012:q")
-	require.True(t, ok)
+	info, err := f.Queue("arn:aws:sqs:eu-central-1:123456789012:q")
+	require.NoError(t, err)
 	assert.Len(t, info.Messages, 1)
 	homeInfo, _ := f.Queue("q")
 	assert.Empty(t, homeInfo.Messages)
@@ -274,8 +274,8 @@ func TestInspectionFindsTheQueueEveryHandedOutURLNames(t *testing.T) {
 			*home.QueueUrl: "arn:aws:sqs:us-east-1:123456789012:jobs",
 			*away.QueueUrl: "arn:aws:sqs:eu-central-1:123456789012:jobs",
 		} {
-			info, ok := f.Queue(url)
-			require.True(t, ok, url)
+			info, err := f.Queue(url)
+			require.NoError(t, err, url)
 			assert.Equal(t, arn, info.Arn, url)
 		}
 		if endpoint != "" {
@@ -343,8 +343,8 @@ func TestEndpointPathsDoNotNameARegion(t *testing.T) {
 		require.NoError(t, err)
 		_, err = f.SendMessage(ctx, &sqs.SendMessageInput{QueueUrl: q.QueueUrl, MessageBody: aws.String("x")})
 		require.NoError(t, err, *q.QueueUrl)
-		info, ok := f.Queue(*q.QueueUrl)
-		require.True(t, ok, *q.QueueUrl)
+		info, err := f.Queue(*q.QueueUrl)
+		require.NoError(t, err, *q.QueueUrl)
 		assert.Len(t, info.Messages, 1, *q.QueueUrl)
 	}
 }

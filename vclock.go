@@ -46,6 +46,7 @@ type VirtualClock struct {
 	seq     uint64      // arming order, for timers due at the same instant
 	waiters waitList    // WaitForTimers calls waiting
 	compat  *clock.Mock // made on the first Timer, AfterFunc or Ticker; then it tells the time
+	hooks   clockHooks  // OnMove's functions
 }
 
 // vtimer is one timer armed on a VirtualClock.
@@ -108,12 +109,15 @@ func (c *VirtualClock) Add(d time.Duration) {
 	defer c.moveMu.Unlock()
 	c.mu.Lock()
 	target := c.now.Add(d)
+	if c.hooks.any() {
+		c.runHooks(c.now)
+	}
 	for {
 		t, ok := c.timers.top()
 		if !ok || t.at.After(target) {
 			break
 		}
-		at := t.at
+		at := t.at.In(c.now.Location()) // a deadline from time.Unix is Local; Now keeps the clock's location
 		if t.every > 0 {
 			t.at = t.at.Add(t.every)
 			c.seq++
@@ -135,6 +139,9 @@ func (c *VirtualClock) Add(d time.Duration) {
 		}
 		t.fire(at)
 		c.mu.Lock()
+		if c.hooks.any() {
+			c.runHooks(at)
+		}
 	}
 	m := c.compat
 	c.now = target
@@ -142,6 +149,32 @@ func (c *VirtualClock) Add(d time.Duration) {
 	if m != nil {
 		m.Set(target)
 	}
+}
+
+// runHooks calls the OnMove functions with now, without c.mu, which it holds on entry and
+// on return.
+func (c *VirtualClock) runHooks(now time.Time) {
+	fns := c.hooks.snapshot()
+	c.mu.Unlock()
+	for _, fn := range fns {
+		fn(now)
+	}
+	c.mu.Lock()
+}
+
+// OnMove registers fn to be called on every move of the clock, so that a companion of the
+// fake (a Lambda trigger, say) acts at each instant a move passes through, as the fake's own
+// parked polls do: at the start of every Add, with the time the clock shows before it moves,
+// and after every timer Add fires, with that timer's time, which Now shows meanwhile. fn
+// runs on the goroutine that moves the clock, without the clock's lock: it may read the
+// clock and arm timers (they fire within the same Add if they come due within it), but it
+// must not move the clock, which would wait for itself. The functions run in the order they
+// were registered. remove unregisters fn; it is idempotent. A clock with no function
+// registered pays one length check per timer for this.
+func (c *VirtualClock) OnMove(fn func(now time.Time)) (remove func()) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.hooks.add(&c.mu, fn)
 }
 
 // arm registers t, due at t.at, and wakes the WaitForTimers calls it satisfies. c.mu must be

@@ -269,3 +269,17 @@ func TestFakeWaitForTimers(t *testing.T) {
 		assert.EqualError(t, err, "sqsfake: WaitForTimers: the fake's clock, a *clock.Mock, cannot count its timers (New's default *sqsfake.VirtualClock can): unsupported operation")
 	})
 }
+
+// A deadline given in another location (time.Unix gives Local) must not change the location of
+// the clock's time while its timer fires: Now's location would otherwise depend on whether a
+// woken goroutine reads it before Add finishes.
+func TestVirtualClockKeepsItsLocationWhileATimerFires(t *testing.T) {
+	c := NewVirtualClock(DefaultStart)
+	var during time.Time
+	c.mu.Lock()
+	c.arm(&vtimer{at: time.Unix(0, DefaultStart.Add(time.Second).UnixNano()), fire: func(time.Time) { during = c.Now() }})
+	c.mu.Unlock()
+	c.Add(2 * time.Second)
+	assert.Equal(t, DefaultStart.Add(time.Second), during)
+	assert.Equal(t, DefaultStart.Add(2*time.Second), c.Now())
+}

@@ -136,8 +136,8 @@ func TestQueryRequestOnARegionQueuePath(t *testing.T) {
 	r := httptest.NewRequest(http.MethodGet, "http://127.0.0.1:9324/queue/eu-west-1/123456789012/q?Action=SendMessage&MessageBody=hi&Version=2012-11-05", nil)
 	f.Handler().ServeHTTP(rec, r)
 	require.Equal(t, http.StatusOK, rec.Code, rec.Body.String())
-	info, ok := f.Queue("arn:aws:sqs:eu-west-1:123456789012:q")
-	require.True(t, ok)
+	info, err := f.Queue("arn:aws:sqs:eu-west-1:123456789012:q")
+	require.NoError(t, err)
 	assert.Len(t, info.Messages, 1)
 }
 

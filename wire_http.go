@@ -122,6 +122,9 @@ func (op wireOp) run(f *Fake, ctx context.Context, body []byte, r *http.Request)
 // The handler writes no Date header of its own: the fake's clock is virtual, and a Date
 // from it would skew the signing clock of AWS SDKs. A Go test that needs no socket can use
 // HTTPClient instead.
+//
+// Under ConsolePath it serves the console, a page that shows the queues and each message's
+// timeline on the clock (docs/console.md).
 func (f *Fake) Handler() http.Handler { return &wireHandler{f: f} }
 
 // wireHandler is the Handler of a fake.
@@ -136,6 +139,10 @@ type wireError struct {
 }
 
 func (h *wireHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if strings.HasPrefix(r.URL.Path, ConsolePath) || r.URL.Path+"/" == ConsolePath { // no SQS request's path
+		h.f.serveConsole(w, r)
+		return
+	}
 	// Read the whole body before answering anything: a client still writing its request when
 	// the answer arrives may close the connection under the response (aws-sdk-go-v2#2737).
 	body, werr := readBody(w, r)

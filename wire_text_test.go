@@ -165,8 +165,8 @@ func TestHandlerRefusesQueueAttributesThatAreNotUnicode(t *testing.T) {
 	h := f.Handler()
 	w := post(h, "CreateQueue", `{"QueueName":"q","Attributes":{"Policy":"{\"Id\":\"\ud800\"}"}}`)
 	requireWireAnswer(t, want("Policy"), w)
-	_, ok := f.Queue("q")
-	assert.False(t, ok, "no queue is created")
+	_, lookupErr := f.Queue("q")
+	assert.ErrorIs(t, lookupErr, ErrNoQueue, "no queue is created")
 
 	require.Equal(t, http.StatusOK, post(h, "CreateQueue", `{"QueueName":"q"}`).Code)
 	w = post(h, "SetQueueAttributes", "{\"QueueUrl\":\"q\",\"Attributes\":{\"KmsMasterKeyId\":\"key\xfe\"}}")

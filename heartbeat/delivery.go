@@ -34,6 +34,7 @@ type Delivery struct {
 	lastTimeout int32 // seconds: the timeout that hides the message until visibleAt
 	extensions  int
 	err         *ExtendError
+	refused     error // Hold refused the delivery: a *ClockError or a unit mistake
 }
 
 // Context returns the handler's context. It ends when the context passed to Hold ends, when
@@ -70,6 +71,9 @@ func (d *Delivery) WaitArmed(ctx context.Context) error {
 func (d *Delivery) Err() error {
 	d.mu.Lock()
 	defer d.mu.Unlock()
+	if d.refused != nil {
+		return d.refused
+	}
 	if d.err == nil {
 		return nil // not a typed nil
 	}

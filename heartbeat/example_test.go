@@ -2,6 +2,7 @@ package heartbeat_test
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"log/slog"
 	"time"
@@ -143,4 +144,54 @@ func ExampleFromContext() {
 	// Output:
 	// handler: <nil>
 	// extensions: 0 failure: <nil> visible again after: 30s
+}
+
+// worker is production code: it receives and holds what it receives with the Keeper it is
+// given, taking the receive time from the Keeper, so that it is right on the wall clock in
+// production and on the fake's clock in a test.
+func worker(ctx context.Context, client interface {
+	heartbeat.Client
+	ReceiveMessage(context.Context, *sqs.ReceiveMessageInput, ...func(*sqs.Options)) (*sqs.ReceiveMessageOutput, error)
+}, k *heartbeat.Keeper, process func(context.Context) error) error {
+	queueURL := k.QueueURL()
+	out, err := client.ReceiveMessage(ctx, &sqs.ReceiveMessageInput{QueueUrl: &queueURL, VisibilityTimeout: 30})
+	if err != nil {
+		return err
+	}
+	receivedAt := k.Now() // not time.Now(): the Keeper's clock
+	for _, m := range out.Messages {
+		if err := k.Run(ctx, m, receivedAt, 30*time.Second, process); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// The receive time comes from the Keeper's clock (Keeper.Now). A receive time from another
+// clock — time.Now() in a test whose Keeper runs on the fake's clock, a year behind — is
+// refused with a *heartbeat.ClockError that names both clocks, instead of silently putting
+// the first extension a year ahead.
+func ExampleKeeper_Now() {
+	ctx := context.Background()
+	f := sqsfake.New()
+	q, _ := f.CreateQueue(ctx, &sqs.CreateQueueInput{QueueName: aws.String("jobs")})
+	f.SendMessage(ctx, &sqs.SendMessageInput{QueueUrl: q.QueueUrl, MessageBody: aws.String("render video 8")})
+	k := heartbeat.New(f, *q.QueueUrl, heartbeat.WithClock(f.Clock())) // production: heartbeat.New(client, queueURL)
+
+	err := worker(ctx, f, k, func(ctx context.Context) error {
+		fmt.Println("received at", heartbeat.FromContext(ctx).VisibleAt().Add(-30*time.Second).Format(time.RFC3339))
+		return nil
+	})
+	fmt.Println("worker:", err)
+
+	f.SendMessage(ctx, &sqs.SendMessageInput{QueueUrl: q.QueueUrl, MessageBody: aws.String("render video 9")})
+	out, _ := f.ReceiveMessage(ctx, &sqs.ReceiveMessageInput{QueueUrl: q.QueueUrl})
+	wrong := f.Now().AddDate(1, 0, 0) // as time.Now() would be, a year ahead of the fake
+	err = k.Run(ctx, out.Messages[0], wrong, 30*time.Second, func(context.Context) error { return nil })
+	var ce *heartbeat.ClockError
+	fmt.Println(errors.As(err, &ce), ce.Clock)
+	// Output:
+	// received at 2025-01-01T00:00:00Z
+	// worker: <nil>
+	// true a *sqsfake.VirtualClock given with WithClock
 }

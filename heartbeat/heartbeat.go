@@ -4,18 +4,53 @@
 // delivered again 30 seconds later, whether or not its first handler is done, and the two
 // handlers race. A Keeper prevents that: while a handler holds a delivery, it calls
 // ChangeMessageVisibility halfway through each visibility timeout and sets the timeout again
-// to its full length. The other half of the timeout is the margin for the call to reach the
-// queue, and for retries when it fails.
+// to its full length.
 //
-//	k := heartbeat.New(client, queueURL)
-//	err := k.Run(ctx, msg, receivedAt, 30*time.Second, func(ctx context.Context) error {
-//		return process(ctx, msg) // ctx ends if the message can no longer be kept hidden
-//	})
-//	if err == nil {
-//		client.DeleteMessage(ctx, &sqs.DeleteMessageInput{QueueUrl: &queueURL, ReceiptHandle: msg.ReceiptHandle})
+// # In production code
+//
+//	k := heartbeat.New(client, queueURL) // the wall clock
+//	out, err := client.ReceiveMessage(ctx, &sqs.ReceiveMessageInput{QueueUrl: &queueURL})
+//	receivedAt := k.Now() // the Keeper's clock: right in production and in tests alike
+//	for _, msg := range out.Messages {
+//		err := k.Run(ctx, msg, receivedAt, 30*time.Second, func(ctx context.Context) error {
+//			return process(ctx, msg) // ctx ends if the message can no longer be kept hidden
+//		})
+//		if err == nil {
+//			client.DeleteMessage(ctx, &sqs.DeleteMessageInput{QueueUrl: &queueURL, ReceiptHandle: msg.ReceiptHandle})
+//		}
 //	}
 //
-// The heartbeat follows these rules:
+// # In a test: how time moves, and how to wait
+//
+// Give the Keeper the fake's clock, heartbeat.WithClock(f.Clock()), and move it with the
+// fake's Advance. The heartbeat runs on a goroutine of its own, woken by the clock, and makes
+// its extension after the move returns; so before each move wait for it to have armed its
+// next timer, and after the move wait again to know the extension due then was made:
+//
+//	k := heartbeat.New(f, queueURL, heartbeat.WithClock(f.Clock()))
+//	go func() { done <- worker(ctx, f, k) }() // production code, as above
+//	for range 8 {                             // two minutes of work, in half-timeout steps
+//		k.WaitArmed(ctx, 1)
+//		f.Advance(15 * time.Second)
+//		k.WaitArmed(ctx, 1)
+//	}
+//
+// WaitArmed returns ErrEnded once there is no heartbeat left to wait for. WithHoldHook hands
+// a test the deliveries that code under test holds with Run, and FromContext hands a
+// handler its own.
+//
+// The receive time must be a time of the Keeper's clock. One from another clock — time.Now()
+// in code whose Keeper runs on the fake's clock, or the fake's time given to a Keeper on the
+// wall clock — is refused: Run and Hold return a *ClockError naming both clocks, instead of
+// putting the first extension a year off or at once. Take the receive time from Keeper.Now,
+// or pass the zero time, which means now.
+//
+// # The rules
+//
+//   - The first extension comes half a timeout after the receive, rounded down to a whole
+//     second; each sets the timeout again to its full length, and the next comes half a
+//     timeout after the last that succeeded. The other half of the timeout is the margin for
+//     the call to reach the queue, and for retries when it fails.
 //   - It stops as soon as the delivery settles. That happens when the handler returns, or when
 //     the Delivery is stopped, deleted or released (visibility 0). It also stops when the
 //     delivery is dropped, meaning its context ends. After Run, Stop, Delete or Release return,
@@ -25,18 +60,19 @@
 //   - SQS keeps a message hidden for at most 12 hours from its receive (MaxVisibility). When
 //     the next extension would pass that limit, the heartbeat makes one last extension to the
 //     end of the 12 hours (none if an earlier one already reached it) and logs a warning.
-//     After that the message returns to the queue as SQS decides.
+//     After that the message returns to the queue as SQS decides. Since a receive time more
+//     than 12 hours behind the Keeper's clock is refused, the warning speaks only when the
+//     limit is the cause.
 //   - A failed extension is retried on the Keeper's clock while the message is still hidden:
 //     after 1 s, 2 s, 4 s and then every 8 s by default. If the retries run out, or the error
 //     cannot be retried (an invalid or expired receipt handle, a deleted message), the
 //     handler's context is cancelled. Its cause is an *ExtendError that wraps the last
 //     failure, and the failure is logged.
+//   - A time.Duration given as a bare number (a timeout of 30, which is 30 ns) is refused with
+//     a message that names the unit, in Run and Hold for the timeout and in New for
+//     WithBackoff's values.
 //
-// All timing runs on an injectable Clock. On the virtual clock that sqsfake runs on, a test
-// drives the heartbeat with the fake's Advance, and uses WaitArmed to know the heartbeat has
-// armed its next timer before it moves the clock; WaitArmed returns ErrEnded once there is
-// no heartbeat left to wait for. WithHoldHook hands a test the deliveries that code under
-// test holds with Run, and FromContext hands a handler its own.
+// docs/heartbeat.md in the repository says more, with the cases the tests cover.
 package heartbeat
 
 import (
@@ -108,7 +144,9 @@ func WithClock(c Clock) Option { return func(k *Keeper) { k.clock = c } }
 // uses slog.Default() at the time it logs.
 func WithLogger(l *slog.Logger) Option { return func(k *Keeper) { k.logger = l } }
 
-// WithBackoff sets how long the heartbeat waits before it retries a failed extension. It
+// WithBackoff sets how long the heartbeat waits before it retries a failed extension. New
+// panics when a value is a bare number below a millisecond (WithBackoff(1, 8) is 1 ns and
+// 8 ns: it names the mistake). It
 // waits first, then twice as long after each failure, up to most. When the next retry would
 // not start before the message becomes visible again, the heartbeat gives up and reports the
 // failure instead. Values of zero or less keep the defaults.
@@ -176,11 +214,25 @@ func New(client Client, queueURL string, opts ...Option) *Keeper {
 	if k.clock == nil {
 		k.clock = systemClock{}
 	}
+	for _, o := range []struct {
+		name string
+		d    time.Duration
+	}{{"WithBackoff's first", k.minBackoff}, {"WithBackoff's most", k.maxBackoff}} {
+		if err := unitMistake(o.name, o.d, time.Millisecond); err != nil {
+			panic(err.Error())
+		}
+	}
 	if k.maxBackoff < k.minBackoff {
 		k.maxBackoff = k.minBackoff
 	}
 	return k
 }
+
+// Now returns the time on the Keeper's clock: the wall clock, or the clock given with
+// WithClock. Code that receives messages takes the receive time from it, right after
+// ReceiveMessage returns — receivedAt := k.Now() — which is right in production and in a
+// test that gives the Keeper the fake's clock alike.
+func (k *Keeper) Now() time.Time { return k.clock.Now() }
 
 // QueueURL returns the URL of the queue whose messages the Keeper extends.
 func (k *Keeper) QueueURL() string { return k.queueURL }
@@ -195,7 +247,10 @@ func (k *Keeper) log() *slog.Logger {
 // Run holds msg while handler runs and returns what handler returns. msg was received at
 // receivedAt, on the Keeper's clock, with the visibility timeout named by timeout. That is
 // the receive's VisibilityTimeout if the receive set one, or else the queue's. Take
-// receivedAt when ReceiveMessage returns. A zero receivedAt means now.
+// receivedAt from Keeper.Now when ReceiveMessage returns. A zero receivedAt means now. A
+// receivedAt that cannot be true for the Keeper's clock (see ClockError), or a timeout given
+// as a bare number of nanoseconds, is refused: Run returns the error without calling
+// handler.
 //
 // The handler's context ends if the heartbeat fails, with an *ExtendError as its cause
 // (context.Cause), or when ctx ends. If the handler returns an error and the heartbeat has
@@ -207,6 +262,9 @@ func (k *Keeper) log() *slog.Logger {
 func (k *Keeper) Run(ctx context.Context, msg types.Message, receivedAt time.Time, timeout time.Duration, handler func(ctx context.Context) error) error {
 	d := k.Hold(ctx, msg, receivedAt, timeout)
 	defer d.Stop()
+	if d.refused != nil {
+		return d.refused // the handler is not called: nothing keeps its message hidden
+	}
 	err := handler(d.Context())
 	d.Stop()
 	if failure := d.Err(); failure != nil && err != nil && !errors.Is(err, failure) {
@@ -215,7 +273,9 @@ func (k *Keeper) Run(ctx context.Context, msg types.Message, receivedAt time.Tim
 	return err
 }
 
-// Hold starts the heartbeat of one delivery and returns it. The arguments are those of Run.
+// Hold starts the heartbeat of one delivery and returns it. The arguments are those of Run;
+// a delivery Hold refuses has no heartbeat, its Err is the refusal, and its context has
+// ended with it as the cause.
 // The caller must settle the delivery: call Stop (typically deferred), Delete or Release.
 // Otherwise its heartbeat runs until ctx ends or the 12-hour limit is reached.
 //
@@ -224,9 +284,14 @@ func (k *Keeper) Run(ctx context.Context, msg types.Message, receivedAt time.Tim
 // extension comes half a timeout after receivedAt, rounded down to a whole second. If that
 // moment has already passed, the first extension comes at once.
 func (k *Keeper) Hold(ctx context.Context, msg types.Message, receivedAt time.Time, timeout time.Duration) *Delivery {
+	refused := unitMistake("timeout", timeout, time.Second)
 	timeout = min(max(timeout.Truncate(time.Second), 0), MaxVisibility)
+	now := k.clock.Now()
 	if receivedAt.IsZero() {
-		receivedAt = k.clock.Now()
+		receivedAt = now
+	}
+	if refused == nil {
+		refused = k.checkReceive(msg, receivedAt, now)
 	}
 	d := &Delivery{
 		k:           k,
@@ -244,6 +309,11 @@ func (k *Keeper) Hold(ctx context.Context, msg types.Message, receivedAt time.Ti
 		d.handle = *msg.ReceiptHandle
 	}
 	d.ctx, d.cancel = context.WithCancelCause(context.WithValue(ctx, deliveryKey{}, d))
+	if refused != nil {
+		d.refused = refused
+		d.cancel(refused)
+		timeout = 0 // no heartbeat: it ends as it starts
+	}
 	if timeout == 0 {
 		close(d.done)
 		k.mu.Lock()

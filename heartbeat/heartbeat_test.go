@@ -371,9 +371,10 @@ func TestLastExtensionAimsLowerWhenSQSCountsFromAnEarlierReceive(t *testing.T) {
 	var logs logBuffer
 	k := heartbeat.New(rec, e.url, heartbeat.WithClock(e.f.Clock()), heartbeat.WithLogger(logs.logger()))
 
+	e.f.Advance(10 * time.Second) // the caller reads the clock 10 s after the receive
 	d := k.Hold(e.ctx, msg, realReceive.Add(10*time.Second), timeout*time.Second)
 	defer d.Stop()
-	e.step(k, 1, 9010*time.Second)
+	e.step(k, 1, 9000*time.Second)
 	e.step(k, 1, 9000*time.Second)
 	e.step(k, 1, 9000*time.Second) // 27010 s
 	wait(t, d.Done(), "the heartbeat to end after its last extension")

@@ -101,3 +101,57 @@ func BenchmarkDrain1000With1PercentFailures(b *testing.B) {
 }
 
 var chunk = 1000
+
+// everyMinute arms, on the fake's VirtualClock, a sender that sends one message to the queue
+// every minute, inside the moves of the clock.
+func everyMinute(b *testing.B, f *sqsfake.Fake, url string) {
+	clk := f.Clock().(*sqsfake.VirtualClock)
+	body := aws.String("tick")
+	var arm func()
+	arm = func() {
+		timed, _ := clk.WithDeadline(context.Background(), clk.Now().Add(time.Minute))
+		context.AfterFunc(timed, func() {}) // keeps the standard library's watcher out of the way
+		timed.(interface{ AfterFunc(func()) func() bool }).AfterFunc(func() {
+			if _, err := f.SendMessage(context.Background(), &sqs.SendMessageInput{QueueUrl: &url, MessageBody: body}); err != nil {
+				b.Error(err)
+			}
+			arm()
+		})
+	}
+	arm()
+}
+
+// BenchmarkTwelveHourAdvance: one 12-hour move of the fake's clock over a trigger whose queue
+// receives a message every minute: 720 invocations, each at the minute its message arrives.
+// Bar: 50 ms.
+func BenchmarkTwelveHourAdvance(b *testing.B) { benchmarkTwelveHours(b, 1, 12*time.Hour) }
+
+// BenchmarkTwelveHourAdvanceByMinutes: the same, in 720 one-minute moves. Bar: within 2× of
+// BenchmarkTwelveHourAdvance.
+func BenchmarkTwelveHourAdvanceByMinutes(b *testing.B) { benchmarkTwelveHours(b, 720, time.Minute) }
+
+func benchmarkTwelveHours(b *testing.B, moves int, d time.Duration) {
+	for b.Loop() {
+		b.StopTimer()
+		f := sqsfake.New()
+		url := queue(b, f, "q", nil)
+		n := 0
+		trig, err := lambdasqs.New(f, "q", func(_ context.Context, ev events.SQSEvent) error {
+			n += len(ev.Records)
+			return nil
+		}, lambdasqs.Config{})
+		if err != nil {
+			b.Fatal(err)
+		}
+		everyMinute(b, f, url)
+		b.StartTimer()
+		for range moves {
+			f.Advance(d)
+		}
+		b.StopTimer()
+		if got := len(trig.Invocations()); got != 720 || n != 720 {
+			b.Fatalf("%d invocations of %d messages, want 720", got, n)
+		}
+		b.StartTimer()
+	}
+}

@@ -73,7 +73,11 @@ func (t *Trigger) limit(now time.Time) int { return max(1, t.capAt(now)-t.penalt
 
 // busy is how many of the mapping's slots are taken: invocations running and throttled
 // batches waiting for a retry.
-func (t *Trigger) busy() int { return len(t.flights) + len(t.held) }
+func (t *Trigger) busy() int { return len(t.flights) + len(t.held) + len(t.waiting) }
+
+// inFlight is how many invocations of the function run: those whose answer waits for their
+// end, and those whose handler waits on its context.
+func (t *Trigger) inFlight() int { return len(t.flights) + len(t.waiting) }
 
 // backOff takes one concurrent invocation away from the mapping after a failure or a throttle (R14; the error-handling page),
 // leaving at least one; recover gives one back after a success. Called with recMu held.
@@ -92,7 +96,7 @@ func (t *Trigger) Concurrency() int {
 
 // land applies the answers of the invocations that have ended by now, in the order they ended.
 // An invocation leaves the flights only once its answer is applied: when ctx has ended or a
-// call to the fake fails, it stays for the next Poll or Advance.
+// call to the fake fails, it stays for the next step (a Poll, or a move of the clock).
 func (t *Trigger) land(ctx context.Context) error {
 	now := t.f.Now()
 	for len(t.flights) > 0 && !t.flights[0].inv.Ended.After(now) {
@@ -105,7 +109,7 @@ func (t *Trigger) land(ctx context.Context) error {
 		t.flights[0] = nil
 		t.flights = t.flights[1:]
 	}
-	return nil
+	return t.landWaiting(ctx)
 }
 
 // fly adds an invocation that ends later, keeping flights in the order they end (then start).
@@ -139,7 +143,7 @@ func (t *Trigger) retry(ctx context.Context) error {
 			// say what the poller does so close to the end; the choice here is to drop the
 			// batch, as it would a little later.
 			t.held = append(t.held[:i], t.held[i+1:]...)
-		case len(t.flights) >= t.m.functionCap:
+		case t.inFlight() >= t.m.functionCap:
 			t.throttle(h)
 			i++
 		default:
@@ -155,7 +159,7 @@ func (t *Trigger) retry(ctx context.Context) error {
 // start invokes the batch, or throttles it when the function already runs as many
 // invocations as its concurrency allows.
 func (t *Trigger) start(ctx context.Context, records []events.SQSMessage, handles []string, since time.Time) error {
-	if len(t.flights) < t.m.functionCap {
+	if t.inFlight() < t.m.functionCap {
 		return t.invoke(ctx, records, handles)
 	}
 	v, err := t.visibility(ctx)
@@ -213,8 +217,8 @@ func (t *Trigger) throttle(h *held) {
 // Sleep plays d of work on the fake's clock inside a handler: the invocation lasts d longer,
 // without moving the clock, so that other invocations can run meanwhile, up to the mapping's
 // and the function's concurrency (see "Concurrency" in the package doc). The answer the
-// handler returns is applied when the invocation ends: its start plus every Sleep (plus any
-// moves of the fake's clock the handler made). The time slept counts toward the deadline: the
+// handler returns is applied when the invocation ends: its start plus every Sleep (plus the
+// time it waited on the clock through its context). The time slept counts toward the deadline: the
 // handler's context ends when the clock reaches the deadline less what was slept. A Sleep
 // that reaches the deadline stops there, ends the context (and every context derived from
 // it) with context.DeadlineExceeded and returns that error: the invocation times out,
@@ -271,8 +275,12 @@ type invocationCtx struct {
 	clock    sqsfake.Clock
 	deadline time.Time
 	trigger  *Trigger
+	run      *running      // the invocation whose context this is
+	asked    chan struct{} // closed when the handler first asks for Done (or AfterFunc)
+	returned chan struct{} // closed when the handler has returned
 
 	mu         sync.Mutex
+	askedOnce  bool
 	slept      time.Duration
 	err        error         // why it ended; nil while it runs
 	done       chan struct{} // made by Done or AfterFunc; closed when it ends
@@ -306,6 +314,11 @@ func (c *invocationCtx) Done() <-chan struct{} {
 }
 
 func (c *invocationCtx) doneLocked() chan struct{} {
+	if !c.askedOnce && c.asked != nil {
+		// From now on the invocation counts as waiting on the fake's clock (drive.go).
+		c.askedOnce = true
+		close(c.asked)
+	}
 	if c.done != nil {
 		return c.done
 	}
@@ -345,6 +358,10 @@ func (c *invocationCtx) armLocked() {
 		c.mu.Unlock()
 		if !stale {
 			c.endWith(context.DeadlineExceeded)
+			// The move that reached the deadline waits for the handler to return before
+			// it goes on, so that what the handler does as it wakes happens at this
+			// instant, before any other invocation's (drive.go).
+			c.awaitReturn()
 		}
 	}
 	// The callers arm only before the deadline less the time slept; a clock that has moved
@@ -414,9 +431,9 @@ func (c *invocationCtx) errNow() error {
 	return c.err
 }
 
-// endWith ends the context with err unless it has ended already: it closes Done, releases the
-// timer and the watch on the parent, and runs the AfterFunc functions, in order, outside the
-// lock.
+// endWith ends the context with err unless it has ended already: it releases the timer and
+// the watch on the parent, runs the AfterFunc functions (which end the contexts derived from
+// it), in order, outside the lock, and then closes Done.
 func (c *invocationCtx) endWith(err error) {
 	c.mu.Lock()
 	if c.err != nil {
@@ -425,9 +442,7 @@ func (c *invocationCtx) endWith(err error) {
 	}
 	c.err = err
 	c.gen++
-	if c.done != nil {
-		close(c.done)
-	}
+	done := c.done
 	stopTimer, stopParent, funcs := c.stopTimer, c.stopParent, c.funcs
 	c.stopTimer, c.stopParent, c.funcs = nil, nil, nil
 	c.mu.Unlock()
@@ -437,8 +452,13 @@ func (c *invocationCtx) endWith(err error) {
 	if stopParent != nil {
 		stopParent()
 	}
+	// The children first, then Done: a handler woken by Done finds the contexts it derived
+	// ended too (the handler runs on a goroutine of its own, so the order shows).
 	for _, f := range funcs {
 		(*f)()
+	}
+	if done != nil {
+		close(done)
 	}
 }
 

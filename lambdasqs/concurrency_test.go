@@ -151,7 +151,9 @@ func TestAThrottledBatchReturnsToTheQueueAtItsVisibilityTimeout(t *testing.T) {
 	}
 	assert.Equal(t, []time.Duration{0, 1 * time.Second, 3 * time.Second, 7 * time.Second, 10 * time.Second, 11 * time.Second, 13 * time.Second, 17 * time.Second}, ats)
 	assert.Zero(t, calls, "a throttled invocation never reaches the function")
-	assert.Len(t, f.DeadLetters("q"), 1)
+	dead, err := f.DeadLettersFrom("q")
+	require.NoError(t, err)
+	assert.Len(t, dead, 1)
 }
 
 func TestFunctionErrorsBackOffTheMappingsConcurrency(t *testing.T) {
@@ -251,35 +253,46 @@ func TestReservedConcurrencyIsValidatedAsPutFunctionConcurrencyDoes(t *testing.T
 		{900, "", ""},
 		{0, "", ""},
 	} {
-		_, err := lambdasqs.New(f, "q", ok, lambdasqs.Config{ReservedConcurrency: aws.Int32(tc.n)})
+		trig, err := lambdasqs.New(f, "q", ok, lambdasqs.Config{ReservedConcurrency: aws.Int32(tc.n)})
 		if tc.code == "" {
 			assert.NoError(t, err, "%d", tc.n)
+			trig.Close()
 			continue
 		}
 		assert.Equal(t, &lambdasqs.Error{Code: tc.code, Message: tc.msg}, err, "%d", tc.n)
 	}
 }
 
-func TestTheHandlersContextEndsOnTheFakesClock(t *testing.T) {
+// TestAHandlerMayWaitOnItsContext pins must-have 3 of issue 19: a handler blocked on
+// ctx.Done() waits on the fake's clock. The waiting call returns while it waits, a move short
+// of the deadline leaves it waiting, and the move that reaches the function's timeout ends
+// its context with DeadlineExceeded; the invocation is a Timeout at its deadline, nothing is
+// deleted and the message returns after its visibility timeout.
+func TestAHandlerMayWaitOnItsContext(t *testing.T) {
 	ctx := context.Background()
-	f := fill(t, 1, nil)
+	f := fill(t, 1, map[string]string{"VisibilityTimeout": "30"})
+	var woke []time.Duration
+	var errs []error
 	trig, err := lambdasqs.New(f, "q", func(ctx context.Context, _ events.SQSEvent) error {
-		done := ctx.Done()
-		f.Advance(2 * time.Second)
-		select {
-		case <-done:
-			t.Error("Done closed before the deadline")
-		default:
-		}
-		assert.NoError(t, ctx.Err())
-		f.Advance(time.Second)
-		<-done // closed by the clock at the 3-second deadline
-		assert.ErrorIs(t, ctx.Err(), context.DeadlineExceeded)
-		return nil
-	}, lambdasqs.Config{})
+		<-ctx.Done()
+		woke = append(woke, f.Now().Sub(sqsfake.DefaultStart))
+		errs = append(errs, ctx.Err())
+		return nil // too late: Lambda has stopped it
+	}, lambdasqs.Config{FunctionTimeout: 3 * time.Second})
 	require.NoError(t, err)
 	require.NoError(t, trig.Poll(ctx))
-	trig.AssertOutcomes(t, []lambdasqs.Outcome{lambdasqs.Timeout})
+	assert.Empty(t, trig.Invocations(), "waiting on the clock")
+	f.Advance(2 * time.Second)
+	assert.Empty(t, trig.Invocations(), "short of the deadline")
+	f.Advance(time.Second)
+	assert.Equal(t, []step{{0, 3 * time.Second, lambdasqs.Timeout}}, timeline(trig))
+	assert.Equal(t, []time.Duration{3 * time.Second}, woke)
+	assert.Equal(t, []error{context.DeadlineExceeded}, errs)
+	info, _ := f.Queue("q")
+	assert.Equal(t, 1, info.InFlight, "kept, hidden until its visibility timeout")
+	f.Advance(30 * time.Second)
+	assert.Equal(t, []step{{0, 3 * time.Second, lambdasqs.Timeout}, {30 * time.Second, 33 * time.Second, lambdasqs.Timeout}}, timeline(trig), "received again at 30 s")
+	trig.Close()
 }
 
 func TestTheHandlersContextEndsWhenItReturns(t *testing.T) {

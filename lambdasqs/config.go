@@ -1,6 +1,7 @@
 package lambdasqs
 
 import (
+	"errors"
 	"fmt"
 	"strconv"
 	"time"
@@ -43,9 +44,17 @@ type Config struct {
 	// FunctionTimeout is the function's timeout, whole seconds from 1 to 900; 0 means
 	// DefaultFunctionTimeout.
 	FunctionTimeout time.Duration
-	// FunctionName names the function in the InvokedFunctionArn of the context; "" means
-	// "function".
+	// FunctionName names the function in the InvokedFunctionArn of the context and in the
+	// mapping's identity (one mapping per queue and function); "" means "function".
 	FunctionName string
+	// HandlerWait is how long, in real time, the trigger waits for a handler to return or to
+	// start waiting on its context before it reports it with a *StuckError and stops waiting
+	// for it, so that no handler can hang a test: 0 means DefaultHandlerWait (10 s). Once a
+	// handler has been stuck, the trigger waits at most 10 ms for each later one, so that a
+	// handler that always blocks cannot add up to a test's timeout either; what it records
+	// then may depend on scheduling, and the first *StuckError is the one to fix. It is a
+	// safety net, not a clock: nothing the trigger records depends on it otherwise.
+	HandlerWait time.Duration
 }
 
 // Error is an error of CreateEventSourceMapping (or CreateFunction, for a bad timeout), with
@@ -94,6 +103,7 @@ type mapping struct {
 	functionCap int // the function's: ReservedConcurrency, or accountConcurrency
 	enabled     bool
 	timeout     time.Duration
+	handlerWait time.Duration
 	function    string
 	filters     []*pattern
 }
@@ -106,14 +116,26 @@ func validate(cfg Config, fifo bool, visibility string) (mapping, error) {
 	if m.function == "" {
 		m.function = "function"
 	}
-	if cfg.FunctionTimeout != 0 {
-		s := cfg.FunctionTimeout / time.Second
-		if cfg.FunctionTimeout%time.Second != 0 || s < 1 || s > 900 {
-			// CreateFunction's Timeout is an integer of seconds, at least 1; the 900 s cap
-			// is Lambda's documented maximum.
-			return m, constraint(cfg.FunctionTimeout.Seconds(), "timeout", "Member must be a whole number of seconds from 1 to 900")
+	if d := cfg.FunctionTimeout; d != 0 {
+		if msg := unitMistake("FunctionTimeout", d, time.Second); msg != "" {
+			return m, &Error{Code: "ValidationException", Message: msg}
 		}
-		m.timeout = cfg.FunctionTimeout
+		// CreateFunction's Timeout is an integer of seconds from 1 to 900 (Lambda's
+		// documented maximum); it is shown in seconds, as the API takes it.
+		if d%time.Second != 0 || d < time.Second || d > 900*time.Second {
+			return m, constraint(strconv.FormatFloat(d.Seconds(), 'f', -1, 64), "timeout", "Member must be a whole number of seconds from 1 to 900")
+		}
+		m.timeout = d
+	}
+	m.handlerWait = DefaultHandlerWait
+	if d := cfg.HandlerWait; d != 0 {
+		if msg := unitMistake("HandlerWait", d, time.Millisecond); msg != "" {
+			return m, errors.New("lambdasqs: " + msg)
+		}
+		if d < 0 {
+			return m, fmt.Errorf("lambdasqs: HandlerWait %v is negative: it is how long, in real time, to wait for a handler to settle", d)
+		}
+		m.handlerWait = d
 	}
 	if cfg.BatchSize != 0 {
 		if err := inRange(cfg.BatchSize, 1, 10000, "batchSize"); err != nil {
@@ -175,4 +197,14 @@ func validate(cfg Config, fifo bool, visibility string) (mapping, error) {
 		return m, invalidParameter("Queue visibility timeout: %d seconds is less than Function timeout: %d seconds", vis, fn)
 	}
 	return m, nil
+}
+
+// unitMistake is the message for a time.Duration option set to a bare number, such as
+// FunctionTimeout: 3, which Go reads as 3 nanoseconds: a positive d below least that is a
+// whole number of nanoseconds no larger than a plausible count of seconds. "" otherwise.
+func unitMistake(option string, d, least time.Duration) string {
+	if d <= 0 || d >= least || d > 1_000_000 {
+		return ""
+	}
+	return fmt.Sprintf("%s is a time.Duration: %d means %v; did you mean %d*time.Second?", option, int64(d), d, int64(d))
 }

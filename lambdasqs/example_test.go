@@ -33,6 +33,42 @@ func setup(ctx context.Context, n int) *sqsfake.Fake {
 	return f
 }
 
+// The fake's own Advance drives the trigger: the mapping polls at every instant of the move
+// where it has something to do, as Lambda's continuous polling does, so no Poll is needed,
+// and one two-minute move gives the same invocations as 120 one-second moves. Here the
+// handler fails a message the first time it sees it: the message is invoked again when its
+// visibility timeout ends, at +30 s, not at the end of the move.
+func Example_advance() {
+	ctx := context.Background()
+	for _, moves := range []int{1, 120} {
+		f := setup(ctx, 1)
+		seen := map[string]bool{}
+		handler := func(ctx context.Context, ev events.SQSEvent) error {
+			id := ev.Records[0].MessageId
+			if !seen[id] {
+				seen[id] = true
+				return errors.New("first delivery fails")
+			}
+			return nil
+		}
+		trig, err := lambdasqs.New(f, "jobs", handler, lambdasqs.Config{})
+		if err != nil {
+			panic(err)
+		}
+		for range moves {
+			f.Advance(2 * time.Minute / time.Duration(moves))
+		}
+		fmt.Printf("%d move(s):", moves)
+		for _, inv := range trig.Invocations() {
+			fmt.Printf(" +%v %v;", inv.At.Sub(sqsfake.DefaultStart), inv.Outcome)
+		}
+		fmt.Println()
+	}
+	// Output:
+	// 1 move(s): +0s FunctionError; +30s Success;
+	// 120 move(s): +0s FunctionError; +30s Success;
+}
+
 // A batch of 10 where the handler fails on one message and returns an error: Lambda deletes
 // nothing, so all ten come back after the visibility timeout, again and again, and after
 // maxReceiveCount (3) receives all ten end in the dead-letter queue.
@@ -57,7 +93,8 @@ func Example_batchErrorWithoutReportBatchItemFailures() {
 	for _, inv := range trig.Invocations() {
 		fmt.Printf("+%v: %d messages, %v, deleted %d\n", inv.At.Sub(sqsfake.DefaultStart), len(inv.MessageIDs), inv.Outcome, len(inv.Deleted))
 	}
-	fmt.Println("in the DLQ:", len(f.DeadLetters("jobs")))
+	dead, _ := f.DeadLettersFrom("jobs")
+	fmt.Println("in the DLQ:", len(dead))
 	// Output:
 	// +0s: 10 messages, FunctionError, deleted 0
 	// +30s: 10 messages, FunctionError, deleted 0
@@ -90,7 +127,7 @@ func Example_batchItemFailures() {
 	for _, inv := range trig.Invocations() {
 		fmt.Printf("+%v: %d messages, %v, deleted %d\n", inv.At.Sub(sqsfake.DefaultStart), len(inv.MessageIDs), inv.Outcome, len(inv.Deleted))
 	}
-	dl := f.DeadLetters("jobs")
+	dl, _ := f.DeadLettersFrom("jobs")
 	fmt.Println("in the DLQ:", len(dl), dl[0].Body)
 	// Output:
 	// +0s: 10 messages, PartialFailure, deleted 9
@@ -99,28 +136,40 @@ func Example_batchItemFailures() {
 	// in the DLQ: 1 m3
 }
 
-// A function slower than its timeout: its context ends at the deadline on the fake's clock,
-// and whatever it returns afterwards, Lambda counts a timeout and deletes nothing.
+// A function slower than its timeout: a handler that waits on its context for a downstream
+// that never answers. The waiting call (Poll) returns while it waits; the fake's clock, moved
+// by anything, ends its context at the function's timeout with context.DeadlineExceeded, and
+// Lambda counts a timeout, deletes nothing, and the message returns after its visibility
+// timeout.
 func Example_timeout() {
 	ctx := context.Background()
 	f := setup(ctx, 1)
+	never := make(chan string) // a downstream that never answers
 	handler := func(ctx context.Context, ev events.SQSEvent) error {
-		deadline, _ := ctx.Deadline()
-		fmt.Println("deadline in", deadline.Sub(f.Now()))
-		f.Advance(5 * time.Second) // the work takes 5 s of the fake's time
-		fmt.Println("context:", ctx.Err())
-		return nil
+		select {
+		case <-ctx.Done():
+			fmt.Println("context:", ctx.Err(), "at +"+f.Now().Sub(sqsfake.DefaultStart).String())
+			return ctx.Err()
+		case r := <-never:
+			fmt.Println(r)
+			return nil
+		}
 	}
 	trig, _ := lambdasqs.New(f, "jobs", handler, lambdasqs.Config{FunctionTimeout: 3 * time.Second})
-	if err := trig.Poll(ctx); err != nil {
+	if err := trig.Poll(ctx); err != nil { // invokes now; the handler waits on the clock
 		panic(err)
 	}
-	inv := trig.Invocations()[0]
-	fmt.Println(inv.Outcome, inv.Err, "kept:", len(inv.Kept))
+	fmt.Println("recorded after Poll:", len(trig.Invocations()))
+	f.Advance(time.Minute)
+	for _, inv := range trig.Invocations() {
+		fmt.Println("+"+inv.At.Sub(sqsfake.DefaultStart).String(), inv.Outcome, inv.Err, "kept:", len(inv.Kept))
+	}
 	// Output:
-	// deadline in 3s
-	// context: context deadline exceeded
-	// Timeout Task timed out after 3.00 seconds kept: 1
+	// recorded after Poll: 0
+	// context: context deadline exceeded at +3s
+	// context: context deadline exceeded at +33s
+	// +0s Timeout Task timed out after 3.00 seconds kept: 1
+	// +30s Timeout Task timed out after 3.00 seconds kept: 1
 }
 
 // On a FIFO queue, a failed message holds back the rest of its group: the later messages of

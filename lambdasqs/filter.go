@@ -3,6 +3,7 @@ package lambdasqs
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
 	"math"
 	"slices"
 	"strings"
@@ -82,7 +83,13 @@ func compileFilters(fc FilterCriteria) ([]*pattern, error) {
 		if !ok || len(obj) == 0 {
 			return nil, invalidPattern()
 		}
-		for k := range obj {
+		// The pattern's form first, as Lambda checks it: {"eventSource": "aws:sqs"} (a
+		// value that is not a list) is "Invalid filter pattern definition." whatever its key.
+		p, err := compileObject(obj)
+		if err != nil {
+			return nil, err
+		}
+		for _, k := range slices.Sorted(maps.Keys(obj)) {
 			switch k {
 			case "body":
 			default:
@@ -92,10 +99,6 @@ func compileFilters(fc FilterCriteria) ([]*pattern, error) {
 				return nil, unsupported(fmt.Sprintf("the record key %q (SQS event source mappings filter on body only)", k))
 			}
 		}
-		p, err := compileObject(obj)
-		if err != nil {
-			return nil, err
-		}
 		out = append(out, p)
 	}
 	return out, nil
@@ -103,7 +106,8 @@ func compileFilters(fc FilterCriteria) ([]*pattern, error) {
 
 func compileObject(obj map[string]any) (*pattern, error) {
 	p := &pattern{fields: make(map[string]*pattern, len(obj))}
-	for k, v := range obj {
+	for _, k := range slices.Sorted(maps.Keys(obj)) { // the same error on every run
+		v := obj[k]
 		if k == "$or" { // Lambda takes {"$or": [pattern, …]}; not modelled here
 			return nil, unsupported("$or")
 		}

@@ -137,9 +137,16 @@ func TestFilterCriteriaValidation(t *testing.T) {
 		// SQS event source mappings filter on body only (SPEC-lambda.md R28).
 		{"message attributes", []lambdasqs.Filter{{Pattern: `{"messageAttributes":{"kind":{"stringValue":["urgent"]}}}`}}, nil, `"messageAttributes"`},
 		{"system attributes", []lambdasqs.Filter{{Pattern: `{"attributes":{"ApproximateReceiveCount":["1"]}}`}}, nil, `"attributes"`},
+		// The pattern's form is checked before the key: issue 19's two patterns.
+		{"another key with a value that is not a list", []lambdasqs.Filter{{Pattern: `{"eventSource": "aws:sqs"}`}}, invalid, ""},
+		{"another key with an empty list", []lambdasqs.Filter{{Pattern: `{"eventSource": []}`}}, invalid, ""},
+		{"body and a malformed other key", []lambdasqs.Filter{{Pattern: `{"body":{"a":["b"]},"eventSource":"aws:sqs"}`}}, invalid, ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			_, err := lambdasqs.New(f, "q", ok, lambdasqs.Config{FilterCriteria: lambdasqs.FilterCriteria{Filters: tc.filters}})
+			trig, err := lambdasqs.New(f, "q", ok, lambdasqs.Config{FilterCriteria: lambdasqs.FilterCriteria{Filters: tc.filters}})
+			if err == nil {
+				defer trig.Close()
+			}
 			switch {
 			case tc.unsupp != "":
 				require.Error(t, err)

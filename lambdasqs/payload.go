@@ -122,7 +122,7 @@ func (t *Trigger) readSizes() {
 		s.gone = map[string]bool{}
 	}
 	clear(s.gone)
-	if info, ok := t.f.Queue(t.url); ok {
+	if info, err := t.f.Queue(t.url); err == nil {
 		for i := range info.Messages {
 			m := &info.Messages[i]
 			s.bounds = append(s.bounds, sized{id: m.MessageID, bound: t.recordBound(m)})

@@ -2,6 +2,7 @@ package lambdasqs
 
 import (
 	"context"
+	"errors"
 	"time"
 )
 
@@ -89,33 +90,22 @@ func (t *Trigger) Filtered() []string {
 	return append([]string(nil), t.filtered...)
 }
 
-// Advance moves the fake's clock forward by d, polling (as Poll does) at the start, at every
-// moment in between when something is due — a message becomes visible, a batching window
-// ends, an invocation ends, a throttled batch is retried — and once more at the end. When it
-// returns, every invocation that has ended by then has been answered; one that Sleeps past
-// the end is still running. A handler that moves the clock itself (to play a slow function)
-// moves it for the trigger too. Its errors are Poll's.
+// Advance is Poll, then the fake's Advance(d): the trigger, like every trigger on the fake,
+// polls at each instant of the move where it has something to do, as it does whatever moves
+// the fake's clock. When it returns, every invocation that has ended by then has been
+// answered; one that Sleeps past the end, or whose handler waits on its context, is still
+// running. Its errors are Poll's, and those the move's steps reported (see Err); the move
+// itself cannot be stopped by ctx, but no handler can hold it up for longer than
+// Config.HandlerWait of real time.
 func (t *Trigger) Advance(ctx context.Context, d time.Duration) error {
 	if err := t.reentered(ctx, "Advance"); err != nil {
 		return err
 	}
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	target := t.f.Now().Add(d)
-	for {
-		if err := t.poll(ctx); err != nil {
-			return err
-		}
-		now := t.f.Now()
-		if !now.Before(target) {
-			return nil
-		}
-		next := t.next(now)
-		if next.IsZero() || next.After(target) {
-			next = target
-		}
-		t.f.Advance(next.Sub(now))
+	if err := t.Poll(ctx); err != nil {
+		return err
 	}
+	t.f.Advance(d)
+	return errors.Join(t.takeProblems(), ctx.Err())
 }
 
 // next is the earliest moment after now at which the trigger has something to do: a message
@@ -131,6 +121,9 @@ func (t *Trigger) next(now time.Time) time.Time {
 	}
 	if len(t.flights) > 0 {
 		consider(t.flights[0].inv.Ended)
+	}
+	for _, r := range t.waiting {
+		consider(r.due())
 	}
 	t.recMu.Lock()
 	enabled := t.enabled
@@ -151,7 +144,7 @@ func (t *Trigger) next(now time.Time) time.Time {
 			consider(t.activeSince.Add((now.Sub(t.activeSince)/time.Minute + 1) * time.Minute))
 		}
 		// The fake's next event for the queue, without rendering its messages.
-		if at, _, ok := t.f.NextVisible(t.url); ok {
+		if at, _, err := t.f.NextVisible(t.url); err == nil {
 			consider(at)
 		}
 	}

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/aws/aws-lambda-go/events"
@@ -28,13 +29,13 @@ type handlerFunc = func(context.Context, events.SQSEvent) (events.SQSEventRespon
 // MaxPayload is Lambda's invocation payload quota, 6 MB, which ends a batch early (R31).
 const MaxPayload = 6 * 1024 * 1024
 
-// Trigger is an event source mapping from one sqsfake queue to one handler. It polls only when
-// the test asks it to — in Poll and Advance, on the caller's goroutine. When those return,
-// every batch due has been invoked (up to the mapping's concurrency) and every invocation
-// that has ended by the fake's current time has been answered; an invocation that Sleeps
-// beyond it is answered by the Poll or Advance that reaches its end. Its methods are safe
-// for concurrent use, but the calls are serialized: one poller at a time. A handler must not
-// call its own trigger's Poll or Advance (see the package doc).
+// Trigger is an event source mapping from one sqsfake queue to one handler. It follows the
+// fake's clock: every move polls at each instant it passes through where the mapping has
+// something to do (see "How time moves" in the package doc), and Poll polls at the current
+// instant. Each invocation runs its handler on a goroutine of its own; the trigger waits for
+// it to return or to wait on the fake's clock (its context) before it goes on. Its methods
+// are safe for concurrent use; polling is serialized, one step at a time. A handler must not
+// call its own trigger's Poll, Advance or WaitInvocations, nor move the fake's clock.
 type Trigger struct {
 	f        *sqsfake.Fake
 	url, arn string
@@ -72,6 +73,23 @@ type Trigger struct {
 	sizes   sizes                // the sizes of the queue's messages, for sizing receives
 	enabled bool                 // SetEnabled's state, read by the poller at each step
 	paused  bool                 // SetEnabled(false) was called: the poller drops its batches at its next step
+
+	// Following the fake's clock (drive.go); guarded by mu unless said otherwise.
+	waiting      []*running    // invocations whose handler waits on the clock, in the order they started
+	detach       func()        // removes the trigger's OnMove function
+	stopWake     func()        // disarms the trigger's timer
+	wakeAt       time.Time     // when the trigger's timer fires
+	wakeSet      bool          // whether it is armed
+	seenForeign  int           // f.CallCount() less the trigger's own calls, at the last step
+	seenEpoch    uint64        // f.Epoch() at the last step
+	dirty        atomic.Bool   // a handler has returned since the last step
+	closed       bool          // Close was called
+	uuid         string        // the mapping's UUID
+	problems     []error       // what clock-driven steps reported; guarded by recMu
+	moreProblems int           // how many more, beyond maxProblems; guarded by recMu
+	returnedCh   chan struct{} // closed when a handler returns; guarded by recMu
+	waitTimer    *time.Timer   // settle's, reused
+	hadStuck     atomic.Bool   // a handler has been stuck: later waits are short (stuckWait)
 }
 
 // New returns a trigger that feeds the queue (a name, URL or ARN of f) to h with the
@@ -80,8 +98,8 @@ type Trigger struct {
 // lives in the queue's account and region — its records' awsRegion, its functionArn — and
 // polls as that account.
 func New[H Handler](f *sqsfake.Fake, queue string, h H, cfg Config) (*Trigger, error) {
-	info, ok := f.Queue(queue)
-	if !ok {
+	info, err := f.Queue(queue)
+	if err != nil {
 		return nil, &Error{Code: "InvalidParameterValueException", Message: "Error occurred while ReceiveMessage. SQS Error Code: AWS.SimpleQueueService.NonExistentQueue. SQS Error Message: The specified queue does not exist."}
 	}
 	m, err := validate(cfg, info.FIFO, info.Attributes["VisibilityTimeout"])
@@ -106,6 +124,11 @@ func New[H Handler](f *sqsfake.Fake, queue string, h H, cfg Config) (*Trigger, e
 	if t.h == nil {
 		return nil, errors.New("lambdasqs: nil handler")
 	}
+	if err := t.register(); err != nil {
+		return nil, err
+	}
+	t.seenForeign, t.seenEpoch = -1, f.Epoch() // the first move steps
+	t.detach = f.OnMove(t.onMove)
 	return t, nil
 }
 
@@ -115,6 +138,7 @@ func New[H Handler](f *sqsfake.Fake, queue string, h H, cfg Config) (*Trigger, e
 // running end as they would have. It is safe to call from a handler: the poller applies it at
 // its next step (a pause drops the batches it holds then).
 func (t *Trigger) SetEnabled(on bool) {
+	t.dirty.Store(true) // the next move steps, even with nothing else new
 	t.recMu.Lock()
 	defer t.recMu.Unlock()
 	t.enabled = on
@@ -140,17 +164,27 @@ func (t *Trigger) isEnabled() bool {
 // answers of the invocations that have ended, then, while the mapping has a free slot (its
 // concurrency), receives the messages that are available, builds batches, invokes the
 // handler for each full batch (or each batch whose window has ended) and applies its answer
-// when it ends, until nothing more is due or every slot is taken. A batch still inside its
-// batching window, or waiting for a slot, waits for a later Poll or Advance. Poll returns an
-// error when a call to the fake fails, when ctx ends (an answer not applied yet stays for the
-// next call), or when it is called with the context of one of the trigger's own invocations.
+// when it ends, until nothing more is due or every slot is taken. It returns once every
+// invocation it started has returned or waits on the fake's clock (its handler asked its
+// context for Done); a batch still inside its batching window, or waiting for a slot, is
+// invoked by the move of the clock that reaches it. Poll is the documented waiting call: no
+// test needs it to make the mapping act — any move of the clock does — but it invokes
+// without moving the clock.
+//
+// Poll returns an error when a call to the fake fails, when ctx ends (an answer not applied
+// yet stays for the next step) — also while a handler is blocked on something the clock
+// cannot end, naming its invocation — when a handler does not settle within
+// Config.HandlerWait (a *StuckError), or when it is called with the context of one of the
+// trigger's own invocations. It returns, too, what the steps of moves since the last call
+// reported (see Err).
 func (t *Trigger) Poll(ctx context.Context) error {
 	if err := t.reentered(ctx, "Poll"); err != nil {
 		return err
 	}
 	t.mu.Lock()
-	defer t.mu.Unlock()
-	return t.poll(ctx)
+	err := t.step(ctx)
+	t.mu.Unlock()
+	return errors.Join(t.takeProblems(), err)
 }
 
 // reentered returns an error when ctx is the context of one of t's own invocations: Poll and
@@ -209,7 +243,7 @@ func (t *Trigger) poll(ctx context.Context) error {
 		if err := t.dispatch(ctx); err != nil {
 			return err
 		}
-		if err := t.land(ctx); err != nil { // the handler may have moved the clock
+		if err := t.land(ctx); err != nil { // an answer known at once is applied now
 			return err
 		}
 	}
@@ -473,49 +507,75 @@ func (t *Trigger) record(msg *types.Message) events.SQSMessage {
 	}
 }
 
-// invoke hands the batch to the handler. Its answer is applied when the invocation ends: at
-// once, or, when the handler used Sleep, later (land).
+// invoke hands the batch to the handler, on a goroutine of its own (Lambda runs each
+// invocation in an execution environment of its own), and waits for it to settle: to return,
+// or to wait on the fake's clock through its context (see drive.go). An answer known now is
+// applied when the invocation ends: at once, or, when the handler used Sleep, later (land);
+// an invocation whose handler waits is applied when it returns or reaches its deadline.
 func (t *Trigger) invoke(ctx context.Context, records []events.SQSMessage, handles []string) error {
 	ev := events.SQSEvent{Records: records}
 	t.recMu.Lock()
 	t.seq++
 	seq := t.seq
 	t.recMu.Unlock()
-	inv := Invocation{
+	r := &running{inv: Invocation{
 		RequestID:  requestID(seq),
 		At:         t.f.Now(),
 		MessageIDs: make([]string, len(ev.Records)),
-	}
+	}, handles: handles}
 	// What the outcome is applied to is taken before the call: the handler has the records
 	// themselves and may reorder or edit them, as it may its own copy of the event on Lambda.
-	var groups []string
 	if t.fifo {
-		groups = make([]string, len(ev.Records))
+		r.groups = make([]string, len(ev.Records))
 	}
-	for i, r := range ev.Records {
-		inv.MessageIDs[i] = r.MessageId
-		if groups != nil {
-			groups[i] = r.Attributes["MessageGroupId"]
+	for i, rec := range ev.Records {
+		r.inv.MessageIDs[i] = rec.MessageId
+		if r.groups != nil {
+			r.groups[i] = rec.Attributes["MessageGroupId"]
 		}
 	}
-	deadline := inv.At.Add(t.m.timeout)
+	r.deadline = r.inv.At.Add(t.m.timeout)
 	lc := &lambdacontext.LambdaContext{
-		AwsRequestID:       inv.RequestID,
+		AwsRequestID:       r.inv.RequestID,
 		InvokedFunctionArn: t.functionArn,
 	}
-	hctx := &invocationCtx{parent: lambdacontext.NewContext(ctx, lc), clock: t.f.Clock(), deadline: deadline, trigger: t}
-	resp, err, panicked := call(hctx, t.h, ev)
-	inv.Ended = t.f.Now().Add(hctx.end())
-	timedOut := !inv.Ended.Before(deadline)
+	r.ctx = &invocationCtx{parent: lambdacontext.NewContext(context.Background(), lc), clock: t.f.Clock(), deadline: r.deadline, trigger: t,
+		asked: make(chan struct{}), returned: make(chan struct{}), run: r}
+	go r.call(t.h, ev)
+	if err := t.settle(ctx, r); err != nil {
+		t.waiting = append(t.waiting, r)
+		return err
+	}
+	if !r.hasReturned() {
+		t.waiting = append(t.waiting, r) // it waits on the clock: applied when it returns
+		return nil
+	}
+	return t.apply(ctx, r, false)
+}
+
+// apply applies the answer of an invocation whose handler has returned (or, abandoned, has
+// reached its deadline without returning): now if it has ended by the fake's time, else
+// when it does (a handler that slept).
+func (t *Trigger) apply(ctx context.Context, r *running, abandoned bool) error {
+	inv := r.inv
+	deadline := r.deadline
+	var timedOut bool
+	if abandoned {
+		inv.Ended, timedOut = deadline, true
+	} else {
+		inv.Ended = r.endAt
+		timedOut = !inv.Ended.Before(deadline)
+	}
 	if timedOut {
 		inv.Ended = deadline // Lambda stops the function at its timeout
 	}
-	keep := t.outcome(&inv, groups, resp, err, panicked, timedOut)
+	keep := t.outcome(&inv, r.groups, r.resp, r.err, r.panicked, timedOut)
 	later := inv.Ended.After(t.f.Now())
+	handles := r.handles
 	// An invocation applied now deletes through the trigger's own scratch slice.
 	var del []types.DeleteMessageBatchRequestEntry
 	if later {
-		del = make([]types.DeleteMessageBatchRequestEntry, 0, len(ev.Records))
+		del = make([]types.DeleteMessageBatchRequestEntry, 0, len(inv.MessageIDs))
 	} else {
 		del = t.scratch[:0]
 	}
@@ -546,7 +606,7 @@ func (t *Trigger) invoke(ctx context.Context, records []events.SQSMessage, handl
 	}
 	if err := t.finish(ctx, &inv, del); err != nil {
 		// The delete failed as a whole (or ctx ended): the answer is not lost. It waits,
-		// as an ended invocation's does, for the next Poll or Advance to apply it (land),
+		// as an ended invocation's does, for the next Poll or clock move to apply it (land),
 		// with its deletes copied out of the scratch slice.
 		t.fly(&flight{inv: inv, del: append([]types.DeleteMessageBatchRequestEntry(nil), del...), handle: handles})
 		return err

@@ -55,11 +55,14 @@ func TestNewRefusesWhatCreateEventSourceMappingRefuses(t *testing.T) {
 		{"function timeout equal to the visibility timeout", "std", lambdasqs.Config{FunctionTimeout: 60 * time.Second}, "", ""},
 		{"function timeout over the visibility timeout", "std", lambdasqs.Config{FunctionTimeout: 120 * time.Second}, "InvalidParameterValueException", "Queue visibility timeout: 60 seconds is less than Function timeout: 120 seconds"},
 		{"function timeout not whole seconds", "std", lambdasqs.Config{FunctionTimeout: 1500 * time.Millisecond}, "ValidationException", "1 validation error detected: Value '1.5' at 'timeout' failed to satisfy constraint: Member must be a whole number of seconds from 1 to 900"},
+		{"function timeout over 900 s", "std", lambdasqs.Config{FunctionTimeout: 901 * time.Second}, "ValidationException", "1 validation error detected: Value '901' at 'timeout' failed to satisfy constraint: Member must be a whole number of seconds from 1 to 900"},
+		{"function timeout a bare number", "std", lambdasqs.Config{FunctionTimeout: 3}, "ValidationException", "FunctionTimeout is a time.Duration: 3 means 3ns; did you mean 3*time.Second?"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			_, err := lambdasqs.New(f, tc.queue, ok, tc.cfg)
+			trig, err := lambdasqs.New(f, tc.queue, ok, tc.cfg)
 			if tc.code == "" {
 				require.NoError(t, err)
+				trig.Close() // frees the queue and function for the next mapping
 				return
 			}
 			var le *lambdasqs.Error

@@ -45,8 +45,8 @@ func setup(t *testing.T, topicName string, topicAttrs map[string]string, queueNa
 
 func receiveAll(t *testing.T, f *sqsfake.Fake, queue string) []sqstypes.Message {
 	t.Helper()
-	info, ok := f.Queue(queue)
-	require.True(t, ok)
+	info, err := f.Queue(queue)
+	require.NoError(t, err)
 	out, err := f.ReceiveMessage(context.Background(), &sqs.ReceiveMessageInput{QueueUrl: aws.String(info.URL), MaxNumberOfMessages: 10,
 		MessageAttributeNames: []string{"All"}, MessageSystemAttributeNames: []sqstypes.MessageSystemAttributeName{"All"}})
 	require.NoError(t, err)

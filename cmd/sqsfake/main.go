@@ -2,11 +2,28 @@
 // any language and for trying SQS code locally. It speaks both of SQS's wire protocols —
 // awsJson1_0, which every current AWS SDK uses, and the older query protocol (Action=…,
 // answered in XML) of older SDKs and hand-written scripts — so the AWS CLI, boto3 and any
-// SDK work against it with an endpoint URL:
+// SDK work against it with an endpoint URL. A first session, from a clone of the repository:
 //
-//	go run ./cmd/sqsfake -queues jobs,jobs-dlq
+//	go build -o bin/sqsfake ./cmd/sqsfake    # once; or go install ./cmd/sqsfake
+//	bin/sqsfake -clock virtual -queues jobs &
+//	SQSFAKE_PID=$!
+//	until curl -sf http://127.0.0.1:9324/_sqsfake/health >/dev/null; do sleep 0.1; done
+//	export AWS_ACCESS_KEY_ID=test AWS_SECRET_ACCESS_KEY=test  # any keys: signatures are not checked
 //	aws sqs send-message --endpoint-url http://127.0.0.1:9324 --region us-east-1 \
 //	    --queue-url http://127.0.0.1:9324/123456789012/jobs --message-body hi
+//	curl -s -X POST -H 'X-Sqsfake-Control: 1' 'http://127.0.0.1:9324/_sqsfake/advance?d=30s'
+//	kill $SQSFAKE_PID; wait $SQSFAKE_PID     # SIGTERM: a graceful stop, exit status 0
+//
+// A script stops the server by its own PID, as here. At a terminal, go run ./cmd/sqsfake
+// works too, and Ctrl-C stops it; but go run runs the server as its child process, so a
+// script's kill $! signals the go command, not the server: SIGTERM ends go and leaves the
+// server running (the next start fails: the address is in use), and go run ignores SIGINT.
+//
+// With -clock virtual, time stands still until POST /_sqsfake/advance moves it, so a test
+// in another language is as deterministic as one in Go; the control endpoints below also
+// wait for long polls to park and show the fake's state. A mistake in a flag or a control
+// request is refused with a line that names the flag or parameter, the value and what it
+// wants.
 //
 // Flags:
 //
@@ -43,7 +60,7 @@
 // and curl send neither): a query-protocol GET or form post needs no CORS preflight.
 //
 // Control endpoints, under a path no SQS request uses (JSON answers). Every one but health
-// needs the header X-Sqsfake-Control: 1, which a page of another site cannot make a browser
+// and the console's page needs the header X-Sqsfake-Control: 1, which a page of another site cannot make a browser
 // send; a control request whose Origin or Sec-Fetch-Site shows another site is refused (403):
 //
 //	curl -X POST -H 'X-Sqsfake-Control: 1' 'http://127.0.0.1:9324/_sqsfake/advance?d=30s'
@@ -61,6 +78,8 @@
 //	GET  /_sqsfake/pollers?n=1&timeout=10s    wait until n receives are parked in long polls
 //	GET  /_sqsfake/idle?calls=N&timeout=10s   wait until N calls have begun and each has returned or parked
 //	POST /_sqsfake/reset                      back to the state at start: a fresh fake, a fresh clock
+//	GET  /_sqsfake/console/                   the console, a page for a browser (docs/console.md);
+//	                                          its JSON endpoints are under /_sqsfake/console/api/
 //
 // GET /_sqsfake/idle answers {"calls": C, "pollers": P}: C calls have begun since start or
 // reset (the start-up queues' CreateQueue calls and refused requests included), P are parked.
@@ -85,6 +104,7 @@ import (
 	"fmt"
 	"io"
 	"log"
+	"math"
 	"net"
 	"net/http"
 	"net/url"
@@ -101,7 +121,9 @@ import (
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/sqs"
+	"github.com/aws/smithy-go"
 	"github.com/sqsfake/sqsfake"
+	"github.com/sqsfake/sqsfake/internal/guard"
 	"github.com/sqsfake/sqsfake/internal/reqlog"
 	"github.com/sqsfake/sqsfake/snsfake"
 )
@@ -138,25 +160,26 @@ func parseFlags(args []string, stderr io.Writer) (config, error) {
 	fs := flag.NewFlagSet("sqsfake", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	fs.StringVar(&c.addr, "addr", "127.0.0.1:9324", "`host:port` to listen on; loopback only unless -allow-remote")
-	fs.BoolVar(&c.allowRemote, "allow-remote", false, "allow a non-loopback -addr (without -credentials the fake checks no signature)")
+	fs.Var(boolFlag{&c.allowRemote}, "allow-remote", "allow a non-loopback -addr (without -credentials the fake checks no signature)")
 	fs.StringVar(&c.credentialsFile, "credentials", "", "signed mode: verify each request's SigV4 signature against the access keys of this JSON `file`")
 	fs.StringVar(&c.endpoint, "endpoint", "", "the `URL` queue URLs name (default http://<addr>)")
 	fs.StringVar(&c.region, "region", sqsfake.DefaultRegion, "the `region` of queue URLs and ARNs")
 	fs.StringVar(&c.account, "account", sqsfake.DefaultAccountID, "the 12-digit `account` of queue URLs and ARNs")
 	fs.StringVar(&c.clock, "clock", "real", "`real` (time passes) or virtual (time moves only on POST /_sqsfake/advance)")
 	fs.StringVar(&queues, "queues", "", "comma-separated queue `names` to create at start; name.fifo creates a FIFO queue")
-	fs.DurationVar(&c.purgeCooldown, "purge-cooldown", sqsfake.DefaultPurgeCooldown, "the `duration` after a PurgeQueue during which another PurgeQueue of the same queue fails with PurgeQueueInProgress, as on SQS (0: no cooldown)")
-	fs.Uint64Var(&c.seed, "seed", 0, "the `seed` of message ids, receipt handles and request ids (0: the fake's default)")
-	fs.BoolVar(&c.log, "v", false, "log every request to stderr")
+	c.purgeCooldown = sqsfake.DefaultPurgeCooldown
+	fs.Var(durationFlag{&c.purgeCooldown}, "purge-cooldown", "the `duration` after a PurgeQueue during which another PurgeQueue of the same queue fails with PurgeQueueInProgress, as on SQS (0: no cooldown)")
+	fs.Var(uintFlag{&c.seed}, "seed", "the `seed` of message ids, receipt handles and request ids (0: the fake's default)")
+	fs.Var(boolFlag{&c.log}, "v", "log every request to stderr")
 	fs.Usage = func() {
 		fmt.Fprintln(fs.Output(), "usage: sqsfake [flags]\n\nServes an in-memory Amazon SQS (awsJson1_0 and query protocols) for tests. Flags:")
 		fs.PrintDefaults()
 	}
-	if err := fs.Parse(args); err != nil {
+	if err := parseQuietly(fs, args, stderr); err != nil {
 		return c, err
 	}
 	if fs.NArg() > 0 {
-		return c, fmt.Errorf("unexpected arguments %q", fs.Args())
+		return c, fmt.Errorf("unexpected arguments %q: sqsfake takes flags only, such as -queues %s to create a queue (sqsfake -h lists them)", fs.Args(), fs.Arg(0))
 	}
 	if c.clock != "real" && c.clock != "virtual" {
 		return c, fmt.Errorf("-clock %q: want real or virtual", c.clock)
@@ -180,6 +203,140 @@ func parseFlags(args []string, stderr io.Writer) (config, error) {
 	return c, checkListenAddr(c.addr, c.allowRemote)
 }
 
+// parseQuietly parses args into fs. The flag package prints an error and the whole usage on
+// any mistake; here only -h prints the usage, to stderr, and a mistake is returned alone, with
+// a pointer to -h, so that the one line that says what is wrong is not lost above the usage.
+func parseQuietly(fs *flag.FlagSet, args []string, stderr io.Writer) error {
+	var out bytes.Buffer
+	fs.SetOutput(&out)
+	err := fs.Parse(args)
+	fs.SetOutput(stderr)
+	switch {
+	case err == nil:
+		return nil
+	case errors.Is(err, flag.ErrHelp):
+		stderr.Write(out.Bytes())
+		return err
+	}
+	msg := err.Error()
+	if name, ok := strings.CutPrefix(msg, "flag provided but not defined: -"); ok {
+		if near := nearestFlag(fs, name); near != "" {
+			return fmt.Errorf("%s; did you mean -%s? (sqsfake -h lists the flags)", msg, near)
+		}
+	}
+	return fmt.Errorf("%s (sqsfake -h lists the flags)", msg)
+}
+
+// nearestFlag returns the flag of fs whose name is closest to name, if it is close: one
+// name a prefix of the other, or at most two edits apart; "" otherwise.
+func nearestFlag(fs *flag.FlagSet, name string) string {
+	best, bestDist := "", 3
+	fs.VisitAll(func(f *flag.Flag) {
+		d := editDistance(strings.ToLower(name), f.Name)
+		if strings.HasPrefix(f.Name, name) || strings.HasPrefix(name, f.Name) {
+			d = min(d, 1)
+		}
+		if d < bestDist {
+			best, bestDist = f.Name, d
+		}
+	})
+	return best
+}
+
+// editDistance is the Levenshtein distance between a and b, in bytes.
+func editDistance(a, b string) int {
+	prev := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur := make([]int, len(b)+1)
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev = cur
+	}
+	return prev[len(b)]
+}
+
+// durationFlag is a time.Duration flag whose refusal says what a duration is: the flag
+// package's own says "parse error", and a bare number — the likeliest mistake — has no unit.
+type durationFlag struct{ d *time.Duration }
+
+func (f durationFlag) String() string {
+	if f.d == nil {
+		return ""
+	}
+	return f.d.String()
+}
+
+func (f durationFlag) Set(s string) error {
+	d, err := parseDuration(s, "60s")
+	if err != nil {
+		return err
+	}
+	*f.d = d
+	return nil
+}
+
+// parseDuration parses a Go duration. Its error says what went wrong in words: a bare
+// number — the likeliest mistake — has no unit; otherwise it shows a duration like example.
+func parseDuration(s, example string) (time.Duration, error) {
+	d, err := time.ParseDuration(s)
+	if err == nil {
+		return d, nil
+	}
+	if _, nerr := strconv.ParseFloat(s, 64); nerr == nil {
+		return 0, fmt.Errorf("a duration needs its unit: %ss for seconds, or %sm for minutes", s, s)
+	}
+	return 0, fmt.Errorf("want a duration with its unit, such as %s, 1m30s or 500ms", example)
+}
+
+// uintFlag is a uint64 flag whose refusal says what it takes.
+type uintFlag struct{ n *uint64 }
+
+func (f uintFlag) String() string {
+	if f.n == nil {
+		return ""
+	}
+	return strconv.FormatUint(*f.n, 10)
+}
+
+func (f uintFlag) Set(s string) error {
+	n, err := strconv.ParseUint(s, 0, 64)
+	if err != nil {
+		return fmt.Errorf("want a whole number from 0 to %d", uint64(math.MaxUint64))
+	}
+	*f.n = n
+	return nil
+}
+
+// boolFlag is a bool flag whose refusal says what it takes.
+type boolFlag struct{ b *bool }
+
+func (f boolFlag) IsBoolFlag() bool { return true }
+
+func (f boolFlag) String() string {
+	if f.b == nil {
+		return ""
+	}
+	return strconv.FormatBool(*f.b)
+}
+
+func (f boolFlag) Set(s string) error {
+	b, err := strconv.ParseBool(s)
+	if err != nil {
+		return errors.New("want true or false; the flag alone means true")
+	}
+	*f.b = b
+	return nil
+}
+
 // optionFlags names the flag that sets each option the server checks with
 // sqsfake.CheckOptions.
 var optionFlags = map[string]string{
@@ -190,11 +347,16 @@ var optionFlags = map[string]string{
 	"WithCredentials":   "-credentials",
 }
 
+// flagWants words what a flag allows where its option's words are Go's.
+var flagWants = map[string]string{
+	"WithPurgeCooldown": "0 (no cooldown) or 1ms or more, such as 60s; SQS's is 60s",
+}
+
 // flagError words an option's error as an error of the flag that set the option.
 func flagError(err error) error {
 	var oe *sqsfake.OptionError
 	if errors.As(err, &oe) && optionFlags[oe.Option] != "" {
-		return fmt.Errorf("%s %s: want %s", optionFlags[oe.Option], oe.Value, oe.Want)
+		return fmt.Errorf("%s %s: want %s", optionFlags[oe.Option], oe.Value, cmp.Or(flagWants[oe.Option], oe.Want))
 	}
 	return err
 }
@@ -202,9 +364,15 @@ func flagError(err error) error {
 // checkListenAddr refuses an address that is not loopback unless remote access is allowed:
 // anyone who can reach the server can read and change its queues.
 func checkListenAddr(addr string, allowRemote bool) error {
-	host, _, err := net.SplitHostPort(addr)
+	host, port, err := net.SplitHostPort(addr)
 	if err != nil {
-		return fmt.Errorf("-addr %q: %v", addr, err)
+		return fmt.Errorf("-addr %q: want host:port, such as 127.0.0.1:9324 (port 0 picks a free port)", addr)
+	}
+	switch n, err := strconv.ParseUint(port, 10, 64); {
+	case err != nil && !isDigits(port):
+		return fmt.Errorf("-addr %s: port %q is not a number; want a port from 1 to 65535, or 0 for a free port", addr, port)
+	case err != nil || n > 65535:
+		return fmt.Errorf("-addr %s: port %s is out of range; want a port from 1 to 65535, or 0 for a free port", addr, port)
 	}
 	if allowRemote || host == "localhost" {
 		return nil
@@ -212,7 +380,23 @@ func checkListenAddr(addr string, allowRemote bool) error {
 	if ip := net.ParseIP(host); ip != nil && ip.IsLoopback() {
 		return nil
 	}
+	if host == "" {
+		return fmt.Errorf("-addr %s names no host, which listens on every network interface; give a loopback host, such as 127.0.0.1:%s, or pass -allow-remote to serve other hosts (the fake's control endpoints need no credentials, nor, without -credentials, do its queues)", addr, port)
+	}
 	return fmt.Errorf("-addr %s is not a loopback address; the fake's control endpoints need no credentials (nor, without -credentials, do its queues), so pass -allow-remote to serve other hosts", addr)
+}
+
+// isDigits reports whether s is one or more ASCII digits.
+func isDigits(s string) bool {
+	return s != "" && strings.Trim(s, "0123456789") == ""
+}
+
+// listenError says why the server could not listen on addr, and what to do about it.
+func listenError(addr string, err error) error {
+	if errors.Is(err, syscall.EADDRINUSE) {
+		return fmt.Errorf("-addr %s is in use: another sqsfake may still be running (a `go run` stopped by its own PID leaves its server running); stop that one, or pass another -addr, such as 127.0.0.1:0 for a free port", addr)
+	}
+	return fmt.Errorf("-addr %s: %v", addr, err)
 }
 
 // run serves until ctx ends, then shuts down gracefully.
@@ -223,7 +407,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	}
 	ln, err := net.Listen("tcp", cfg.addr)
 	if err != nil {
-		return err
+		return listenError(cfg.addr, err)
 	}
 	addr := ln.Addr().(*net.TCPAddr)
 	if !cfg.allowRemote && !addr.IP.IsLoopback() {
@@ -438,12 +622,26 @@ func (s *server) newInstance() (*instance, error) {
 			in.Attributes = map[string]string{"FifoQueue": "true"}
 		}
 		if _, err := f.CreateQueue(context.Background(), in); err != nil {
-			return nil, fmt.Errorf("-queues: %v", err)
+			return nil, queueFlagError(name, err)
 		}
 	}
 	// SNS's wire beside SQS's on the one port (snsfake.Handler's routing rule).
 	topics := snsfake.New(f)
 	return &instance{fake: f, topics: topics, wire: topics.Handler(f.Handler())}, nil
+}
+
+// queueFlagError words SQS's refusal of a -queues name as an error of the flag: the name and
+// SQS's naming rule, without the SDK's wrapping of the error.
+func queueFlagError(name string, err error) error {
+	var ae smithy.APIError
+	if errors.As(err, &ae) {
+		msg := ae.ErrorMessage()
+		if !strings.HasSuffix(name, ".fifo") {
+			msg += " (a name ending in .fifo creates a FIFO queue)"
+		}
+		return fmt.Errorf("-queues: SQS refuses the queue name %q: %s", name, msg)
+	}
+	return fmt.Errorf("-queues %s: %v", name, err)
 }
 
 func (s *server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
@@ -500,18 +698,8 @@ func (s *server) hostAllowed(hostport string) bool {
 	if s.cfg.allowRemote {
 		return true
 	}
-	host := hostport
-	if h, _, err := net.SplitHostPort(hostport); err == nil {
-		host = h
-	} else if strings.HasPrefix(hostport, "[") && strings.HasSuffix(hostport, "]") {
-		host = hostport[1 : len(hostport)-1] // [::1] without a port
-	}
-	host = strings.ToLower(strings.TrimSuffix(host, "."))
-	if host == "localhost" || host != "" && host == s.endpointHost {
-		return true
-	}
-	ip := net.ParseIP(host)
-	return ip != nil && ip.IsLoopback()
+	host := guard.HostName(hostport)
+	return guard.Loopback(host) || host != "" && host == s.endpointHost
 }
 
 // writeAccessDenied refuses an SQS request as SQS refuses one it does not authorize, so that
@@ -528,23 +716,11 @@ func writeAccessDenied(w http.ResponseWriter, msg string) {
 // another site cannot make a browser send a custom header without the server's consent (a
 // CORS preflight, which this server never grants), so a form post or a fetch from a web page
 // cannot reset, advance or read the fake; curl, test suites and SDK-side helpers just add it.
-const controlHeader = "X-Sqsfake-Control"
+const controlHeader = guard.ControlHeader
 
-// crossSite explains why r comes from a page of another origin, or returns "". Browsers send Sec-Fetch-Site (same-origin, or none for an address typed by
-// the user) and, on posts and cross-origin fetches, Origin; a same-site page on another port
-// is another origin too.
-func crossSite(r *http.Request) string {
-	if site := r.Header.Get("Sec-Fetch-Site"); site != "" && site != "same-origin" && site != "none" {
-		return "Sec-Fetch-Site: " + strconv.Quote(site)
-	}
-	if origin := r.Header.Get("Origin"); origin != "" {
-		u, err := url.Parse(origin)
-		if err != nil || u.Scheme != "http" && u.Scheme != "https" || !strings.EqualFold(u.Host, r.Host) {
-			return "Origin " + strconv.Quote(origin)
-		}
-	}
-	return ""
-}
+// crossSite explains why r comes from a page of another origin, or returns "" (see
+// guard.CrossSite).
+func crossSite(r *http.Request) string { return guard.CrossSite(r) }
 
 // statusRecorder remembers the status a handler wrote, for the request log.
 type statusRecorder struct {
@@ -562,6 +738,13 @@ func (s *server) control(w http.ResponseWriter, r *http.Request) {
 	name := strings.TrimPrefix(r.URL.Path, controlPrefix)
 	if why := crossSite(r); why != "" {
 		writeJSON(w, http.StatusForbidden, errorBody("control requests from a page of another site are refused (cross-site request: "+why+")"))
+		return
+	}
+	if name == "console" || strings.HasPrefix(name, "console/") {
+		// The fake's console (sqsfake.ConsolePath): its page is opened by typing its address,
+		// which sends no control header; its JSON endpoints check the header themselves.
+		s.cur.Load().wire.ServeHTTP(w, guard.WithServer(r, &guard.Server{Clock: s.cfg.clock,
+			Advance: controlPrefix + "advance", Reset: controlPrefix + "reset"}))
 		return
 	}
 	if name != "health" && r.Header.Get(controlHeader) == "" {
@@ -590,9 +773,17 @@ func (s *server) control(w http.ResponseWriter, r *http.Request) {
 			writeJSON(w, http.StatusConflict, errorBody("the server runs on the real clock; start it with -clock virtual to move time"))
 			return
 		}
-		d, err := time.ParseDuration(r.URL.Query().Get("d"))
-		if err != nil || d < 0 {
-			writeJSON(w, http.StatusBadRequest, errorBody("want ?d=<duration>, a non-negative Go duration such as 30s or 1h"))
+		q := r.URL.Query()
+		if !q.Has("d") {
+			writeJSON(w, http.StatusBadRequest, errorBody("advance needs ?d=<duration>, how far to move the clock, such as ?d=30s"))
+			return
+		}
+		d, err := parseDuration(q.Get("d"), "30s")
+		if err == nil && d < 0 {
+			err = errors.New("the clock cannot go back; want 0 or more")
+		}
+		if err != nil {
+			writeJSON(w, http.StatusBadRequest, errorBody(fmt.Sprintf("?d=%s: %v", q.Get("d"), err)))
 			return
 		}
 		s.advance.Lock()
@@ -622,7 +813,7 @@ func (s *server) control(w http.ResponseWriter, r *http.Request) {
 			writeJSON(w, http.StatusOK, clockBody(f))
 		}
 	default:
-		writeJSON(w, http.StatusNotFound, errorBody("no control endpoint "+strconv.Quote(r.URL.Path)+"; see go doc github.com/sqsfake/sqsfake/cmd/sqsfake"))
+		writeJSON(w, http.StatusNotFound, errorBody("no control endpoint "+strconv.Quote(r.URL.Path)+"; there are "+controlPrefix+"{health,state,advance,pollers,idle,reset} (go doc github.com/sqsfake/sqsfake/cmd/sqsfake)"))
 	}
 }
 
@@ -634,7 +825,7 @@ func (s *server) pollers(w http.ResponseWriter, r *http.Request, f *sqsfake.Fake
 	if q.Has("n") {
 		n, err := strconv.Atoi(q.Get("n"))
 		if err != nil || n < 0 {
-			writeJSON(w, http.StatusBadRequest, errorBody("want ?n=<count of parked polls>"))
+			writeJSON(w, http.StatusBadRequest, errorBody("?n="+q.Get("n")+": want how many long polls to wait for, a whole number of 0 or more, such as ?n=1"))
 			return
 		}
 		timeout, ok := waitTimeout(w, q)
@@ -657,9 +848,12 @@ func waitTimeout(w http.ResponseWriter, q url.Values) (time.Duration, bool) {
 	if !q.Has("timeout") {
 		return 10 * time.Second, true
 	}
-	timeout, err := time.ParseDuration(q.Get("timeout"))
-	if err != nil || timeout < 0 {
-		writeJSON(w, http.StatusBadRequest, errorBody("want ?timeout=<duration>, such as 5s"))
+	timeout, err := parseDuration(q.Get("timeout"), "5s")
+	if err == nil && timeout < 0 {
+		err = errors.New("want 0 or more")
+	}
+	if err != nil {
+		writeJSON(w, http.StatusBadRequest, errorBody(fmt.Sprintf("?timeout=%s: %v", q.Get("timeout"), err)))
 		return 0, false
 	}
 	return timeout, true
@@ -681,7 +875,7 @@ func (s *server) idle(w http.ResponseWriter, r *http.Request, f *sqsfake.Fake) {
 	if q.Has("calls") {
 		var err error
 		if n, err = strconv.Atoi(q.Get("calls")); err != nil || n < 0 {
-			writeJSON(w, http.StatusBadRequest, errorBody("want ?calls=<count of calls begun>"))
+			writeJSON(w, http.StatusBadRequest, errorBody("?calls="+q.Get("calls")+": want how many calls must have begun, a whole number of 0 or more: the calls of an earlier answer plus those you started since"))
 			return
 		}
 	}
@@ -755,7 +949,7 @@ func (s *server) state(w http.ResponseWriter, r *http.Request, f *sqsfake.Fake) 
 	q := r.URL.Query()
 	for _, k := range []string{"queue", "limit", "after"} {
 		if len(q[k]) > 1 {
-			writeJSON(w, http.StatusBadRequest, errorBody("give ?"+k+"= once"))
+			writeJSON(w, http.StatusBadRequest, errorBody("?"+k+"= is given "+strconv.Itoa(len(q[k]))+" times; give it once"))
 			return
 		}
 	}
@@ -763,7 +957,7 @@ func (s *server) state(w http.ResponseWriter, r *http.Request, f *sqsfake.Fake) 
 	if q.Has("limit") {
 		n, err := strconv.Atoi(q.Get("limit"))
 		if err != nil || n < 0 || n > stateMaxLimit {
-			writeJSON(w, http.StatusBadRequest, errorBody("want ?limit=<messages a queue>, from 0 to "+strconv.Itoa(stateMaxLimit)))
+			writeJSON(w, http.StatusBadRequest, errorBody("?limit="+q.Get("limit")+": want how many messages to list a queue, from 0 to "+strconv.Itoa(stateMaxLimit)))
 			return
 		}
 		limit = n
@@ -771,8 +965,12 @@ func (s *server) state(w http.ResponseWriter, r *http.Request, f *sqsfake.Fake) 
 	var after uint64
 	if q.Has("after") {
 		var err error
-		if after, err = strconv.ParseUint(q.Get("after"), 10, 64); err != nil || !q.Has("queue") {
-			writeJSON(w, http.StatusBadRequest, errorBody("want ?queue=<name>&after=<the queue's next cursor>"))
+		if after, err = strconv.ParseUint(q.Get("after"), 10, 64); err != nil {
+			writeJSON(w, http.StatusBadRequest, errorBody("?after="+q.Get("after")+": want the \"next\" cursor of an earlier answer, a whole number"))
+			return
+		}
+		if !q.Has("queue") {
+			writeJSON(w, http.StatusBadRequest, errorBody("?after= pages through one queue: give ?queue=<name>&after=<the queue's \"next\">"))
 			return
 		}
 	}
@@ -781,9 +979,9 @@ func (s *server) state(w http.ResponseWriter, r *http.Request, f *sqsfake.Fake) 
 	var names []string
 	var first *sqsfake.QueuePage
 	if q.Has("queue") {
-		page, ok := f.QueuePage(q.Get("queue"), after, limit)
-		if !ok {
-			writeJSON(w, http.StatusNotFound, errorBody("no queue "+strconv.Quote(q.Get("queue"))))
+		page, err := f.QueuePage(q.Get("queue"), after, limit)
+		if err != nil {
+			writeJSON(w, http.StatusNotFound, errorBody("?queue="+strings.TrimPrefix(err.Error(), "sqsfake: ")))
 			return
 		}
 		first = &page
@@ -794,7 +992,7 @@ func (s *server) state(w http.ResponseWriter, r *http.Request, f *sqsfake.Fake) 
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(http.StatusOK)
 	bw := bufio.NewWriterSize(w, 32<<10)
-	b, _ := json.MarshalIndent(head, "", "  ")
+	b, _ := marshalIndent(head, "", "  ")
 	bw.Write(bytes.TrimSuffix(b, []byte("\n}")))
 	bw.WriteString(",\n  \"queues\": [")
 	n := 0
@@ -813,7 +1011,7 @@ func (s *server) state(w http.ResponseWriter, r *http.Request, f *sqsfake.Fake) 
 		if r.Context().Err() != nil {
 			return // the client went away
 		}
-		if page, ok := f.QueuePage(name, 0, limit); ok { // not deleted since QueueNames
+		if page, err := f.QueuePage(name, 0, limit); err == nil { // not deleted since QueueARNs
 			write(&page)
 		}
 	}
@@ -828,14 +1026,14 @@ func (s *server) state(w http.ResponseWriter, r *http.Request, f *sqsfake.Fake) 
 // second level of the answer.
 func writePage(w *bufio.Writer, page *sqsfake.QueuePage) {
 	const indent = "    "
-	b, _ := json.MarshalIndent(pageHead{QueuePage: *page}, indent, "  ")
+	b, _ := marshalIndent(pageHead{QueuePage: *page}, indent, "  ")
 	w.Write(bytes.TrimSuffix(b, []byte("\n"+indent+"}")))
 	w.WriteString(",\n" + indent + "  \"messages\": [")
 	for i := range page.Messages {
 		if i > 0 {
 			w.WriteByte(',')
 		}
-		b, _ := json.MarshalIndent(&page.Messages[i], indent+"    ", "  ")
+		b, _ := marshalIndent(&page.Messages[i], indent+"    ", "  ")
 		w.WriteString("\n" + indent + "    ")
 		w.Write(b)
 	}
@@ -878,8 +1076,21 @@ func allow(w http.ResponseWriter, r *http.Request, methods ...string) bool {
 	return false
 }
 
+// marshalIndent is json.MarshalIndent without HTML escaping: the answers are read by people
+// and programs, never embedded in HTML, and "<duration>" should not read "\u003cduration\u003e".
+func marshalIndent(v any, prefix, indent string) ([]byte, error) {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent(prefix, indent)
+	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
+	return bytes.TrimSuffix(b.Bytes(), []byte("\n")), nil
+}
+
 func writeJSON(w http.ResponseWriter, status int, v any) {
-	b, err := json.MarshalIndent(v, "", "  ")
+	b, err := marshalIndent(v, "", "  ")
 	if err != nil {
 		status, b = http.StatusInternalServerError, []byte(`{"error":"could not encode the answer"}`)
 	}

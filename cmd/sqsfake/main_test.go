@@ -176,7 +176,7 @@ func TestFlagErrorsNameTheFlagAndWhatItsOptionAllows(t *testing.T) {
 		{[]string{"-region", "x y"}, `-region "x y": want a region such as us-east-1: lower-case words and a number, joined by hyphens`},
 		{[]string{"-account", "12"}, `-account "12": want 12 digits, such as 123456789012`},
 		{[]string{"-endpoint", "sqs.test:9324"}, `-endpoint "sqs.test:9324": want an http or https URL with a host and no user, query or fragment, such as http://127.0.0.1:9324`},
-		{[]string{"-purge-cooldown", "-1s"}, `-purge-cooldown -1s: want 0 (no cooldown) or more; SQS's is 60s`},
+		{[]string{"-purge-cooldown", "-1s"}, `-purge-cooldown -1s: want 0 (no cooldown) or 1ms or more, such as 60s; SQS's is 60s`},
 		{[]string{"-endpoint", "http://sqs.test/?x=1"}, `-endpoint "http://sqs.test/?x=1": want an http or https URL with a host and no user, query or fragment, such as http://127.0.0.1:9324`},
 	} {
 		_, err := parseFlags(tc.args, io.Discard)
@@ -884,11 +884,11 @@ func TestSQSRequestsFromAnotherSiteAreRefused(t *testing.T) {
 			s := newTestServer(t, "-clock", "virtual")
 			w := serve(s, tc.method, tc.target, host, tc.header...)
 			assert.Equal(t, tc.code, w.Code, w.Body.String())
-			_, created := s.cur.Load().fake.Queue("pwned")
+			_, lookupErr := s.cur.Load().fake.Queue("pwned")
 			if tc.code == http.StatusForbidden {
 				assert.Contains(t, w.Body.String(), "cross-site")
 				assert.Equal(t, "AccessDenied;Sender", w.Header().Get("X-Amzn-Query-Error"))
-				assert.False(t, created, "a refused request changes nothing")
+				assert.ErrorIs(t, lookupErr, sqsfake.ErrNoQueue, "a refused request changes nothing")
 			}
 		})
 	}

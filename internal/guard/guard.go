@@ -1,0 +1,81 @@
+// Package guard holds the browser guards that the server (cmd/sqsfake) and the fake's
+// console share: the refusal of requests from a page of another site, and the note with
+// which the server hands the console a request whose Host it has already checked.
+package guard
+
+import (
+	"context"
+	"net"
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+)
+
+// ControlHeader must be on every control request (and on every request of the console's
+// JSON endpoints). A page on another site cannot make a browser send a custom header
+// without the server's consent (a CORS preflight, which neither grants), so a form post,
+// a link or a script tag of another site cannot read or drive the fake.
+const ControlHeader = "X-Sqsfake-Control"
+
+// CrossSite explains why r comes from a page of another origin, or returns "". Browsers
+// send Sec-Fetch-Site (same-origin, or none for an address typed by the user) and, on
+// posts and cross-origin fetches, Origin; a same-site page on another port is another
+// origin too.
+func CrossSite(r *http.Request) string {
+	if site := r.Header.Get("Sec-Fetch-Site"); site != "" && site != "same-origin" && site != "none" {
+		return "Sec-Fetch-Site: " + strconv.Quote(site)
+	}
+	if origin := r.Header.Get("Origin"); origin != "" {
+		u, err := url.Parse(origin)
+		if err != nil || u.Scheme != "http" && u.Scheme != "https" || !strings.EqualFold(u.Host, r.Host) {
+			return "Origin " + strconv.Quote(origin)
+		}
+	}
+	return ""
+}
+
+// HostName returns the host of a Host header without its port, brackets or final dot, in
+// lower case.
+func HostName(hostport string) string {
+	host := hostport
+	if h, _, err := net.SplitHostPort(hostport); err == nil {
+		host = h
+	} else if strings.HasPrefix(hostport, "[") && strings.HasSuffix(hostport, "]") {
+		host = hostport[1 : len(hostport)-1] // [::1] without a port
+	}
+	return strings.ToLower(strings.TrimSuffix(host, "."))
+}
+
+// Loopback reports whether a host name (as HostName returns it) is localhost or a
+// loopback address.
+func Loopback(host string) bool {
+	if host == "localhost" {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
+}
+
+// Server is what the server tells the console about itself.
+type Server struct {
+	// Clock is the server's -clock: "real" or "virtual".
+	Clock string
+	// Advance and Reset are the paths of the server's control endpoints that move the
+	// clock and reset the fake.
+	Advance, Reset string
+}
+
+type serverKey struct{}
+
+// WithServer returns r with a note that the server has checked its Host, and what the
+// console should know of the server.
+func WithServer(r *http.Request, s *Server) *http.Request {
+	return r.WithContext(context.WithValue(r.Context(), serverKey{}, s))
+}
+
+// ServerOf returns the note WithServer left on r, or nil.
+func ServerOf(r *http.Request) *Server {
+	s, _ := r.Context().Value(serverKey{}).(*Server)
+	return s
+}

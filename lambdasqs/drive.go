@@ -1,0 +1,453 @@
+package lambdasqs
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"runtime"
+	"slices"
+	"sync"
+	"sync/atomic"
+	"time"
+	"weak"
+
+	"github.com/aws/aws-lambda-go/events"
+
+	"github.com/sqsfake/sqsfake"
+)
+
+// How a trigger moves with the fake's clock, and how it waits for its handlers.
+//
+// The trigger attaches to the fake with Fake.OnMove: every move of the fake's clock — the
+// fake's Advance, the VirtualClock's own Add — calls it at the start of the move and at each
+// instant a timer fires inside it, and the trigger keeps one timer of its own armed on the
+// clock at the next instant it has something to do (next). So it polls at every instant
+// Lambda's continuous polling would see something, whatever moves the clock and however
+// the move is cut up. A step that finds nothing new (no timer of its own due, no call to the
+// fake by anyone else since the last step, no handler returned) costs a lock and a few
+// loads.
+//
+// Each invocation runs its handler on a goroutine of its own, and the step waits for it to
+// settle before it goes on: to return, or to start waiting on the fake's clock, which it
+// does by asking its context for Done (directly, in a select, by deriving a context from
+// it, or through a client that watches it). A handler that does neither within
+// Config.HandlerWait of real time is reported (stuckError) and from then on counted as
+// waiting, so that no handler can hang a test through the trigger. A waiting invocation
+// holds its slot; when the clock reaches its deadline the move ends its context and waits
+// for the handler to return before going on, so that what it does as it wakes happens at
+// that instant and before any other invocation's: handlers never run side by side in real
+// time unless they wait on the clock, which is what lets a handler keep package-level state
+// without locks, as separate Lambda execution environments do.
+
+// DefaultHandlerWait is how long, in real time, a trigger waits for a handler to return or
+// to start waiting on its context before it reports the handler as stuck: see
+// Config.HandlerWait.
+const DefaultHandlerWait = 10 * time.Second
+
+// running is one invocation whose handler has been called.
+type running struct {
+	inv      Invocation // At, RequestID, MessageIDs
+	groups   []string   // each record's FIFO group, or nil
+	handles  []string   // the records' receipt handles
+	deadline time.Time
+	ctx      *invocationCtx
+
+	// Written by the handler's goroutine before it closes ctx.returned.
+	resp     events.SQSEventResponse
+	err      error
+	panicked bool
+	endAt    time.Time // the clock's time when it returned, plus what it slept
+
+	stuck atomic.Bool // reported as neither returning nor waiting
+}
+
+// call runs the handler and records its answer.
+func (r *running) call(h handlerFunc, ev events.SQSEvent) {
+	resp, err, panicked := call(r.ctx, h, ev)
+	slept := r.ctx.end()
+	r.resp, r.err, r.panicked = resp, err, panicked
+	r.endAt = r.ctx.clock.Now().Add(slept)
+	close(r.ctx.returned)
+	r.ctx.trigger.handlerReturned()
+}
+
+func (r *running) hasReturned() bool {
+	select {
+	case <-r.ctx.returned:
+		return true
+	default:
+		return false
+	}
+}
+
+// due is when the invocation reaches its deadline on the fake's clock: the deadline less
+// what it has slept.
+func (r *running) due() time.Time {
+	r.ctx.mu.Lock()
+	defer r.ctx.mu.Unlock()
+	return r.deadline.Add(-r.ctx.slept)
+}
+
+// describe names the invocation in an error.
+func (r *running) describe() string {
+	return fmt.Sprintf("the invocation %s at %s of messages %v", r.inv.RequestID, r.inv.At.UTC().Format(time.RFC3339Nano), r.inv.MessageIDs)
+}
+
+// stuckAdvice is what every error about a handler that holds the mapping up says to do.
+const stuckAdvice = "its handler blocks on something the fake's clock cannot end (a channel nobody sends on, a lock, a real-time wait, or a move of the fake's clock, which waits for the handler). Make it return, wait on its ctx (which ends with context.DeadlineExceeded at the function's timeout on the fake's clock), or play work that takes time with lambdasqs.Sleep"
+
+// settle waits for the handler to return or to start waiting on the clock, for at most
+// Config.HandlerWait of real time, or until ctx ends.
+func (t *Trigger) settle(ctx context.Context, r *running) error {
+	c := r.ctx
+	// The handler's goroutine was just started, next to run on this P: yielding once lets a
+	// handler that returns at once do so without this goroutine parking (a third of an
+	// invocation's cost otherwise). It is not a wait: the select below is.
+	runtime.Gosched()
+	select {
+	case <-c.returned:
+		return nil
+	case <-c.asked:
+		return nil
+	default:
+	}
+	// One timer per trigger, reset for each wait (settle runs with t.mu held): most
+	// invocations need a wait, however short, for their goroutine to run.
+	wait := t.handlerWait()
+	if t.waitTimer == nil {
+		t.waitTimer = time.NewTimer(wait)
+	} else {
+		t.waitTimer.Reset(wait)
+	}
+	timer := t.waitTimer
+	defer timer.Stop()
+	select {
+	case <-c.returned:
+	case <-c.asked:
+	case <-ctx.Done():
+		return fmt.Errorf("lambdasqs: %w while %s had neither returned nor started waiting on its context: %s", ctx.Err(), r.describe(), stuckAdvice)
+	case <-timer.C:
+		r.stuck.Store(true)
+		t.hadStuck.Store(true)
+		return t.stuckError(r)
+	}
+	return nil
+}
+
+// stuckWait is how long, in real time, the trigger waits for each handler to settle once one
+// has been stuck: a handler that always blocks would otherwise cost Config.HandlerWait at
+// every invocation, and enough of them would add up to a test's timeout.
+const stuckWait = 10 * time.Millisecond
+
+// handlerWait is how long to wait for a handler to settle: Config.HandlerWait, or stuckWait
+// once a handler of the trigger has been stuck.
+func (t *Trigger) handlerWait() time.Duration {
+	if t.hadStuck.Load() {
+		return min(stuckWait, t.m.handlerWait)
+	}
+	return t.m.handlerWait
+}
+
+func (t *Trigger) stuckError(r *running) error {
+	return &StuckError{Invocation: r.inv.RequestID, At: r.inv.At, MessageIDs: r.inv.MessageIDs, Waited: t.handlerWait(), Deadline: r.deadline}
+}
+
+// StuckError reports a handler that neither returned nor waited on its context within
+// Config.HandlerWait of real time. The trigger stops waiting for it: it counts the
+// invocation as waiting on the fake's clock, and records it as a Timeout at its deadline
+// unless it returns first. The handler's goroutine is left to itself.
+type StuckError struct {
+	Invocation string        // its AwsRequestID
+	At         time.Time     // when it was invoked, on the fake's clock
+	MessageIDs []string      // its batch
+	Waited     time.Duration // real time waited: Config.HandlerWait
+	Deadline   time.Time     // its deadline on the fake's clock
+}
+
+// Error names the invocation and says what to do.
+func (e *StuckError) Error() string {
+	return fmt.Sprintf("lambdasqs: the invocation %s at %s of messages %v neither returned nor started waiting on its context within %v of real time: %s. The mapping no longer waits for it; it times out at %s",
+		e.Invocation, e.At.UTC().Format(time.RFC3339Nano), e.MessageIDs, e.Waited, stuckAdvice, e.Deadline.UTC().Format(time.RFC3339Nano))
+}
+
+// awaitReturn waits, for at most Config.HandlerWait of real time, for a handler whose
+// context has just ended at its deadline to return. It is called by the move that reached
+// the deadline.
+func (c *invocationCtx) awaitReturn() {
+	r := c.run
+	if r == nil || r.hasReturned() || r.stuck.Load() {
+		return
+	}
+	timer := time.NewTimer(c.trigger.handlerWait())
+	defer timer.Stop()
+	select {
+	case <-c.returned:
+	case <-timer.C:
+		r.stuck.Store(true)
+		c.trigger.hadStuck.Store(true)
+		c.trigger.report(c.trigger.stuckError(r))
+	}
+}
+
+// landWaiting applies the answers of the waiting invocations whose handler has returned,
+// and ends, as Lambda stops them, those that have reached their deadline.
+func (t *Trigger) landWaiting(ctx context.Context) error {
+	now := t.f.Now()
+	for i := 0; i < len(t.waiting); {
+		r := t.waiting[i]
+		if !r.hasReturned() {
+			if now.Before(r.due()) {
+				i++
+				continue
+			}
+			r.ctx.endWith(context.DeadlineExceeded)
+			r.ctx.awaitReturn()
+		}
+		t.waiting = slices.Delete(t.waiting, i, i+1)
+		if err := t.apply(ctx, r, !r.hasReturned()); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// handlerReturned notes, from a handler's goroutine, that a handler has returned: the next
+// step applies its answer, and WaitInvocations looks again.
+func (t *Trigger) handlerReturned() {
+	t.dirty.Store(true)
+	t.recMu.Lock()
+	if t.returnedCh != nil {
+		close(t.returnedCh)
+		t.returnedCh = nil
+	}
+	t.recMu.Unlock()
+}
+
+// maxProblems bounds what a trigger keeps between two calls that return it: a mapping whose
+// queue is gone fails at every step.
+const maxProblems = 10
+
+// report keeps err for the next Poll, Advance or WaitInvocations, and for Err.
+func (t *Trigger) report(err error) {
+	t.recMu.Lock()
+	if len(t.problems) < maxProblems {
+		t.problems = append(t.problems, err)
+	} else {
+		t.moreProblems++
+	}
+	t.recMu.Unlock()
+}
+
+// takeProblems returns, and forgets, what clock-driven steps reported.
+func (t *Trigger) takeProblems() error {
+	t.recMu.Lock()
+	defer t.recMu.Unlock()
+	if t.moreProblems > 0 {
+		t.problems = append(t.problems, fmt.Errorf("lambdasqs: and %d more errors like these", t.moreProblems))
+	}
+	err := errors.Join(t.problems...)
+	t.problems, t.moreProblems = nil, 0
+	return err
+}
+
+// Err returns what went wrong in the steps that moves of the fake's clock made since the last
+// Poll, Advance, WaitInvocations or Err, which return it too, and forgets it: a call to the
+// fake that failed, a handler that did not settle (a *StuckError). nil when nothing did.
+func (t *Trigger) Err() error { return t.takeProblems() }
+
+// onMove is the trigger's step at an instant a move of the fake's clock passes through. It
+// returns the next instant the trigger has something to do, for the fake's Advance on a
+// clock other than a VirtualClock to step there.
+func (t *Trigger) onMove(now time.Time) time.Time {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.move(now)
+	if t.wakeSet {
+		return t.wakeAt
+	}
+	return time.Time{}
+}
+
+func (t *Trigger) move(now time.Time) {
+	if t.closed {
+		return
+	}
+	if !t.dirty.Load() && (!t.wakeSet || now.Before(t.wakeAt)) && t.f.CallCount()-t.calls == t.seenForeign && t.f.Epoch() == t.seenEpoch {
+		return // nothing new since the last step
+	}
+	if err := t.step(context.Background()); err != nil {
+		t.report(err)
+	}
+}
+
+// step polls at the fake's current time and arms the trigger's timer for the next instant
+// it has something to do. Called with t.mu held.
+func (t *Trigger) step(ctx context.Context) error {
+	t.dirty.Store(false)
+	t.seenForeign, t.seenEpoch = t.f.CallCount()-t.calls, t.f.Epoch()
+	err := t.poll(ctx)
+	t.rearm(t.next(t.f.Now()))
+	return err
+}
+
+// rearm keeps the trigger's one timer armed at at, or none when at is zero.
+func (t *Trigger) rearm(at time.Time) {
+	if t.wakeSet && at.Equal(t.wakeAt) {
+		return
+	}
+	if t.stopWake != nil {
+		t.stopWake()
+		t.stopWake = nil
+	}
+	t.wakeAt, t.wakeSet = at, !at.IsZero()
+	if !t.wakeSet || t.closed {
+		return
+	}
+	// On a VirtualClock the timer's function runs inside the move, at the timer's instant;
+	// on another clock, as that clock runs its timers (a benbjohnson mock: on a goroutine).
+	timed, cancel := t.f.Clock().WithDeadline(context.Background(), at)
+	fire := func() { t.onMove(t.f.Now()) }
+	var stop func() bool
+	if a, ok := timed.(afterFuncer); ok {
+		stop = a.AfterFunc(fire)
+	} else {
+		stop = context.AfterFunc(timed, fire)
+	}
+	t.stopWake = func() { stop(); cancel() } // unregister first: cancel would run fire
+}
+
+// WaitInvocations blocks until at least n invocations (throttled attempts included) are in
+// Invocations, or ctx ends, applying, at the fake's current time, the answers of handlers
+// that have returned meanwhile. It is the way to wait for a handler that waits on something
+// the test itself ends (a channel it sends on) before moving the clock again, since such a
+// handler returns in real time. When ctx ends first, the error says how many there are and
+// which invocations are still running. It returns what Err would too.
+func (t *Trigger) WaitInvocations(ctx context.Context, n int) error {
+	if err := t.reentered(ctx, "WaitInvocations"); err != nil {
+		return err
+	}
+	for {
+		if err := t.Poll(ctx); err != nil {
+			return err
+		}
+		t.recMu.Lock()
+		if t.logged >= n {
+			t.recMu.Unlock()
+			return nil
+		}
+		if t.returnedCh == nil {
+			t.returnedCh = make(chan struct{})
+		}
+		ch, logged := t.returnedCh, t.logged
+		if t.dirty.Load() {
+			// A handler returned after the Poll's step looked: step again. (A handler sets
+			// dirty before it takes recMu to close the channel, so none is missed.)
+			t.recMu.Unlock()
+			continue
+		}
+		t.recMu.Unlock()
+		select {
+		case <-ch:
+		case <-ctx.Done():
+			return fmt.Errorf("lambdasqs: WaitInvocations: %d of the %d invocations awaited are recorded: %w; running: %s", logged, n, ctx.Err(), t.describeRunning())
+		}
+	}
+}
+
+// describeRunning lists the invocations whose handler has not returned.
+func (t *Trigger) describeRunning() string {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if len(t.waiting) == 0 {
+		return "none"
+	}
+	var out []string
+	for _, r := range t.waiting {
+		out = append(out, r.describe())
+	}
+	return fmt.Sprint(out)
+}
+
+// The event source mappings of each fake, so that a second mapping of one queue to one
+// function is refused as Lambda refuses it. A fake that is no longer reachable drops out.
+var mappings = struct {
+	sync.Mutex
+	of map[weak.Pointer[sqsfake.Fake]]*fakeMappings
+}{of: map[weak.Pointer[sqsfake.Fake]]*fakeMappings{}}
+
+type fakeMappings struct {
+	seq  uint64
+	list []mappingEntry
+}
+
+// mappingEntry is one mapping of a fake. It holds no pointer to the trigger, which holds the
+// fake: the fake's entry must not keep the fake reachable.
+type mappingEntry struct{ queueArn, functionArn, uuid string }
+
+// register adds t to its fake's mappings and gives it its UUID, or returns Lambda's
+// ResourceConflictException for a mapping of the same queue to the same function.
+func (t *Trigger) register() error {
+	key := weak.Make(t.f)
+	mappings.Lock()
+	defer mappings.Unlock()
+	fm := mappings.of[key]
+	if fm == nil {
+		fm = &fakeMappings{}
+		mappings.of[key] = fm
+		runtime.AddCleanup(t.f, func(k weak.Pointer[sqsfake.Fake]) {
+			mappings.Lock()
+			delete(mappings.of, k)
+			mappings.Unlock()
+		}, key)
+	}
+	for _, o := range fm.list {
+		if o.queueArn == t.arn && o.functionArn == t.functionArn {
+			// Lambda's text, as CreateEventSourceMapping answers it (seen in aws/chalice#2146
+			// and getlift/lift#295).
+			return &Error{Code: "ResourceConflictException", Message: fmt.Sprintf("An event source mapping with SQS arn (\" %s \") and function (\" %s \") already exists. Please update or delete the existing mapping with UUID %s", t.arn, t.m.function, o.uuid)}
+		}
+	}
+	fm.seq++
+	t.uuid = mappingUUID(fm.seq)
+	fm.list = append(fm.list, mappingEntry{t.arn, t.functionArn, t.uuid})
+	return nil
+}
+
+func (t *Trigger) unregister() {
+	key := weak.Make(t.f)
+	mappings.Lock()
+	defer mappings.Unlock()
+	if fm := mappings.of[key]; fm != nil {
+		fm.list = slices.DeleteFunc(fm.list, func(e mappingEntry) bool { return e.uuid == t.uuid })
+	}
+}
+
+// mappingUUID is the seq'th mapping's UUID on its fake, of version 4 form.
+func mappingUUID(seq uint64) string {
+	return fmt.Sprintf("e5e5e5e5-0000-4000-8000-%012x", seq)
+}
+
+// UUID returns the mapping's UUID, as CreateEventSourceMapping returns it: the same on every
+// run, numbered in the order the fake's mappings were made.
+func (t *Trigger) UUID() string { return t.uuid }
+
+// Close deletes the mapping, as DeleteEventSourceMapping does: it stops polling and no longer
+// follows the fake's clock, and the queue may be mapped to the function again. The answers of
+// invocations still running are not applied, and the contexts of those whose handler waits
+// on the clock end with context.Canceled, so that their goroutines can end with the test.
+// Close is idempotent.
+func (t *Trigger) Close() {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.closed {
+		return
+	}
+	t.closed = true
+	t.detach()
+	t.rearm(time.Time{})
+	t.unregister()
+	for _, r := range t.waiting {
+		r.ctx.endWith(context.Canceled)
+	}
+	t.waiting = nil
+}

@@ -1,0 +1,98 @@
+package sqsfake
+
+import (
+	"slices"
+	"sync"
+	"time"
+)
+
+// moveHooks are the functions OnMove registered, called at each step of a clock move: a
+// VirtualClock's, or a Fake's on another clock, which tell the next instant they want. The
+// owner's lock guards them.
+type moveHooks[F any] struct {
+	fns  []*F
+	copy []F // snapshot's, rebuilt when fns changes
+}
+
+// clockHooks are a VirtualClock's; fakeHooks a Fake's on another clock.
+type (
+	clockHooks = moveHooks[func(now time.Time)]
+	fakeHooks  = moveHooks[func(now time.Time) (next time.Time)]
+)
+
+func (h *moveHooks[F]) any() bool { return len(h.fns) > 0 }
+
+// add registers fn and returns its remover, which takes mu.
+func (h *moveHooks[F]) add(mu sync.Locker, fn F) (remove func()) {
+	key := &fn
+	h.fns = append(h.fns, key)
+	h.copy = nil
+	return func() {
+		mu.Lock()
+		defer mu.Unlock()
+		if i := slices.Index(h.fns, key); i >= 0 {
+			h.fns = slices.Delete(h.fns, i, i+1)
+			h.copy = nil
+		}
+	}
+}
+
+// snapshot returns the functions to call, a slice the caller must not change. It is shared
+// until the next add or remove, so that a move with hooks allocates nothing per step.
+func (h *moveHooks[F]) snapshot() []F {
+	if h.copy == nil {
+		h.copy = make([]F, len(h.fns))
+		for i, f := range h.fns {
+			h.copy[i] = *f
+		}
+	}
+	return h.copy
+}
+
+// OnMove registers fn to be called on every move of the fake's clock, for companions that
+// must act at each instant a move passes through (package lambdasqs's triggers do). fn
+// returns the next instant after now at which it has something to do, or the zero time.
+//
+// On the fake's default *VirtualClock, and on any VirtualClock given with WithClock, it is
+// the clock's OnMove: f.Advance and the clock's own Add (called by a test or by code under
+// test) both call fn — at the start of the move, with the time before it, and after each
+// timer the move fires, with that timer's time; the instant fn returns is ignored, and a
+// companion arms a timer of its own on the clock for it. On any other clock (a benbjohnson
+// *clock.Mock, RealClock, ClockFuncs) the fake cannot see moves it does not make: f.Advance
+// calls fn at its start and after each step it moves the clock, and steps to the instants fn
+// returns, as it steps to its parked polls' deadlines; a companion that must also follow
+// moves made outside the fake arms timers of its own on the clock, which that clock runs as
+// it runs timers (a benbjohnson mock: on goroutines of their own, after a 1 ms pause).
+//
+// fn runs on the goroutine that moves the clock; it must not move the clock itself. remove
+// unregisters fn; it is idempotent. The root package knows nothing of its companions: this
+// is the one way in, and with no function registered a move pays one length check per step.
+func (f *Fake) OnMove(fn func(now time.Time) (next time.Time)) (remove func()) {
+	if vc, ok := f.clk.(*VirtualClock); ok {
+		return vc.OnMove(func(now time.Time) { fn(now) })
+	}
+	f.hookMu.Lock()
+	defer f.hookMu.Unlock()
+	return f.hooks.add(&f.hookMu, fn)
+}
+
+// runHooks calls the OnMove functions of a fake whose clock is not a VirtualClock (whose
+// own Add calls them) and returns the earliest instant after now they asked for, in
+// nanoseconds since 1970; 0 when none did.
+func (f *Fake) runHooks() int64 {
+	f.hookMu.Lock()
+	if !f.hooks.any() {
+		f.hookMu.Unlock()
+		return 0
+	}
+	fns := f.hooks.snapshot()
+	f.hookMu.Unlock()
+	now := f.clk.Now()
+	next := int64(0)
+	for _, fn := range fns {
+		if at := fn(now); at.After(now) && (next == 0 || at.UnixNano() < next) {
+			next = at.UnixNano()
+		}
+	}
+	return next
+}
