@@ -127,7 +127,7 @@ func (m *doorMiddleware) HandleSerialize(ctx context.Context, in middleware.Seri
 		as = identityFromPublic(id) // a per-call ActAs
 	}
 	if p, ok := ctx.Value(serviceKey{}).(ServicePrincipal); ok {
-		as = identity{service: p} // a per-call AsService
+		as = identity{region: p.Region, service: p} // a per-call AsService
 	}
 	if region := awsmiddleware.GetRegion(ctx); region != "" && as.region == "" {
 		as.region = region // a per-call Region

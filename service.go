@@ -29,6 +29,9 @@ type ServicePrincipal struct {
 	// SenderID is the SenderId system attribute of the messages it sends; "" = the
 	// SourceAccount (or the fake's WithSenderID when that is "" too).
 	SenderID string
+	// Region is the region the service acts in, the region of the queues it calls; "" =
+	// the fake's (or, with AsService, the options' Region).
+	Region string
 }
 
 // serviceCredentials carries a ServicePrincipal in an option set, as identityCredentials
@@ -60,6 +63,9 @@ func AsService(p ServicePrincipal) func(*sqs.Options) {
 		if p.Service == "" {
 			return
 		}
+		if p.Region != "" {
+			o.Region = p.Region
+		}
 		o.Credentials = serviceCredentials{p}
 		o.APIOptions = append(o.APIOptions, func(s *middleware.Stack) error {
 			return s.Initialize.Add(serviceMiddleware{p}, middleware.After)
@@ -75,7 +81,7 @@ func WithService(ctx context.Context, p ServicePrincipal) context.Context {
 	if p.Service == "" {
 		return ctx
 	}
-	return context.WithValue(ctx, callNumberKey{}, &callNumber{door: DoorMethods, as: &identity{service: p}})
+	return context.WithValue(ctx, callNumberKey{}, &callNumber{door: DoorMethods, as: &identity{region: p.Region, service: p}})
 }
 
 // serviceActor is the actor of a service principal; f.mu is held.

@@ -128,3 +128,18 @@ func TestAServicePrincipalActsThroughEveryDoorAndContext(t *testing.T) {
 	requireDenied(err)
 	assert.Equal(t, ctx, WithService(ctx, ServicePrincipal{}))
 }
+
+func TestAServicePrincipalActsInItsRegion(t *testing.T) {
+	ctx := context.Background()
+	f := New()
+	eu := ActAs(Identity{Region: "eu-west-1"})
+	q, err := f.CreateQueue(ctx, &sqs.CreateQueueInput{QueueName: aws.String("far"), Attributes: map[string]string{
+		"Policy": `{"Statement":[{"Effect":"Allow","Principal":{"Service":"sns.amazonaws.com"},"Action":"sqs:SendMessage","Resource":"*"}]}`}}, eu)
+	require.NoError(t, err)
+	p := ServicePrincipal{Service: "sns.amazonaws.com", SourceAccount: "123456789012", Region: "eu-west-1"}
+	require.NoError(t, sendAs(WithService(ctx, p), f, q.QueueUrl, nil))
+	require.NoError(t, sendAs(ctx, f, q.QueueUrl, AsService(p)))
+	calls := f.Calls(CallFilter{Operation: "SendMessage"})
+	require.Len(t, calls, 2)
+	assert.Equal(t, "eu-west-1", calls[0].Caller.Region)
+}

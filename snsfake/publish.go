@@ -469,13 +469,19 @@ func (s *Fake) send(sub *subscription, st *publishState, d *Delivery) {
 
 func (s *Fake) sendAs(q *queueRef, t *topic, in *sqs.SendMessageInput) (string, error) {
 	in.QueueUrl = &q.url
-	if t.deliverCtx == nil {
-		// One context per topic: deliveries run one at a time, under s.mu, as WithService
-		// requires; it carries no deadline or cancellation of any caller.
-		t.deliverCtx = sqsfake.WithService(context.Background(), sqsfake.ServicePrincipal{
-			Service: Principal, SourceArn: t.arn, SourceAccount: t.account, SenderID: SenderID})
+	ctx := t.deliverCtx[q.region]
+	if ctx == nil {
+		// One context per topic and queue region (SNS calls a queue in its own region):
+		// deliveries run one at a time, under s.mu, as WithService requires; it carries no
+		// deadline or cancellation of any caller.
+		ctx = sqsfake.WithService(context.Background(), sqsfake.ServicePrincipal{
+			Service: Principal, SourceArn: t.arn, SourceAccount: t.account, SenderID: SenderID, Region: q.region})
+		if t.deliverCtx == nil {
+			t.deliverCtx = map[string]context.Context{}
+		}
+		t.deliverCtx[q.region] = ctx
 	}
-	out, err := s.sq.SendMessage(t.deliverCtx, in)
+	out, err := s.sq.SendMessage(ctx, in)
 	if err != nil {
 		return "", err
 	}

@@ -15,6 +15,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/sqsfake/sqsfake"
 	"github.com/sqsfake/sqsfake/snsfake"
 )
 
@@ -375,4 +376,28 @@ func TestTheRecordKeepsNothingOfTheCallersInput(t *testing.T) {
 	*p.MessageAttributes["s"].StringValue = "changed"
 	again, _ := s.Publication(*out.MessageId)
 	assert.Equal(t, "before", *again.MessageAttributes["s"].StringValue, "nor hands out its own")
+}
+
+func TestDeliveriesCrossRegionsAndJSONStructureDropsAttributes(t *testing.T) {
+	ctx := context.Background()
+	f := sqsfake.New()
+	s := snsfake.New(f)
+	tp, err := s.CreateTopic(ctx, &sns.CreateTopicInput{Name: aws.String("t")})
+	require.NoError(t, err)
+	eu := sqsfake.ActAs(sqsfake.Identity{Region: "eu-west-1"})
+	queue := "arn:aws:sqs:eu-west-1:123456789012:far"
+	q, err := f.CreateQueue(ctx, &sqs.CreateQueueInput{QueueName: aws.String("far"), Attributes: map[string]string{"Policy": snsfake.QueuePolicy(queue, *tp.TopicArn)}}, eu)
+	require.NoError(t, err)
+	subscribe(t, s, *tp.TopicArn, queue, nil)
+	_, err = s.Publish(ctx, &sns.PublishInput{TopicArn: tp.TopicArn, Message: aws.String(`{"default":"d","sqs":"q"}`), MessageStructure: aws.String("json"),
+		MessageAttributes: map[string]types.MessageAttributeValue{"k": {DataType: aws.String("String"), StringValue: aws.String("v")}}})
+	require.NoError(t, err)
+	out, err := f.ReceiveMessage(ctx, &sqs.ReceiveMessageInput{QueueUrl: q.QueueUrl}, eu)
+	require.NoError(t, err)
+	require.Len(t, out.Messages, 1)
+	var env map[string]any
+	require.NoError(t, json.Unmarshal([]byte(*out.Messages[0].Body), &env))
+	assert.Equal(t, "q", env["Message"])
+	assert.NotContains(t, env, "MessageAttributes", "attributes are sent only when the message structure is String")
+	assert.Contains(t, env["UnsubscribeURL"], "https://sns.us-east-1.amazonaws.com/", "the topic's region names the links")
 }

@@ -26,8 +26,8 @@ type topic struct {
 	dataProtection             string
 	subs                       []*subscription // in the order they were created
 	dedup                      map[string]dedupHit
-	policy                     *sqsfake.ResourcePolicy // Policy, compiled
-	deliverCtx                 context.Context         // the context its deliveries are SendMessage calls in
+	policy                     *sqsfake.ResourcePolicy    // Policy, compiled
+	deliverCtx                 map[string]context.Context // by queue region: the contexts its deliveries are SendMessage calls in
 }
 
 // dedupHit is what a FIFO topic's deduplication remembers of a publish: its answer, and
