@@ -66,7 +66,7 @@
 //	curl -X POST -H 'X-Sqsfake-Control: 1' 'http://127.0.0.1:9324/_sqsfake/advance?d=30s'
 //
 //	GET  /_sqsfake/health                     200 when the server is up
-//	GET  /_sqsfake/state                      the clock, every queue with its attributes, tags, counters and messages
+//	GET  /_sqsfake/state                      the clock, SNS's topics, every queue with its attributes, tags, counters and messages
 //	GET  /_sqsfake/state?queue=q&limit=1000&after=N
 //	                                          one queue; at most limit messages a queue (1000 by
 //	                                          default, up to 10000), "truncated" and the cursor
@@ -759,7 +759,7 @@ func (s *server) control(w http.ResponseWriter, r *http.Request) {
 		}
 	case "state":
 		if allow(w, r, http.MethodGet) {
-			s.state(w, r, in.fake)
+			s.state(w, r, in.fake, in.topics)
 		}
 	case "topics":
 		if allow(w, r, http.MethodGet) {
@@ -930,6 +930,9 @@ type stateHead struct {
 	Account  string    `json:"account"`
 	Endpoint string    `json:"endpoint"`
 	Pollers  int       `json:"pollers"`
+	// Topics are SNS's topics with their subscriptions (GET /_sqsfake/topics adds the
+	// publications).
+	Topics []snsfake.TopicInfo `json:"topics"`
 }
 
 // pageHead is a queue of the answer but its messages, which follow it.
@@ -945,7 +948,7 @@ type pageHead struct {
 // message, and each queue is read from the fake on its own, so its memory is a page's
 // whatever the queues hold. It reads state without making SQS calls, so it does not move the
 // fake's request ids.
-func (s *server) state(w http.ResponseWriter, r *http.Request, f *sqsfake.Fake) {
+func (s *server) state(w http.ResponseWriter, r *http.Request, f *sqsfake.Fake, topics *snsfake.Fake) {
 	q := r.URL.Query()
 	for _, k := range []string{"queue", "limit", "after"} {
 		if len(q[k]) > 1 {
@@ -975,7 +978,7 @@ func (s *server) state(w http.ResponseWriter, r *http.Request, f *sqsfake.Fake) 
 		}
 	}
 	head := stateHead{Now: f.Now().UTC(), Clock: s.cfg.clock, Region: f.Region(), Account: f.AccountID(),
-		Endpoint: s.cfg.endpoint, Pollers: f.Pollers()}
+		Endpoint: s.cfg.endpoint, Pollers: f.Pollers(), Topics: topics.Topics()}
 	var names []string
 	var first *sqsfake.QueuePage
 	if q.Has("queue") {

@@ -118,5 +118,10 @@ func TestControlTopicsShowsTopicsSubscriptionsAndPublications(t *testing.T) {
 	require.Len(t, state.Published, 1)
 	assert.Equal(t, "hi", state.Published[0].Message)
 	assert.Equal(t, "lost", state.Published[0].Deliveries[0].Outcome)
+	code, full := s.control(t, http.MethodGet, "state")
+	require.Equal(t, http.StatusOK, code)
+	topics, _ := full["topics"].([]any)
+	require.Len(t, topics, 1, "GET /_sqsfake/state shows the topics too")
+	assert.Equal(t, "arn:aws:sns:us-east-1:123456789012:t", topics[0].(map[string]any)["Arn"])
 	assert.Equal(t, "AWS.SimpleQueueService.NonExistentQueue: The specified queue does not exist.", state.Published[0].Deliveries[0].Reason)
 }
