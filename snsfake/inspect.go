@@ -91,6 +91,8 @@ type Publication struct {
 	// Confirmation reports a SubscriptionConfirmation sent to a pending subscription.
 	Confirmation bool
 	Deliveries   []Delivery
+
+	attrs []packedAttr // MessageAttributes as the record keeps them
 }
 
 // Published returns the publications of a topic (its ARN; "" for every topic), oldest
@@ -101,7 +103,7 @@ func (s *Fake) Published(topicArn string) []Publication {
 	var out []Publication
 	for _, p := range s.pubs {
 		if topicArn == "" || p.TopicArn == topicArn {
-			p.MessageAttributes = copyAttrs(p.MessageAttributes)
+			p.MessageAttributes = unpackAttrs(p.attrs)
 			p.Deliveries = slices.Clone(p.Deliveries)
 			out = append(out, p)
 		}
@@ -116,7 +118,7 @@ func (s *Fake) Publication(messageID string) (Publication, bool) {
 	defer s.mu.Unlock()
 	for _, p := range s.pubs {
 		if p.MessageID == messageID {
-			p.MessageAttributes = copyAttrs(p.MessageAttributes)
+			p.MessageAttributes = unpackAttrs(p.attrs)
 			p.Deliveries = slices.Clone(p.Deliveries)
 			return p, true
 		}

@@ -303,7 +303,7 @@ func (s *Fake) publish(t *topic, e *entry) (string, string) {
 		}
 		if hit, ok := t.dedup[dedupKey]; ok && now.UnixNano() < hit.until {
 			s.pubs = append(s.pubs, Publication{MessageID: hit.messageID, SequenceNumber: hit.sequenceNumber, TopicArn: t.arn,
-				Message: e.message, Subject: e.subject, MessageAttributes: copyAttrs(e.attrs), MessageGroupID: e.groupID,
+				Message: e.message, Subject: e.subject, attrs: packAttrs(e.attrs), MessageGroupID: e.groupID,
 				MessageDeduplicationID: e.dedupID, Time: now, Duplicate: true})
 			return hit.messageID, hit.sequenceNumber
 		}
@@ -324,34 +324,69 @@ func (s *Fake) publish(t *topic, e *entry) (string, string) {
 		t.dedup[dedupKey] = dedupHit{messageID: id, sequenceNumber: seq, until: now.Add(dedupWindow).UnixNano()}
 	}
 	p := Publication{MessageID: id, SequenceNumber: seq, TopicArn: t.arn, Message: e.message, Subject: e.subject,
-		MessageAttributes: copyAttrs(e.attrs), MessageGroupID: e.groupID, MessageDeduplicationID: e.dedupID, Time: now}
+		attrs: packAttrs(e.attrs), MessageGroupID: e.groupID, MessageDeduplicationID: e.dedupID, Time: now}
 	s.deliver(t, e, &p)
 	s.pubs = append(s.pubs, p)
 	return id, seq
 }
 
-func copyAttrs(a map[string]types.MessageAttributeValue) map[string]types.MessageAttributeValue {
+// packedAttr is one message attribute as the publication record keeps it: its strings
+// cut from one copy of them all (packAttrs), so that a record costs two allocations
+// whatever its string attributes.
+type packedAttr struct {
+	name, dataType, value string
+	hasValue              bool
+	binary                []byte
+}
+
+// packAttrs copies a publish's attributes for the record: nothing of the caller's input is
+// kept.
+func packAttrs(a map[string]types.MessageAttributeValue) []packedAttr {
 	if len(a) == 0 {
 		return nil
 	}
-	out := make(map[string]types.MessageAttributeValue, len(a))
+	n := 0
 	for k, v := range a {
-		// A deep copy: the record keeps nothing of the caller's input.
-		c := types.MessageAttributeValue{DataType: copyString(v.DataType), StringValue: copyString(v.StringValue)}
+		n += len(k) + len(aws.ToString(v.DataType)) + len(aws.ToString(v.StringValue))
+	}
+	buf := make([]byte, 0, n)
+	for k, v := range a {
+		buf = append(buf, k...)
+		buf = append(buf, aws.ToString(v.DataType)...)
+		buf = append(buf, aws.ToString(v.StringValue)...)
+	}
+	text := string(buf)
+	out := make([]packedAttr, 0, len(a))
+	at := 0
+	cut := func(l int) string { at += l; return text[at-l : at] }
+	for k, v := range a {
+		pa := packedAttr{name: cut(len(k)), dataType: cut(len(aws.ToString(v.DataType))), value: cut(len(aws.ToString(v.StringValue))),
+			hasValue: v.StringValue != nil}
 		if v.BinaryValue != nil {
-			c.BinaryValue = append([]byte(nil), v.BinaryValue...)
+			pa.binary = append([]byte(nil), v.BinaryValue...)
 		}
-		out[k] = c
+		out = append(out, pa)
 	}
 	return out
 }
 
-func copyString(p *string) *string {
-	if p == nil {
+// unpackAttrs is the record's attributes in the SDK's shape, fresh for the caller.
+func unpackAttrs(packed []packedAttr) map[string]types.MessageAttributeValue {
+	if len(packed) == 0 {
 		return nil
 	}
-	s := *p
-	return &s
+	out := make(map[string]types.MessageAttributeValue, len(packed))
+	for _, pa := range packed {
+		v := types.MessageAttributeValue{DataType: aws.String(pa.dataType)}
+		if pa.hasValue {
+			v.StringValue = aws.String(pa.value)
+		}
+		if pa.binary != nil {
+			v.BinaryValue = append([]byte(nil), pa.binary...)
+		}
+		out[pa.name] = v
+	}
+	return out
 }
 
 // delivery state shared by the subscriptions of one publish, built when first needed.
