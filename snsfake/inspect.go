@@ -208,6 +208,8 @@ func (s *Fake) topicInfo(t *topic) TopicInfo {
 	return ti
 }
 
+// String renders the delivery on one line, as the assertions print it: the subscription,
+// the queue, the outcome and why, the filter policy.
 func (d Delivery) String() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s → %s: %s", d.SubscriptionArn, d.Endpoint, d.Outcome)
