@@ -153,3 +153,41 @@ func Example_fifoTopicToLambda() {
 	// account-7 pay
 	// account-7 close
 }
+
+// A topic owner subscribes another account's queue: the subscription waits for its
+// confirmation, whose token SNS delivers into that queue; ConfirmSubscription with it
+// starts the deliveries.
+func Example_crossAccountConfirmation() {
+	ctx := context.Background()
+	f := sqsfake.New()
+	topics := snsfake.New(f)
+	tp, _ := topics.CreateTopic(ctx, &sns.CreateTopicInput{Name: aws.String("events")})
+	theirs := sqsfake.ActAs(sqsfake.Identity{AccountID: "222222222222"})
+	queueArn := "arn:aws:sqs:us-east-1:222222222222:inbox"
+	q, _ := f.CreateQueue(ctx, &sqs.CreateQueueInput{QueueName: aws.String("inbox"),
+		Attributes: map[string]string{"Policy": snsfake.QueuePolicy(queueArn, *tp.TopicArn)}}, theirs)
+
+	sub, _ := topics.Subscribe(ctx, &sns.SubscribeInput{TopicArn: tp.TopicArn, Protocol: aws.String("sqs"), Endpoint: aws.String(queueArn)})
+	fmt.Println("Subscribe:", *sub.SubscriptionArn)
+
+	got, _ := f.ReceiveMessage(ctx, &sqs.ReceiveMessageInput{QueueUrl: q.QueueUrl}, theirs)
+	var confirmation struct{ Type, Token string }
+	_ = json.Unmarshal([]byte(*got.Messages[0].Body), &confirmation)
+	fmt.Println("in the queue:", confirmation.Type)
+	f.DeleteMessage(ctx, &sqs.DeleteMessageInput{QueueUrl: q.QueueUrl, ReceiptHandle: got.Messages[0].ReceiptHandle}, theirs)
+
+	confirmed, _ := topics.ConfirmSubscription(ctx, &sns.ConfirmSubscriptionInput{TopicArn: tp.TopicArn, Token: aws.String(confirmation.Token)},
+		snsfake.ActAs(sqsfake.Identity{AccountID: "222222222222"}))
+	fmt.Println("confirmed:", strings.HasPrefix(*confirmed.SubscriptionArn, *tp.TopicArn+":"))
+
+	_, _ = topics.Publish(ctx, &sns.PublishInput{TopicArn: tp.TopicArn, Message: aws.String("hello, other account")})
+	got, _ = f.ReceiveMessage(ctx, &sqs.ReceiveMessageInput{QueueUrl: q.QueueUrl}, theirs)
+	var note struct{ Type, Message string }
+	_ = json.Unmarshal([]byte(*got.Messages[0].Body), &note)
+	fmt.Println("in the queue:", note.Type, note.Message)
+	// Output:
+	// Subscribe: pending confirmation
+	// in the queue: SubscriptionConfirmation
+	// confirmed: true
+	// in the queue: Notification hello, other account
+}
