@@ -23,7 +23,8 @@ func (f *Fake) queueFor(a *actor, u, action string) (*queue, *sqsError) {
 // of the queue's own account, a queue without a Policy — costs two comparisons.
 func access(a *actor, q *queue, action string) *sqsError {
 	rules := q.cfg.policyRules
-	if rules == nil && a.sp.account == q.sp.account {
+	svc := a.service.Service != ""
+	if rules == nil && a.sp.account == q.sp.account && !svc {
 		return nil
 	}
 	r := accessRequest{
@@ -33,6 +34,12 @@ func access(a *actor, q *queue, action string) *sqsError {
 		resource:        q.arn,
 		secureTransport: !a.insecure,
 		orgID:           a.orgID,
+	}
+	if svc {
+		// A service principal is no account's principal: only the policy admits it
+		// (ServicePrincipal), with the resource it acts for in the request context.
+		r.account, r.service, r.secureTransport = "", true, true
+		r.sourceArn, r.sourceAccount = a.service.SourceArn, a.service.SourceAccount
 	}
 	d := authorize(rules, q.sp.account, &r)
 	if d == allowed {

@@ -140,6 +140,10 @@ type Fake struct {
 	chaos      *Chaos
 	rng        *rand.Rand
 
+	resetMu    sync.Mutex  // guards resetHooks
+	resetHooks []resetHook // OnReset
+	nextHook   uint64
+
 	tasks        map[uint32][]*moveTask // message move tasks by source queue id, oldest first
 	runningTasks []*moveTask
 	nextTaskID   uint64
@@ -407,7 +411,7 @@ func (c call) requestID() string { return uuidFor(c.f.seed, streamRequestID, c.r
 func (c call) fail(err error) error {
 	callerGone := callerEnded(err)
 	err = operationError(c.op, c.requestID(), err)
-	if !callerGone {
+	if !callerGone && (c.who == nil || c.who.service.Service == "") {
 		c.f.lastErr.Store(&err)
 	}
 	return err

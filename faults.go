@@ -147,8 +147,9 @@ type activeFault struct {
 
 // faults holds a fake's injected faults.
 type faults struct {
-	mu   sync.Mutex
-	list []*activeFault
+	mu      sync.Mutex
+	list    []*activeFault
+	service map[string]bool // companions' operations (RegisterOperations)
 }
 
 // notAnOperation says that op names no SQS operation, and which it may have meant: one
@@ -166,7 +167,7 @@ func notAnOperation(op string) string {
 // matches a call taking it. The returned function removes the fault. It panics when
 // fault.Operation names no SQS operation: a misspelt name would silently never match.
 func (f *Fake) InjectFault(fault Fault) (remove func()) {
-	if _, ok := operations[fault.Operation]; !ok && fault.Operation != "" {
+	if _, ok := operations[fault.Operation]; !ok && fault.Operation != "" && !f.serviceOperation(fault.Operation) {
 		panic("sqsfake: InjectFault: " + notAnOperation(fault.Operation))
 	}
 	if fault.Times < 0 {
@@ -174,6 +175,9 @@ func (f *Fake) InjectFault(fault Fault) (remove func()) {
 	}
 	if fault.Latency < 0 || fault.Latency > 0 && fault.Latency < time.Millisecond {
 		panic(fmt.Sprintf("sqsfake: InjectFault: Latency %v; want 0 (none) or %s", fault.Latency, durationRule))
+	}
+	if f.serviceOperation(fault.Operation) && (fault.Err == nil || fault.LoseResponse || fault.Latency > 0 || fault.FailEntries != nil) {
+		panic(fmt.Sprintf("sqsfake: InjectFault: %s is a companion's operation: it takes Err (and Match, Times) only", fault.Operation))
 	}
 	if fault.FailEntries != nil {
 		if !batchOperations[fault.Operation] {

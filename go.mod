@@ -14,5 +14,6 @@ require (
 require (
 	github.com/aws/aws-sdk-go-v2/internal/configsources v1.5.12 // indirect
 	github.com/aws/aws-sdk-go-v2/internal/endpoints/v2 v2.8.12 // indirect
+	github.com/aws/aws-sdk-go-v2/service/sns v1.48.0 // indirect
 	go.yaml.in/yaml/v3 v3.0.5 // indirect
 )

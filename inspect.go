@@ -583,8 +583,14 @@ func (f *Fake) messagesWhere(ref string, keep func(*message) bool) ([]MessageInf
 // chaos as a new fake would. Receipt handles are the only identifiers that differ: each
 // Reset starts a new epoch, whose handles are the same on every run but never one issued
 // before, so a handle kept from before the reset fails with ReceiptHandleIsInvalid instead
-// of naming the message that took its place. The clock is left where it is.
+// of naming the message that took its place. The clock is left where it is. Then the
+// companions' hooks (OnReset) run.
 func (f *Fake) Reset() {
+	f.reset()
+	f.runResetHooks()
+}
+
+func (f *Fake) reset() {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	for len(f.pollers) > 0 {

@@ -23,7 +23,8 @@ import (
 //     arn:aws:iam::A:role/…/R): AWS confirmed this to a user in 2023
 //     (https://stackoverflow.com/questions/73696226, answer checked with AWS support), and
 //     aws:PrincipalArn of a session is its role's ARN (IAM global condition keys page).
-//     Principals of other types (Service, Federated, CanonicalUser) match no direct caller.
+//     {"Service": name} matches a call made as that service principal (AsService), which no
+//     account principal matches; Federated and CanonicalUser match no caller the fake has.
 //     Wildcards inside a principal ARN are not wildcards (IAM Principal page: "You cannot use
 //     a wildcard to match part of a principal name or ARN"): such a principal matches no one.
 //     NotPrincipal is the inverse match.
@@ -92,6 +93,8 @@ type accessRequest struct {
 	secureTransport          bool   // aws:SecureTransport
 	sourceArn, sourceAccount string // aws:SourceArn / aws:SourceAccount; "" = absent
 	orgID                    string // aws:PrincipalOrgID; "" = absent
+	service                  bool   // the caller is the service principal named by principal
+	qualified                bool   // action carries its service prefix already (ResourcePolicy)
 }
 
 // decision is the outcome of evaluating a policy, or of authorizing a call.
@@ -139,6 +142,7 @@ type principalSet struct {
 	roots    []roleRef // root ARNs (name ""): every principal of the account in the ARN's partition
 	arns     []string  // user, role and session ARNs, matched exactly
 	roles    []roleRef // role ARNs, which also match the role's sessions
+	services []string  // service principals ({"Service": …}), matched exactly
 }
 
 type roleRef struct{ partition, account, name string }
@@ -318,6 +322,18 @@ func exactMembers(text []byte, elements []string) bool {
 // (InvalidAttributeValue) for a document of the wrong form, checked first, else an OverLimit
 // *sqsError for one over a quota.
 func compilePolicy(doc string) (*queuePolicy, error) {
+	p, err := compilePolicyForm(doc)
+	if err != nil {
+		return nil, err
+	}
+	if err := checkQuotas(doc, p); err != nil {
+		return nil, err
+	}
+	return p, nil
+}
+
+// compilePolicyForm is compilePolicy without SQS's quotas.
+func compilePolicyForm(doc string) (*queuePolicy, error) {
 	var raw rawPolicy
 	if !isJSONObject(doc) || !exactMembers([]byte(doc), policyElements) || json.Unmarshal([]byte(doc), &raw) != nil {
 		return nil, errBadPolicy
@@ -343,9 +359,6 @@ func compilePolicy(doc string) (*queuePolicy, error) {
 			return nil, err
 		}
 		p.statements = append(p.statements, s)
-	}
-	if err := checkQuotas(doc, p); err != nil {
-		return nil, err
 	}
 	return p, nil
 }
@@ -440,7 +453,9 @@ func compilePrincipal(text json.RawMessage) (principalSet, int, error) {
 					return set, 0, errBadPolicy
 				}
 			}
-		case "Service", "Federated", "CanonicalUser":
+		case "Service":
+			set.services = append(set.services, ids...)
+		case "Federated", "CanonicalUser":
 			// Not a caller the fake can have: matches no one.
 		default:
 			return set, 0, errBadPolicy
@@ -640,6 +655,9 @@ func (p *queuePolicy) evaluate(r *accessRequest) decision {
 	var actionBuf [64]byte
 	var arnBuf [256]byte
 	c := requestContext{r: r, action: append(append(actionBuf[:0], "sqs:"...), r.action...)}
+	if r.qualified {
+		c.action = append(actionBuf[:0], r.action...)
+	}
 	c.session, c.isSession = sessionRole(r.principal)
 	if p.principalArn {
 		if c.isSession {
@@ -700,6 +718,14 @@ func (s *policyStatement) applies(c *requestContext) bool {
 func (set *principalSet) matches(c *requestContext) bool {
 	if set.anyone {
 		return true
+	}
+	if c.r.service {
+		for _, s := range set.services {
+			if s == c.r.principal {
+				return true
+			}
+		}
+		return false
 	}
 	for _, a := range set.accounts {
 		if a == c.r.account {

@@ -1,6 +1,7 @@
 package sqsfake
 
 import (
+	"cmp"
 	"context"
 	"encoding/hex"
 	"strconv"
@@ -332,6 +333,9 @@ func (f *Fake) senderIDOf(m *message) string {
 		return f.senderID
 	}
 	a := f.actorList[m.ext.sender-1]
+	if a.service.Service != "" {
+		return cmp.Or(a.service.SenderID, a.service.SourceAccount, f.senderID)
+	}
 	if a.sp.account == f.account && a.principal == f.homeActor.principal {
 		return f.senderID // the fake's own root user, in another region
 	}

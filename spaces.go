@@ -31,12 +31,13 @@ type queueKey struct {
 // identity is who a call says it acts as, before the fake resolves it to an actor. The zero
 // value is the fake's own account and region.
 type identity struct {
-	account   string       // "" = the fake's account
-	region    string       // "" = the fake's region
-	principal string       // "" = the account's root
-	orgID     string       // aws:PrincipalOrgID; "" = none configured
-	insecure  bool         // the request came over plain HTTP (aws:SecureTransport false)
-	bad       *OptionError // an ActAs Identity the fake refuses: calls made as it fail
+	account   string           // "" = the fake's account
+	region    string           // "" = the fake's region
+	principal string           // "" = the account's root
+	orgID     string           // aws:PrincipalOrgID; "" = none configured
+	insecure  bool             // the request came over plain HTTP (aws:SecureTransport false)
+	service   ServicePrincipal // AsService: an AWS service acting on a resource's behalf; zero otherwise
+	bad       *OptionError     // an ActAs Identity the fake refuses: calls made as it fail
 }
 
 // actor is a resolved identity: the space it acts in and the principal it acts as. Actors
@@ -48,6 +49,7 @@ type actor struct {
 	principal string
 	orgID     string
 	insecure  bool
+	service   ServicePrincipal // a service principal (AsService); zero for an account's principal
 }
 
 // Identity says who a call acts as: an AWS account, a region and a principal of that account.
@@ -132,6 +134,8 @@ func identityOf(region, defaultRegion string, creds aws.CredentialsProvider) ide
 		id.region = region
 	}
 	switch c := creds.(type) {
+	case serviceCredentials:
+		return identity{region: id.region, service: c.p}
 	case identityCredentials:
 		id = identityFromPublic(c.id)
 		if c.id.Region == "" && region != defaultRegion {
@@ -213,6 +217,8 @@ func (f *Fake) actorFor(id identity) *actor {
 	var a *actor
 	if id == (identity{}) {
 		a = f.homeActor
+	} else if id.service.Service != "" {
+		a = f.serviceActor(id)
 	} else {
 		account, region := cmp.Or(id.account, f.home.account), cmp.Or(id.region, f.home.region)
 		sp := f.spaceOf(account, region)

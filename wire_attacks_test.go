@@ -577,7 +577,6 @@ func TestCallRecordQueueTableIsBoundedLikeTheRecord(t *testing.T) {
 }
 
 func TestRefusalsQuoteAtMostMaxEchoOfAClientsString(t *testing.T) {
-	f := New(WithCredentials(Credential{AccessKeyID: "AKID", SecretAccessKey: "s"}))
 	long := strings.Repeat("é", 1<<19) // 1 MiB of two-byte characters
 	for name, header := range map[string][2]string{
 		"Authorization": {"Authorization", "AWS4-HMAC-SHA256 " + long},
@@ -591,6 +590,7 @@ func TestRefusalsQuoteAtMostMaxEchoOfAClientsString(t *testing.T) {
 			r.Header.Set("Authorization", "AWS4-HMAC-SHA256 Credential=AKID/20260101/us-east-1/sqs/aws4_request, SignedHeaders=host, Signature=00")
 		}
 		r.Header.Set(header[0], header[1])
+		f := New(WithCredentials(Credential{AccessKeyID: "AKID", SecretAccessKey: "s"}))
 		if name == "X-Amz-Target" {
 			f = New() // lenient: the target is read
 		}

@@ -72,11 +72,14 @@
 //	curl -X POST -H 'X-Sqsfake-Control: 1' 'http://127.0.0.1:9324/_sqsfake/advance?d=30s'
 //
 //	GET  /_sqsfake/health                     200 when the server is up
-//	GET  /_sqsfake/state                      the clock, every queue with its attributes, tags, counters and messages
+//	GET  /_sqsfake/state                      the clock, SNS's topics, every queue with its attributes, tags, counters and messages
 //	GET  /_sqsfake/state?queue=q&limit=1000&after=N
 //	                                          one queue; at most limit messages a queue (1000 by
 //	                                          default, up to 10000), "truncated" and the cursor
 //	                                          "next" when more follow, which after takes
+//	GET  /_sqsfake/topics                     SNS: every topic with its attributes, tags and subscriptions
+//	                                          (pending ones with their tokens), and every publication
+//	                                          with what became of it for each subscription
 //	POST /_sqsfake/advance?d=30s              move the virtual clock (409 with -clock real)
 //	GET  /_sqsfake/pollers?n=1&timeout=10s    wait until n receives are parked in long polls
 //	GET  /_sqsfake/idle?calls=N&timeout=10s   wait until N calls have begun and each has returned or parked
@@ -129,6 +132,7 @@ import (
 	"github.com/sqsfake/sqsfake"
 	"github.com/sqsfake/sqsfake/internal/guard"
 	"github.com/sqsfake/sqsfake/internal/reqlog"
+	"github.com/sqsfake/sqsfake/snsfake"
 )
 
 func main() {
@@ -560,8 +564,9 @@ type server struct {
 
 // instance is one fake and its wire handler; a reset replaces it.
 type instance struct {
-	fake *sqsfake.Fake
-	wire http.Handler
+	fake   *sqsfake.Fake
+	topics *snsfake.Fake // SNS on the same fake
+	wire   http.Handler
 }
 
 // controlPrefix is the path of the control endpoints; SQS requests never use it (they post to
@@ -632,7 +637,9 @@ func (s *server) newInstance() (*instance, error) {
 			return nil, queueFlagError(name, err)
 		}
 	}
-	return &instance{fake: f, wire: f.Handler()}, nil
+	// SNS's wire beside SQS's on the one port (snsfake.Handler's routing rule).
+	topics := snsfake.New(f)
+	return &instance{fake: f, topics: topics, wire: topics.Handler(f.Handler())}, nil
 }
 
 // queueFlagError words SQS's refusal of a -queues name as an error of the flag: the name and
@@ -776,7 +783,11 @@ func (s *server) control(w http.ResponseWriter, r *http.Request) {
 		}
 	case "state":
 		if allow(w, r, http.MethodGet) {
-			s.state(w, r, in.fake)
+			s.state(w, r, in.fake, in.topics)
+		}
+	case "topics":
+		if allow(w, r, http.MethodGet) {
+			writeJSON(w, http.StatusOK, map[string]any{"topics": in.topics.Topics(), "published": in.topics.Published("")})
 		}
 	case "advance":
 		if !allow(w, r, http.MethodPost) {
@@ -943,6 +954,9 @@ type stateHead struct {
 	Account  string    `json:"account"`
 	Endpoint string    `json:"endpoint"`
 	Pollers  int       `json:"pollers"`
+	// Topics are SNS's topics with their subscriptions (GET /_sqsfake/topics adds the
+	// publications).
+	Topics []snsfake.TopicInfo `json:"topics"`
 }
 
 // pageHead is a queue of the answer but its messages, which follow it.
@@ -958,7 +972,7 @@ type pageHead struct {
 // message, and each queue is read from the fake on its own, so its memory is a page's
 // whatever the queues hold. It reads state without making SQS calls, so it does not move the
 // fake's request ids.
-func (s *server) state(w http.ResponseWriter, r *http.Request, f *sqsfake.Fake) {
+func (s *server) state(w http.ResponseWriter, r *http.Request, f *sqsfake.Fake, topics *snsfake.Fake) {
 	q := r.URL.Query()
 	for _, k := range []string{"queue", "limit", "after"} {
 		if len(q[k]) > 1 {
@@ -988,7 +1002,7 @@ func (s *server) state(w http.ResponseWriter, r *http.Request, f *sqsfake.Fake) 
 		}
 	}
 	head := stateHead{Now: f.Now().UTC(), Clock: s.cfg.clock, Region: f.Region(), Account: f.AccountID(),
-		Endpoint: s.cfg.endpoint, Pollers: f.Pollers()}
+		Endpoint: s.cfg.endpoint, Pollers: f.Pollers(), Topics: topics.Topics()}
 	var names []string
 	var first *sqsfake.QueuePage
 	if q.Has("queue") {

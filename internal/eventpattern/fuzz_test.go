@@ -1,0 +1,41 @@
+package eventpattern
+
+import (
+	"testing"
+)
+
+// FuzzFilterPolicy: any policy text compiles or is refused, never panics, and a compiled
+// policy matches any attributes and body without panicking, the same way twice.
+func FuzzFilterPolicy(f *testing.F) {
+	for _, seed := range []string{
+		`{"a":["b"]}`, `{"a":[{"prefix":"x"}]}`, `{"a":[{"numeric":[">",1,"<=",5]}]}`, `{"a":[{"cidr":"10.0.0.0/8"}]}`,
+		`{"a":[{"anything-but":{"prefix":"x"}}]}`, `{"$or":[{"a":["1"]},{"b":[{"exists":false}]}]}`, `{"a":{"b":[{"wildcard":"*x*"}]}}`,
+		`{"a":[{"numeric":["=",1,">",2]}]}`, `not json`, `{"a":[[]]}`, `[]`, `{"a.b":[null,true,1e400]}`,
+	} {
+		f.Add(seed, `{"a":"10.1.2.3","b":[1,{"c":"x"}]}`, "10.1.2.3")
+	}
+	f.Fuzz(func(t *testing.T, policy, body, value string) {
+		for _, scope := range []bool{false, true} {
+			p, err := CompileFilterPolicy(policy, scope)
+			if err != nil {
+				if p != nil {
+					t.Fatalf("a refused policy compiled: %q", policy)
+				}
+				continue
+			}
+			attrs := map[string]Attr{"a": {"String", value}, "b": {"Number", value}, "a.b": {"String.Array", value}}
+			b, _ := ParseBody(body)
+			if scope {
+				first := p.MatchBody(b)
+				if again := p.MatchBody(b); again != first {
+					t.Fatal("body match not deterministic")
+				}
+			} else {
+				first := p.MatchAttributes(attrs)
+				if again := p.MatchAttributes(attrs); again != first {
+					t.Fatal("attribute match not deterministic")
+				}
+			}
+		}
+	})
+}

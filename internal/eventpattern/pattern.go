@@ -1,0 +1,436 @@
+// Package eventpattern compiles and matches Amazon SNS subscription filter policies (the
+// EventBridge pattern language as SNS documents it): compiled once, matched without
+// allocating against message attributes, or against a message body parsed once per
+// publish. Refusals carry SNS's texts (SPEC-sns.md §8.4) without Jackson's location suffix.
+package eventpattern
+
+import (
+	"encoding/json"
+	"errors"
+	"math"
+	"net/netip"
+	"strconv"
+	"strings"
+)
+
+// Limits of a filter policy (SPEC-sns.md §8.3).
+const (
+	MaxKeys         = 5
+	MaxCombinations = 150
+	MaxPolicyBytes  = 256 * 1024
+)
+
+// Pattern is a compiled filter policy.
+type Pattern struct {
+	root object
+	body bool // MessageBody scope
+}
+
+// object is a policy object: every key must match, and one branch of each $or.
+type object struct {
+	keys []keyRule
+	ors  [][]object
+}
+
+type keyRule struct {
+	key      string
+	matchers []matcher // a leaf: any matches
+	child    *object   // a nested object (body scope)
+}
+
+type kind uint8
+
+const (
+	kExactString kind = iota
+	kExactNumber
+	kExactNull
+	kExactBool
+	kPrefix
+	kSuffix
+	kIgnoreCase
+	kWildcard
+	kNumeric
+	kExists
+	kCIDR
+	kAnythingBut       // strs and nums: outside the set
+	kAnythingButPrefix // str
+)
+
+type matcher struct {
+	k      kind
+	str    string
+	num    float64
+	b      bool
+	strs   []string
+	nums   []float64
+	lo, hi float64 // numeric: bounds
+	loInc  bool
+	hiInc  bool
+	prefix netip.Prefix
+}
+
+// errNestedAttributes is SNS's text, which starts with a capital.
+var errNestedAttributes = policyError("Filter policy scope MessageAttributes does not support nested filter policy")
+
+// policyError is a refusal whose text is SNS's verbatim.
+type policyError string
+
+func (e policyError) Error() string { return string(e) }
+
+func fail(msg string) error { return errors.New("FilterPolicy: " + msg) }
+
+// CompileFilterPolicy compiles a FilterPolicy for the scope (body: MessageBody, else
+// MessageAttributes). Its error's text is what follows SNS's "Invalid parameter: " prefix.
+func CompileFilterPolicy(text string, body bool) (*Pattern, error) {
+	if len(text) > MaxPolicyBytes {
+		return nil, fail("Filter policy is too large")
+	}
+	dec := json.NewDecoder(strings.NewReader(text))
+	dec.UseNumber()
+	var v any
+	if err := dec.Decode(&v); err != nil {
+		return nil, fail("failed to parse JSON. " + jacksonText(text))
+	}
+	if dec.More() {
+		return nil, fail("failed to parse JSON. " + jacksonText(text))
+	}
+	m, ok := v.(map[string]any)
+	if !ok {
+		return nil, fail("failed to parse JSON. " + jacksonText(text))
+	}
+	if len(m) > MaxKeys {
+		return nil, fail("Filter policy can not have more than 5 keys")
+	}
+	p := &Pattern{body: body}
+	var err error
+	if p.root, err = compileObject(m, body, 1); err != nil {
+		return nil, err
+	}
+	if combinations(&p.root) > MaxCombinations {
+		return nil, fail("Filter policy is too complex")
+	}
+	return p, nil
+}
+
+// jacksonText is the start of Jackson's parse error for text, as SNS prints it.
+func jacksonText(text string) string {
+	t := strings.TrimLeft(text, " \t\r\n")
+	if t == "" || t[0] == '{' || t[0] == '[' || t[0] == '"' {
+		if len(t) > 1 && t[0] == '{' {
+			c := strings.TrimLeft(t[1:], " \t\r\n")
+			if c != "" && c[0] != '"' && c[0] != '}' {
+				return "Unexpected character ('" + c[:1] + "' (code " + strconv.Itoa(int(c[0])) + ")): was expecting double-quote to start field name"
+			}
+		}
+		return "Unexpected end-of-input"
+	}
+	end := strings.IndexAny(t, " \t\r\n,:{}[]\"")
+	if end < 0 {
+		end = len(t)
+	}
+	return "Unrecognized token '" + t[:end] + "': was expecting (JSON String, Number, Array, Object or token 'null', 'true' or 'false')"
+}
+
+func compileObject(m map[string]any, body bool, depth int) (object, error) {
+	var o object
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sortStrings(keys)
+	for _, k := range keys {
+		v := m[k]
+		if k == "$or" {
+			if list, ok := v.([]any); ok && len(list) >= 2 && allObjects(list) {
+				var branches []object
+				for _, b := range list {
+					bo, err := compileObject(b.(map[string]any), body, depth)
+					if err != nil {
+						return o, err
+					}
+					branches = append(branches, bo)
+				}
+				o.ors = append(o.ors, branches)
+				continue
+			}
+		}
+		switch x := v.(type) {
+		case []any:
+			if len(x) == 0 {
+				return o, fail("Empty arrays are not allowed")
+			}
+			r := keyRule{key: k}
+			for _, e := range x {
+				mt, err := compileMatcher(e)
+				if err != nil {
+					return o, err
+				}
+				r.matchers = append(r.matchers, mt)
+			}
+			o.keys = append(o.keys, r)
+		case map[string]any:
+			if !body {
+				return o, errNestedAttributes
+			}
+			child, err := compileObject(x, body, depth+1)
+			if err != nil {
+				return o, err
+			}
+			o.keys = append(o.keys, keyRule{key: k, child: &child})
+		default:
+			return o, fail(strconv.Quote(k) + " must be an object or an array")
+		}
+	}
+	return o, nil
+}
+
+func allObjects(list []any) bool {
+	for _, e := range list {
+		if _, ok := e.(map[string]any); !ok {
+			return false
+		}
+	}
+	return true
+}
+
+func sortStrings(s []string) {
+	for i := 1; i < len(s); i++ {
+		for j := i; j > 0 && s[j] < s[j-1]; j-- {
+			s[j], s[j-1] = s[j-1], s[j]
+		}
+	}
+}
+
+func toFloat(n json.Number) (float64, bool) {
+	f, err := strconv.ParseFloat(string(n), 64)
+	return f, err == nil && !math.IsInf(f, 0)
+}
+
+func compileMatcher(e any) (matcher, error) {
+	switch x := e.(type) {
+	case string:
+		return matcher{k: kExactString, str: x}, nil
+	case json.Number:
+		f, ok := toFloat(x)
+		if !ok {
+			return matcher{}, fail("Match value must be String, number, true, false, or null")
+		}
+		return matcher{k: kExactNumber, num: f}, nil
+	case nil:
+		return matcher{k: kExactNull}, nil
+	case bool:
+		return matcher{k: kExactBool, b: x}, nil
+	case map[string]any:
+		if len(x) != 1 {
+			if len(x) == 0 {
+				return matcher{}, fail("Empty objects are not allowed")
+			}
+			return matcher{}, fail("Only one key allowed in match expression")
+		}
+		for op, v := range x {
+			return compileOperator(op, v)
+		}
+	}
+	return matcher{}, fail("Match value must be String, number, true, false, or null")
+}
+
+func compileOperator(op string, v any) (matcher, error) {
+	switch op {
+	case "prefix", "suffix", "equals-ignore-case", "wildcard":
+		s, ok := v.(string)
+		if !ok {
+			return matcher{}, fail(op + " match pattern must be a string")
+		}
+		k := map[string]kind{"prefix": kPrefix, "suffix": kSuffix, "equals-ignore-case": kIgnoreCase, "wildcard": kWildcard}[op]
+		return matcher{k: k, str: s}, nil
+	case "exists":
+		b, ok := v.(bool)
+		if !ok {
+			return matcher{}, fail("exists match pattern must be either true or false.")
+		}
+		return matcher{k: kExists, b: b}, nil
+	case "cidr":
+		s, ok := v.(string)
+		if !ok {
+			return matcher{}, fail("prefix match pattern must be a string")
+		}
+		return compileCIDR(s)
+	case "numeric":
+		return compileNumeric(v)
+	case "anything-but":
+		return compileAnythingBut(v)
+	}
+	return matcher{}, fail("Unrecognized match type " + op)
+}
+
+func compileCIDR(s string) (matcher, error) {
+	addr, bits, ok := strings.Cut(s, "/")
+	if !ok || strings.Contains(bits, "/") {
+		return matcher{}, fail("Malformed CIDR, one '/' required")
+	}
+	ip, err := netip.ParseAddr(addr)
+	if err != nil {
+		return matcher{}, fail("Nonstandard IP address: " + addr)
+	}
+	n, err := strconv.Atoi(bits)
+	if err != nil {
+		return matcher{}, fail("Malformed CIDR, mask bits must be an integer")
+	}
+	p, err := ip.Prefix(n)
+	if err != nil {
+		return matcher{}, fail("Malformed CIDR, mask bits must be an integer")
+	}
+	return matcher{k: kCIDR, prefix: p}, nil
+}
+
+// compileNumeric reads a numeric match: ["=", n], or one bound, or a lower bound (> >=)
+// then an upper one (< <=), with SNS's refusals in SNS's order (SPEC-sns.md §8.4).
+func compileNumeric(v any) (matcher, error) {
+	list, ok := v.([]any)
+	if !ok || len(list) == 0 {
+		return matcher{}, fail("Invalid member in numeric match: ]")
+	}
+	m := matcher{k: kNumeric, lo: math.Inf(-1), hi: math.Inf(1)}
+	haveLo, haveHi := false, false
+	for i := 0; i < len(list); i += 2 {
+		op, ok := list[i].(string)
+		if !ok {
+			if i == 0 {
+				return matcher{}, fail("Invalid member in numeric match: " + scalarText(list[i]))
+			}
+			return matcher{}, fail("Bad value in numeric range: " + scalarText(list[i]))
+		}
+		switch op {
+		case "=", "<", "<=", ">", ">=":
+		default:
+			return matcher{}, fail("Unrecognized numeric range operator: " + op)
+		}
+		switch {
+		case i > 0 && haveLo && haveHi:
+			return matcher{}, fail("Too many terms in numeric range expression")
+		case i > 0 && (haveHi || op == "="):
+			return matcher{}, fail("Too many elements in numeric expression")
+		case i > 0 && op != "<" && op != "<=":
+			return matcher{}, fail("Bad numeric range operator: " + op)
+		}
+		if i+1 >= len(list) {
+			return matcher{}, fail("Value of " + opName(op) + " must be numeric")
+		}
+		n, ok := list[i+1].(json.Number)
+		f, fine := toFloat(n)
+		if !ok || !fine {
+			return matcher{}, fail("Value of " + opName(op) + " must be numeric")
+		}
+		switch op {
+		case "=":
+			if len(list) > 2 {
+				return matcher{}, fail("Too many elements in numeric expression")
+			}
+			m.lo, m.hi, m.loInc, m.hiInc = f, f, true, true
+			return m, nil
+		case ">", ">=":
+			m.lo, m.loInc, haveLo = f, op == ">=", true
+		case "<", "<=":
+			m.hi, m.hiInc, haveHi = f, op == "<=", true
+		}
+	}
+	if haveLo && haveHi && m.lo >= m.hi {
+		return matcher{}, fail("Bottom must be less than top")
+	}
+	return m, nil
+}
+
+func opName(op string) string {
+	if op == "=" {
+		return "equals"
+	}
+	return op
+}
+
+func scalarText(v any) string {
+	switch x := v.(type) {
+	case json.Number:
+		return string(x)
+	case string:
+		return x
+	case bool:
+		return strconv.FormatBool(x)
+	case nil:
+		return "null"
+	}
+	return "]"
+}
+
+func compileAnythingBut(v any) (matcher, error) {
+	m := matcher{k: kAnythingBut}
+	add := func(e any) error {
+		switch x := e.(type) {
+		case string:
+			m.strs = append(m.strs, x)
+		case json.Number:
+			f, ok := toFloat(x)
+			if !ok {
+				return fail("Value of anything-but must be an array or single string/number value.")
+			}
+			m.nums = append(m.nums, f)
+		default:
+			return fail("Value of anything-but must be an array or single string/number value.")
+		}
+		return nil
+	}
+	switch x := v.(type) {
+	case []any:
+		if len(x) == 0 {
+			return m, fail("Empty arrays are not allowed")
+		}
+		for _, e := range x {
+			if err := add(e); err != nil {
+				return m, err
+			}
+		}
+	case map[string]any:
+		if len(x) != 1 {
+			return m, fail("Only one key allowed in match expression")
+		}
+		for op, inner := range x {
+			if op != "prefix" {
+				return m, fail("Unsupported anything-but pattern: " + op)
+			}
+			s, ok := inner.(string)
+			if !ok {
+				return m, fail("prefix match pattern must be a string")
+			}
+			return matcher{k: kAnythingButPrefix, str: s}, nil
+		}
+	default:
+		if err := add(v); err != nil {
+			return m, err
+		}
+	}
+	return m, nil
+}
+
+// combinations counts a policy's combinations: the product of its keys' alternatives, an
+// $or adding its branches' (SPEC-sns.md §8.3).
+func combinations(o *object) int {
+	n := 1
+	for i := range o.keys {
+		r := &o.keys[i]
+		if r.child != nil {
+			n *= combinations(r.child)
+		} else {
+			n *= len(r.matchers)
+		}
+		if n > 1<<20 {
+			return n
+		}
+	}
+	for _, branches := range o.ors {
+		sum := 0
+		for i := range branches {
+			sum += combinations(&branches[i])
+		}
+		n *= sum
+	}
+	return n
+}

@@ -1,0 +1,163 @@
+package eventpattern
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+func TestAttributePoliciesMatchAsSNSDocuments(t *testing.T) {
+	s := func(v string) Attr { return Attr{"String", v} }
+	n := func(v string) Attr { return Attr{"Number", v} }
+	arr := func(v string) Attr { return Attr{"String.Array", v} }
+	tests := []struct {
+		policy string
+		attrs  map[string]Attr
+		want   bool
+	}{
+		{`{"sport":["rugby"]}`, map[string]Attr{"sport": s("rugby")}, true},
+		{`{"sport":["rugby"]}`, map[string]Attr{"sport": s("Rugby")}, false},
+		{`{"sport":["rugby","football"]}`, map[string]Attr{"sport": s("football")}, true},
+		{`{"sport":["rugby"],"n":[{"numeric":[">",0]}]}`, map[string]Attr{"sport": s("rugby")}, false},
+		{`{"price":[301.5]}`, map[string]Attr{"price": n("3.015e2")}, true},
+		{`{"price":[301.5]}`, map[string]Attr{"price": s("301.5")}, false},
+		{`{"price":[{"numeric":[">",0,"<=",150]}]}`, map[string]Attr{"price": n("150")}, true},
+		{`{"price":[{"numeric":[">",0,"<=",150]}]}`, map[string]Attr{"price": n("0")}, false},
+		{`{"price":[{"numeric":["=",10]}]}`, map[string]Attr{"price": n("10.0")}, true},
+		{`{"c":[{"prefix":"bas"}]}`, map[string]Attr{"c": s("baseball")}, true},
+		{`{"c":[{"suffix":"ball"}]}`, map[string]Attr{"c": s("baseball")}, true},
+		{`{"c":[{"equals-ignore-case":"BASEBALL"}]}`, map[string]Attr{"c": s("baseBall")}, true},
+		{`{"c":[{"wildcard":"ba*ll"}]}`, map[string]Attr{"c": s("baseball")}, true},
+		{`{"c":[{"wildcard":"ba*x"}]}`, map[string]Attr{"c": s("baseball")}, false},
+		{`{"c":[{"anything-but":["rugby","tennis"]}]}`, map[string]Attr{"c": s("golf")}, true},
+		{`{"c":[{"anything-but":"rugby"}]}`, map[string]Attr{"c": s("rugby")}, false},
+		{`{"c":[{"anything-but":[100]}]}`, map[string]Attr{"c": n("100")}, false},
+		{`{"c":[{"anything-but":[100]}]}`, map[string]Attr{"c": n("101")}, true},
+		{`{"c":[{"anything-but":{"prefix":"order-"}}]}`, map[string]Attr{"c": s("order-1")}, false},
+		{`{"c":[{"anything-but":{"prefix":"order-"}}]}`, map[string]Attr{"c": s("invoice-1")}, true},
+		{`{"c":[{"anything-but":["a"]}]}`, map[string]Attr{}, false},
+		{`{"c":[{"exists":true}]}`, map[string]Attr{"c": s("x")}, true},
+		{`{"c":[{"exists":true}]}`, map[string]Attr{}, false},
+		{`{"c":[{"exists":false}]}`, map[string]Attr{}, true},
+		{`{"c":[{"exists":false}]}`, map[string]Attr{"c": s("x")}, false},
+		{`{"c":[null]}`, map[string]Attr{}, false},
+		{`{"ip":[{"cidr":"10.0.0.0/24"}]}`, map[string]Attr{"ip": s("10.0.0.255")}, true},
+		{`{"ip":[{"cidr":"10.0.0.0/24"}]}`, map[string]Attr{"ip": s("10.0.1.0")}, false},
+		{`{"ip":[{"cidr":"10.0.0.0/24"}]}`, map[string]Attr{"ip": s("10.0.0.256")}, false},
+		{`{"ip":[{"cidr":"2001:db8::/32"}]}`, map[string]Attr{"ip": s("2001:db8::1")}, true},
+		{`{"c":["a"]}`, map[string]Attr{"c": arr(`["x","a"]`)}, true},
+		{`{"c":["a"]}`, map[string]Attr{"c": arr(`["x","y"]`)}, false},
+		{`{"c":[{"anything-but":["a"]}]}`, map[string]Attr{"c": arr(`["a","b"]`)}, true},
+		{`{"c":[5]}`, map[string]Attr{"c": arr(`["a",5, true, null]`)}, true},
+		{`{"c":["a\"b"]}`, map[string]Attr{"c": arr(`["a\"b"]`)}, true},
+		{`{"c":["x"]}`, map[string]Attr{"c": {"Binary", "x"}}, false},
+		{`{"$or":[{"a":["1"]},{"b":["2"]}]}`, map[string]Attr{"b": s("2")}, true},
+		{`{"$or":[{"a":["1"]},{"b":["2"]}]}`, map[string]Attr{"c": s("2")}, false},
+		{`{"k":["v"],"$or":[{"a":["1"]},{"b":["2"]}]}`, map[string]Attr{"k": s("v"), "a": s("1")}, true},
+		{`{"c":["x"]}`, map[string]Attr{"c": {"String.custom", "x"}}, true},
+	}
+	for _, tt := range tests {
+		p, err := CompileFilterPolicy(tt.policy, false)
+		require.NoError(t, err, tt.policy)
+		assert.Equal(t, tt.want, p.MatchAttributes(tt.attrs), "%s on %v", tt.policy, tt.attrs)
+	}
+}
+
+func TestBodyPoliciesWalkNestedKeysArraysAndDots(t *testing.T) {
+	tests := []struct {
+		policy, body string
+		want         bool
+	}{
+		{`{"a":{"b":["c"]}}`, `{"a":{"b":"c"}}`, true},
+		{`{"a":{"b":["c"]}}`, `{"a":{"b":"d"}}`, false},
+		{`{"a":{"b":["c"]}}`, `{"a":[{"b":"x"},{"b":"c"}]}`, true},
+		{`{"a":{"b":["c"]}}`, `{"a":[[{"b":"c"}]]}`, true},
+		{`{"a":["c"]}`, `{"a":["x","c"]}`, true},
+		{`{"a.b":["c"]}`, `{"a":{"b":"c"}}`, true},
+		{`{"a.b":["c"]}`, `{"a.b":"c"}`, true},
+		{`{"a.b.c":["d"]}`, `{"a.b":{"c":"d"}}`, true},
+		{`{"a.b.c":["d"]}`, `{"a":{"b.c":"d"}}`, true},
+		{`{"a":["c"]}`, `not json`, false},
+		{`{"a":["c"]}`, `["c"]`, false},
+		{`{"a":[true]}`, `{"a":true}`, true},
+		{`{"a":[null]}`, `{"a":null}`, true},
+		{`{"a":[null]}`, `{}`, false},
+		{`{"a":[{"exists":false}]}`, `{}`, true},
+		{`{"a":[{"numeric":[">=",1]}]}`, `{"a":1}`, true},
+		{`{"a":{"$or":[{"x":["1"]},{"y":["2"]}]}}`, `{"a":{"y":"2"}}`, true},
+	}
+	for _, tt := range tests {
+		p, err := CompileFilterPolicy(tt.policy, true)
+		require.NoError(t, err, tt.policy)
+		b, _ := ParseBody(tt.body)
+		assert.Equal(t, tt.want, p.MatchBody(b), "%s on %s", tt.policy, tt.body)
+	}
+}
+
+func TestInvalidPoliciesAreRefusedWithSNSsTexts(t *testing.T) {
+	tests := []struct{ policy, want string }{
+		{`invalid`, "FilterPolicy: failed to parse JSON. Unrecognized token 'invalid': was expecting (JSON String, Number, Array, Object or token 'null', 'true' or 'false')"},
+		{`{invalid}`, "FilterPolicy: failed to parse JSON. Unexpected character ('i' (code 105)): was expecting double-quote to start field name"},
+		{`{"k":"v"}`, `FilterPolicy: "k" must be an object or an array`},
+		{`{"k":[]}`, "FilterPolicy: Empty arrays are not allowed"},
+		{`{"k":[["v"]]}`, "FilterPolicy: Match value must be String, number, true, false, or null"},
+		{`{"k":[{"wrong-operator":1}]}`, "FilterPolicy: Unrecognized match type wrong-operator"},
+		{`{"k":[{"prefix":"a","suffix":"b"}]}`, "FilterPolicy: Only one key allowed in match expression"},
+		{`{"k":[{"suffix":1}]}`, "FilterPolicy: suffix match pattern must be a string"},
+		{`{"k":[{"cidr":1}]}`, "FilterPolicy: prefix match pattern must be a string"},
+		{`{"k":[{"cidr":"bad-filter"}]}`, "FilterPolicy: Malformed CIDR, one '/' required"},
+		{`{"k":[{"cidr":"bad-filter/64"}]}`, "FilterPolicy: Nonstandard IP address: bad-filter"},
+		{`{"k":[{"cidr":"xx.11.xx/8"}]}`, "FilterPolicy: Nonstandard IP address: xx.11.xx"},
+		{`{"k":[{"numeric":[]}]}`, "FilterPolicy: Invalid member in numeric match: ]"},
+		{`{"k":[{"numeric":["op"]}]}`, "FilterPolicy: Unrecognized numeric range operator: op"},
+		{`{"k":[{"numeric":[1,"<="]}]}`, "FilterPolicy: Invalid member in numeric match: 1"},
+		{`{"k":[{"numeric":["=","000"]}]}`, "FilterPolicy: Value of equals must be numeric"},
+		{`{"k":[{"numeric":[">="]}]}`, "FilterPolicy: Value of >= must be numeric"},
+		{`{"k":[{"numeric":[">",20,"<="]}]}`, "FilterPolicy: Value of <= must be numeric"},
+		{`{"k":[{"numeric":["<",100,">",10]}]}`, "FilterPolicy: Too many elements in numeric expression"},
+		{`{"k":[{"numeric":[">=",1,">",2]}]}`, "FilterPolicy: Bad numeric range operator: >"},
+		{`{"k":[{"numeric":[">",3,"<",1]}]}`, "FilterPolicy: Bottom must be less than top"},
+		{`{"k":[{"numeric":[">",20,30]}]}`, "FilterPolicy: Bad value in numeric range: 30"},
+		{`{"k":[{"numeric":[">",20,"<",30,"<",50]}]}`, "FilterPolicy: Too many terms in numeric range expression"},
+		{`{"k":[{"exists":"yes"}]}`, "FilterPolicy: exists match pattern must be either true or false."},
+		{`{"k":[{"anything-but":{"suffix":"x"}}]}`, "FilterPolicy: Unsupported anything-but pattern: suffix"},
+		{`{"k":[{"anything-but":{"prefix":false}}]}`, "FilterPolicy: prefix match pattern must be a string"},
+		{`{"a":["1"],"b":["1"],"c":["1"],"d":["1"],"e":["1"],"f":["1"]}`, "FilterPolicy: Filter policy can not have more than 5 keys"},
+		{`{"a":[1,2,3,4,5,6],"b":[1,2,3,4,5,6],"c":[1,2,3,4,5]}`, "FilterPolicy: Filter policy is too complex"},
+		{`{"a":{"b":["c"]}}`, "Filter policy scope MessageAttributes does not support nested filter policy"},
+	}
+	for _, tt := range tests {
+		_, err := CompileFilterPolicy(tt.policy, false)
+		require.Error(t, err, tt.policy)
+		assert.Equal(t, tt.want, err.Error(), tt.policy)
+	}
+	_, err := CompileFilterPolicy(`{"a":[1,2,3],"b":[1,2,3,4],"c":[1,2],"d":[1,2,3]}`, false)
+	assert.NoError(t, err, "3×4×2×3 = 72 combinations pass")
+}
+
+func TestMatchingAttributesAllocatesNothing(t *testing.T) {
+	p, err := CompileFilterPolicy(`{"kind":["order",{"prefix":"inv"}],"amount":[{"numeric":[">",10,"<=",500]}],"tags":["urgent"],"region":[{"anything-but":["cn"]}],"ip":[{"cidr":"10.0.0.0/8"}]}`, false)
+	require.NoError(t, err)
+	attrs := map[string]Attr{"kind": {"String", "invoice"}, "amount": {"Number", "120.5"}, "tags": {"String.Array", `["low","urgent"]`},
+		"region": {"String", "eu"}, "ip": {"String", "10.1.2.3"}}
+	require.True(t, p.MatchAttributes(attrs))
+	assert.Zero(t, testing.AllocsPerRun(100, func() { p.MatchAttributes(attrs) }))
+	body, _ := ParseBody(`{"kind":"invoice","amount":120.5,"tags":["low","urgent"],"region":"eu","ip":"10.1.2.3"}`)
+	bp, err := CompileFilterPolicy(`{"kind":["order",{"prefix":"inv"}],"amount":[{"numeric":[">",10]}],"tags":["urgent"]}`, true)
+	require.NoError(t, err)
+	require.True(t, bp.MatchBody(body))
+	assert.Zero(t, testing.AllocsPerRun(100, func() { bp.MatchBody(body) }))
+}
+
+func BenchmarkMatchAttributes(b *testing.B) {
+	p, _ := CompileFilterPolicy(`{"kind":["order",{"prefix":"inv"}],"amount":[{"numeric":[">",10,"<=",500]}],"tags":["urgent"],"region":[{"anything-but":["cn"]}],"ip":[{"cidr":"10.0.0.0/8"}]}`, false)
+	attrs := map[string]Attr{"kind": {"String", "invoice"}, "amount": {"Number", "120.5"}, "tags": {"String.Array", `["low","urgent"]`},
+		"region": {"String", "eu"}, "ip": {"String", "10.1.2.3"}}
+	b.ReportAllocs()
+	for b.Loop() {
+		if !p.MatchAttributes(attrs) {
+			b.Fatal("no match")
+		}
+	}
+}

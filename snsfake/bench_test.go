@@ -1,0 +1,97 @@
+package snsfake_test
+
+import (
+	"context"
+	"fmt"
+	"testing"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/sns"
+	"github.com/aws/aws-sdk-go-v2/service/sns/types"
+	"github.com/aws/aws-sdk-go-v2/service/sqs"
+	sqstypes "github.com/aws/aws-sdk-go-v2/service/sqs/types"
+
+	"github.com/sqsfake/sqsfake"
+	"github.com/sqsfake/sqsfake/snsfake"
+)
+
+// The bars (issue 20): a publish to one raw subscription ≤ 2× a SendMessage of the same run
+// (the same body and two attributes); a fan-out to 10 filtered subscriptions ≤ 12×. Each
+// benchmark resets the fake whenever its queues hold 10,000 messages, so that all compare at
+// the same heap: queue growth (and the garbage collector's work on it) does not weigh on the
+// figures.
+
+func BenchmarkSendMessage(b *testing.B) {
+	ctx := context.Background()
+	f := sqsfake.New()
+	q, _ := f.CreateQueue(ctx, &sqs.CreateQueueInput{QueueName: aws.String("q")})
+	in := &sqs.SendMessageInput{QueueUrl: q.QueueUrl, MessageBody: aws.String("hello world"),
+		MessageAttributes: map[string]sqstypes.MessageAttributeValue{"kind": {DataType: aws.String("String"), StringValue: aws.String("order")},
+			"n": {DataType: aws.String("Number"), StringValue: aws.String("100")}}}
+	b.ReportAllocs()
+	i := 0
+	for b.Loop() {
+		if _, err := f.SendMessage(ctx, in); err != nil {
+			b.Fatal(err)
+		}
+		if i++; i%10000 == 0 {
+			b.StopTimer()
+			f.Reset()
+			q, _ = f.CreateQueue(ctx, &sqs.CreateQueueInput{QueueName: aws.String("q")})
+			in.QueueUrl = q.QueueUrl
+			b.StartTimer()
+		}
+	}
+}
+
+func benchTopic(b *testing.B, subs int, raw bool, filter bool) (*snsfake.Fake, *sns.PublishInput, func()) {
+	ctx := context.Background()
+	f := sqsfake.New()
+	s := snsfake.New(f)
+	build := func() *string {
+		tp, _ := s.CreateTopic(ctx, &sns.CreateTopicInput{Name: aws.String("t")})
+		for i := range subs {
+			name := fmt.Sprintf("q%d", i)
+			arn := "arn:aws:sqs:us-east-1:123456789012:" + name
+			if _, err := f.CreateQueue(ctx, &sqs.CreateQueueInput{QueueName: aws.String(name), Attributes: map[string]string{"Policy": snsfake.QueuePolicy(arn, *tp.TopicArn)}}); err != nil {
+				b.Fatal(err)
+			}
+			attrs := map[string]string{"RawMessageDelivery": fmt.Sprint(raw)}
+			if filter {
+				attrs["FilterPolicy"] = `{"kind":["order",{"prefix":"ord"}],"n":[{"numeric":[">",` + fmt.Sprint(i) + `]}]}`
+			}
+			if _, err := s.Subscribe(ctx, &sns.SubscribeInput{TopicArn: tp.TopicArn, Protocol: aws.String("sqs"), Endpoint: aws.String(arn), Attributes: attrs}); err != nil {
+				b.Fatal(err)
+			}
+		}
+		return tp.TopicArn
+	}
+	in := &sns.PublishInput{TopicArn: build(), Message: aws.String("hello world"),
+		MessageAttributes: map[string]types.MessageAttributeValue{"kind": {DataType: aws.String("String"), StringValue: aws.String("order")},
+			"n": {DataType: aws.String("Number"), StringValue: aws.String("100")}}}
+	return s, in, func() { f.Reset(); in.TopicArn = build() }
+}
+
+func benchPublish(b *testing.B, subs int, raw, filter bool) {
+	ctx := context.Background()
+	s, in, reset := benchTopic(b, subs, raw, filter)
+	b.ResetTimer()
+	b.ReportAllocs()
+	i := 0
+	for b.Loop() {
+		if _, err := s.Publish(ctx, in); err != nil {
+			b.Fatal(err)
+		}
+		if i++; i%(10000/subs) == 0 {
+			b.StopTimer()
+			reset()
+			b.StartTimer()
+		}
+	}
+}
+
+func BenchmarkPublishOneRawSubscription(b *testing.B) { benchPublish(b, 1, true, false) }
+
+func BenchmarkPublishFanOut10Filtered(b *testing.B) { benchPublish(b, 10, true, true) }
+
+func BenchmarkPublishOneEnvelopedSubscription(b *testing.B) { benchPublish(b, 1, false, false) }

@@ -1,0 +1,193 @@
+package snsfake_test
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"github.com/aws/aws-lambda-go/events"
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/sns"
+	"github.com/aws/aws-sdk-go-v2/service/sns/types"
+	"github.com/aws/aws-sdk-go-v2/service/sqs"
+
+	"github.com/sqsfake/sqsfake"
+	"github.com/sqsfake/sqsfake/lambdasqs"
+	"github.com/sqsfake/sqsfake/snsfake"
+)
+
+// queueFor creates a queue whose policy lets the topic deliver into it, and returns its ARN.
+func queueFor(f *sqsfake.Fake, name, topicArn string) string {
+	arn := "arn:aws:sqs:us-east-1:123456789012:" + name
+	attrs := map[string]string{"Policy": snsfake.QueuePolicy(arn, topicArn)}
+	if strings.HasSuffix(name, ".fifo") {
+		attrs["FifoQueue"] = "true"
+	}
+	if _, err := f.CreateQueue(context.Background(), &sqs.CreateQueueInput{QueueName: aws.String(name), Attributes: attrs}); err != nil {
+		panic(err)
+	}
+	return arn
+}
+
+func bodies(f *sqsfake.Fake, queue string) []string {
+	info, _ := f.Queue(queue)
+	out, err := f.ReceiveMessage(context.Background(), &sqs.ReceiveMessageInput{QueueUrl: aws.String(info.URL), MaxNumberOfMessages: 10})
+	if err != nil {
+		panic(err)
+	}
+	var b []string
+	for _, m := range out.Messages {
+		b = append(b, *m.Body)
+	}
+	return b
+}
+
+// A topic fans out to two queues, each subscription with its own filter policy: one on a
+// message attribute, one on the body.
+func Example_fanOutWithFilters() {
+	ctx := context.Background()
+	f := sqsfake.New()
+	topics := snsfake.New(f)
+	tp, _ := topics.CreateTopic(ctx, &sns.CreateTopicInput{Name: aws.String("orders")})
+	for name, sub := range map[string]map[string]string{
+		"eu-orders": {"FilterPolicy": `{"region":["eu"]}`, "RawMessageDelivery": "true"},
+		"big-orders": {"FilterPolicyScope": "MessageBody", "FilterPolicy": `{"total":[{"numeric":[">=",100]}]}`,
+			"RawMessageDelivery": "true"},
+	} {
+		_, err := topics.Subscribe(ctx, &sns.SubscribeInput{TopicArn: tp.TopicArn, Protocol: aws.String("sqs"),
+			Endpoint: aws.String(queueFor(f, name, *tp.TopicArn)), Attributes: sub})
+		if err != nil {
+			panic(err)
+		}
+	}
+	for _, o := range []struct{ region, body string }{{"eu", `{"total":20}`}, {"us", `{"total":250}`}, {"eu", `{"total":120}`}} {
+		_, err := topics.Publish(ctx, &sns.PublishInput{TopicArn: tp.TopicArn, Message: aws.String(o.body),
+			MessageAttributes: map[string]types.MessageAttributeValue{"region": {DataType: aws.String("String"), StringValue: aws.String(o.region)}}})
+		if err != nil {
+			panic(err)
+		}
+	}
+	fmt.Println("eu-orders: ", bodies(f, "eu-orders"))
+	fmt.Println("big-orders:", bodies(f, "big-orders"))
+	// Output:
+	// eu-orders:  [{"total":20} {"total":120}]
+	// big-orders: [{"total":250} {"total":120}]
+}
+
+// Raw delivery puts the message itself in the queue, its attributes as SQS message
+// attributes; otherwise the queue gets SNS's JSON envelope, signed.
+func Example_rawVersusEnveloped() {
+	ctx := context.Background()
+	f := sqsfake.New()
+	topics := snsfake.New(f)
+	tp, _ := topics.CreateTopic(ctx, &sns.CreateTopicInput{Name: aws.String("events")})
+	for _, q := range []struct{ name, raw string }{{"raw", "true"}, {"enveloped", "false"}} {
+		_, _ = topics.Subscribe(ctx, &sns.SubscribeInput{TopicArn: tp.TopicArn, Protocol: aws.String("sqs"),
+			Endpoint: aws.String(queueFor(f, q.name, *tp.TopicArn)), Attributes: map[string]string{"RawMessageDelivery": q.raw}})
+	}
+	_, _ = topics.Publish(ctx, &sns.PublishInput{TopicArn: tp.TopicArn, Message: aws.String("hello"),
+		MessageAttributes: map[string]types.MessageAttributeValue{"kind": {DataType: aws.String("String"), StringValue: aws.String("greeting")}}})
+
+	fmt.Println("raw:", bodies(f, "raw")[0])
+	var env map[string]any
+	_ = json.Unmarshal([]byte(bodies(f, "enveloped")[0]), &env)
+	fmt.Println("enveloped:", env["Type"], env["Message"], env["SignatureVersion"], env["MessageAttributes"])
+	// Output:
+	// raw: hello
+	// enveloped: Notification hello 1 map[kind:map[Type:String Value:greeting]]
+}
+
+// A queue whose policy does not let the topic send loses the message, as on AWS: Publish
+// succeeds, the queue stays empty, and the fake says what happened.
+func Example_lostToAQueuePolicy() {
+	ctx := context.Background()
+	f := sqsfake.New()
+	topics := snsfake.New(f)
+	tp, _ := topics.CreateTopic(ctx, &sns.CreateTopicInput{Name: aws.String("alerts")})
+	_, _ = f.CreateQueue(ctx, &sqs.CreateQueueInput{QueueName: aws.String("no-policy")}) // same account, no Policy
+	_, _ = topics.Subscribe(ctx, &sns.SubscribeInput{TopicArn: tp.TopicArn, Protocol: aws.String("sqs"),
+		Endpoint: aws.String("arn:aws:sqs:us-east-1:123456789012:no-policy")})
+	out, err := topics.Publish(ctx, &sns.PublishInput{TopicArn: tp.TopicArn, Message: aws.String("disk full")})
+	fmt.Println("publish error:", err)
+	fmt.Println("in the queue:", len(bodies(f, "no-policy")))
+	d := topics.Deliveries("no-policy")[0]
+	fmt.Println(d.Outcome, "-", d.Reason)
+	p, _ := topics.Publication(*out.MessageId)
+	fmt.Println(len(p.Deliveries), "delivery recorded")
+	// Output:
+	// publish error: <nil>
+	// in the queue: 0
+	// lost - AccessDenied: User: sns.amazonaws.com is not authorized to perform: sqs:sendmessage on resource: arn:aws:sqs:us-east-1:123456789012:no-policy because no resource-based policy allows the sqs:sendmessage action
+	// 1 delivery recorded
+}
+
+// A FIFO topic feeds a FIFO queue that a Lambda function consumes (lambdasqs): the
+// handler sees each group's messages in order, with the group and deduplication ids SNS
+// carried over.
+func Example_fifoTopicToLambda() {
+	ctx := context.Background()
+	f := sqsfake.New()
+	topics := snsfake.New(f)
+	tp, _ := topics.CreateTopic(ctx, &sns.CreateTopicInput{Name: aws.String("payments.fifo"),
+		Attributes: map[string]string{"FifoTopic": "true", "ContentBasedDeduplication": "true"}})
+	_, _ = topics.Subscribe(ctx, &sns.SubscribeInput{TopicArn: tp.TopicArn, Protocol: aws.String("sqs"),
+		Endpoint: aws.String(queueFor(f, "payments.fifo", *tp.TopicArn)), Attributes: map[string]string{"RawMessageDelivery": "true"}})
+	for _, m := range []string{"open", "pay", "pay", "close"} { // the second "pay" is a duplicate
+		_, _ = topics.Publish(ctx, &sns.PublishInput{TopicArn: tp.TopicArn, Message: aws.String(m), MessageGroupId: aws.String("account-7")})
+	}
+	trig, err := lambdasqs.New(f, "payments.fifo", func(ctx context.Context, ev events.SQSEvent) error {
+		for _, r := range ev.Records {
+			fmt.Println(r.Attributes["MessageGroupId"], r.Body)
+		}
+		return nil
+	}, lambdasqs.Config{})
+	if err != nil {
+		panic(err)
+	}
+	if err := trig.Poll(ctx); err != nil {
+		panic(err)
+	}
+	// Output:
+	// account-7 open
+	// account-7 pay
+	// account-7 close
+}
+
+// A topic owner subscribes another account's queue: the subscription waits for its
+// confirmation, whose token SNS delivers into that queue; ConfirmSubscription with it
+// starts the deliveries.
+func Example_crossAccountConfirmation() {
+	ctx := context.Background()
+	f := sqsfake.New()
+	topics := snsfake.New(f)
+	tp, _ := topics.CreateTopic(ctx, &sns.CreateTopicInput{Name: aws.String("events")})
+	theirs := sqsfake.ActAs(sqsfake.Identity{AccountID: "222222222222"})
+	queueArn := "arn:aws:sqs:us-east-1:222222222222:inbox"
+	q, _ := f.CreateQueue(ctx, &sqs.CreateQueueInput{QueueName: aws.String("inbox"),
+		Attributes: map[string]string{"Policy": snsfake.QueuePolicy(queueArn, *tp.TopicArn)}}, theirs)
+
+	sub, _ := topics.Subscribe(ctx, &sns.SubscribeInput{TopicArn: tp.TopicArn, Protocol: aws.String("sqs"), Endpoint: aws.String(queueArn)})
+	fmt.Println("Subscribe:", *sub.SubscriptionArn)
+
+	got, _ := f.ReceiveMessage(ctx, &sqs.ReceiveMessageInput{QueueUrl: q.QueueUrl}, theirs)
+	var confirmation struct{ Type, Token string }
+	_ = json.Unmarshal([]byte(*got.Messages[0].Body), &confirmation)
+	fmt.Println("in the queue:", confirmation.Type)
+	f.DeleteMessage(ctx, &sqs.DeleteMessageInput{QueueUrl: q.QueueUrl, ReceiptHandle: got.Messages[0].ReceiptHandle}, theirs)
+
+	confirmed, _ := topics.ConfirmSubscription(ctx, &sns.ConfirmSubscriptionInput{TopicArn: tp.TopicArn, Token: aws.String(confirmation.Token)},
+		snsfake.ActAs(sqsfake.Identity{AccountID: "222222222222"}))
+	fmt.Println("confirmed:", strings.HasPrefix(*confirmed.SubscriptionArn, *tp.TopicArn+":"))
+
+	_, _ = topics.Publish(ctx, &sns.PublishInput{TopicArn: tp.TopicArn, Message: aws.String("hello, other account")})
+	got, _ = f.ReceiveMessage(ctx, &sqs.ReceiveMessageInput{QueueUrl: q.QueueUrl}, theirs)
+	var note struct{ Type, Message string }
+	_ = json.Unmarshal([]byte(*got.Messages[0].Body), &note)
+	fmt.Println("in the queue:", note.Type, note.Message)
+	// Output:
+	// Subscribe: pending confirmation
+	// in the queue: SubscriptionConfirmation
+	// confirmed: true
+	// in the queue: Notification hello, other account
+}

@@ -1,0 +1,664 @@
+package snsfake
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"strconv"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/sns"
+	"github.com/aws/aws-sdk-go-v2/service/sns/types"
+	"github.com/aws/aws-sdk-go-v2/service/sqs"
+	sqstypes "github.com/aws/aws-sdk-go-v2/service/sqs/types"
+	"github.com/aws/smithy-go"
+
+	"github.com/sqsfake/sqsfake"
+	"github.com/sqsfake/sqsfake/internal/eventpattern"
+)
+
+const (
+	// DefaultMaximumMessageSize is SNS's limit on a message with its attributes, 256 KiB,
+	// unless the topic's MaximumMessageSize says otherwise.
+	DefaultMaximumMessageSize = 262144
+	dedupWindow               = 5 * time.Minute
+	maxBatchEntries           = 10
+	// SenderID is the SenderId system attribute of the messages SNS delivers into a queue:
+	// an id in the form of SNS's (SPEC-sns.md §3, eu-west-2's).
+	SenderID = "AIDAIVEA3AGEU7NF6DRAG"
+	// Principal is the service principal SNS delivers as, which a queue's Policy must admit
+	// (SPEC-sns.md §7.6).
+	Principal = "sns.amazonaws.com"
+)
+
+// entry is one message to publish, from Publish or one PublishBatch entry.
+type entry struct {
+	message, subject, structure string
+	hasSubject                  bool
+	attrs                       map[string]types.MessageAttributeValue
+	groupID, dedupID            string
+}
+
+// checkEntry applies SNS's checks of a message (SPEC-sns.md §6.2) for topic t; the
+// attribute errors are ParameterValueInvalid, the rest InvalidParameter. It returns the
+// entry's size, for PublishBatch's total.
+func checkEntry(t *topic, e *entry) (int, *snsError) {
+	if e.message == "" {
+		return 0, errInvalidParameter("Empty message")
+	}
+	if e.hasSubject && !validSubject(e.subject) {
+		return 0, errInvalidParameter("Subject")
+	}
+	size := len(e.message)
+	for name, a := range e.attrs {
+		if err := checkAttribute(name, a); err != nil {
+			return 0, err
+		}
+		size += len(name) + len(*a.DataType) + len(attributeText(a))
+	}
+	limit := DefaultMaximumMessageSize
+	if v, ok := t.attrs["MaximumMessageSize"]; ok {
+		limit, _ = strconv.Atoi(v)
+	}
+	if size > limit {
+		return 0, errInvalidParameter("Message too long")
+	}
+	if e.structure != "" {
+		if e.structure != "json" {
+			return 0, errInvalidParameter("MessageStructure")
+		}
+		var parts map[string]any
+		if json.Unmarshal([]byte(e.message), &parts) != nil || parts == nil {
+			return 0, errInvalidParameter("Message Structure - JSON message body failed to parse")
+		}
+		if _, ok := parts["default"].(string); !ok {
+			return 0, errInvalidParameter("Message Structure - No default entry in JSON message body")
+		}
+	}
+	if t.fifo {
+		if e.groupID == "" {
+			return 0, errInvalidParameter("The MessageGroupId parameter is required for FIFO topics")
+		}
+		if e.dedupID == "" && t.attrs["ContentBasedDeduplication"] != "true" {
+			return 0, errInvalidParameter("The topic should either have ContentBasedDeduplication enabled or MessageDeduplicationId provided explicitly")
+		}
+	} else if e.dedupID != "" {
+		return 0, errInvalidParameter("MessageDeduplicationId Reason: The request includes MessageDeduplicationId parameter that is not valid for this topic type")
+	}
+	for _, id := range [...]struct{ name, v string }{{"MessageGroupId", e.groupID}, {"MessageDeduplicationId", e.dedupID}} {
+		if id.v != "" && !validGroupID(id.v) {
+			// The model's rule; SNS's text is UNVERIFIED (SPEC-sns.md §6.2).
+			return 0, errInvalidParameter(id.name)
+		}
+	}
+	return size, nil
+}
+
+// validSubject: UTF-8, no line breaks or control characters, under 100 characters [MODEL].
+func validSubject(s string) bool {
+	if s == "" || !utf8.ValidString(s) || utf8.RuneCountInString(s) >= 100 {
+		return false
+	}
+	for _, r := range s {
+		if r < 0x20 || r == 0x7f {
+			return false
+		}
+	}
+	return true
+}
+
+func validGroupID(s string) bool {
+	if len(s) > 128 {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < 0x21 || c > 0x7e {
+			return false
+		}
+	}
+	return true
+}
+
+// checkAttribute applies SNS's rules to one message attribute (SPEC-sns.md §6.2,
+// ParameterValueInvalid).
+func checkAttribute(name string, a types.MessageAttributeValue) *snsError {
+	bad := func(msg string) *snsError { return newError("ParameterValueInvalid", msg) }
+	if len(name) > 256 {
+		return bad("Length of message attribute name must be less than 256 bytes.")
+	}
+	for i := 0; i < len(name); i++ {
+		c := name[i]
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '-' || c == '_' || c == '.') {
+			return bad("Invalid non-alphanumeric character '#x" + strings.ToUpper(strconv.FormatInt(int64(c), 16)) +
+				"' was found in the message attribute name. Can only include alphanumeric characters, hyphens, underscores, or dots.")
+		}
+	}
+	switch {
+	case strings.HasPrefix(name, "."):
+		return bad("Invalid message attribute name starting with character '.' was found.")
+	case strings.HasSuffix(name, "."):
+		return bad("Invalid message attribute name ending with character '.' was found.")
+	case strings.Contains(name, ".."):
+		return bad("Message attribute name can not have successive '.' character.")
+	}
+	dt := *a.DataType
+	base, suffix, custom := strings.Cut(dt, ".")
+	if base != "String" && base != "Number" && base != "Binary" || custom && strings.TrimSpace(suffix) == "" {
+		return bad("The message attribute '" + name + "' has an invalid message attribute type, the set of supported type prefixes is Binary, Number, and String.")
+	}
+	switch base {
+	case "Binary":
+		if a.BinaryValue == nil && a.StringValue != nil {
+			return bad("The message attribute '" + name + "' with type 'Binary' must use field 'Binary'.")
+		}
+		if len(a.BinaryValue) == 0 {
+			return bad("The message attribute '" + name + "' must contain non-empty message attribute value for message attribute type 'Binary'.")
+		}
+	default:
+		if a.StringValue == nil && a.BinaryValue != nil {
+			return bad("The message attribute '" + name + "' with type '" + base + "' must use field 'String'.")
+		}
+		if aws.ToString(a.StringValue) == "" {
+			return bad("The message attribute '" + name + "' must contain non-empty message attribute value for message attribute type '" + base + "'.")
+		}
+	}
+	return nil
+}
+
+// Publish publishes a message to a topic (TopicArn, or a topic's ARN as TargetArn) and
+// delivers it, at the fake's current time, into the queue of every confirmed sqs
+// subscription whose filter policy matches it (SPEC-sns.md §6, §7). PhoneNumber and
+// platform-endpoint TargetArns are refused as SNS refuses unknown ones: the fake models no
+// SMS or mobile push.
+func (s *Fake) Publish(ctx context.Context, params *sns.PublishInput, optFns ...func(*sns.Options)) (*sns.PublishOutput, error) {
+	if params == nil {
+		params = &sns.PublishInput{}
+	}
+	c, err := s.begin(ctx, "Publish", params, optFns)
+	if err != nil {
+		return nil, err
+	}
+	defer c.done()
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	t, e := s.publishTarget(c, params)
+	if e != nil {
+		return nil, c.fail(e)
+	}
+	en := entry{message: *params.Message, subject: aws.ToString(params.Subject), hasSubject: params.Subject != nil,
+		structure: aws.ToString(params.MessageStructure), attrs: params.MessageAttributes,
+		groupID: aws.ToString(params.MessageGroupId), dedupID: aws.ToString(params.MessageDeduplicationId)}
+	if _, e := checkEntry(t, &en); e != nil {
+		return nil, c.fail(e)
+	}
+	id, seq := s.publish(t, &en)
+	out := &sns.PublishOutput{MessageId: aws.String(id)}
+	if seq != "" {
+		out.SequenceNumber = aws.String(seq)
+	}
+	return out, nil
+}
+
+func (s *Fake) publishTarget(c *call, in *sns.PublishInput) (*topic, *snsError) {
+	switch {
+	case in.TopicArn != nil:
+		return s.topicFor(c, *in.TopicArn, "TopicArn", "Publish")
+	case in.TargetArn != nil:
+		if p := strings.Split(*in.TargetArn, ":"); len(p) == 6 && p[2] == "sns" && !strings.Contains(p[5], "/") {
+			return s.topicFor(c, *in.TargetArn, "TargetArn", "Publish")
+		}
+		return nil, errInvalidParameter("TargetArn Reason: No endpoint found for the target arn specified")
+	case in.PhoneNumber != nil:
+		return nil, errInvalidParameter("PhoneNumber Reason: " + *in.PhoneNumber + " is not valid to publish to")
+	}
+	return nil, errInvalidParameter("TopicArn or TargetArn Reason: no value for required parameter")
+}
+
+// PublishBatch publishes up to 10 messages to a topic, in order (SPEC-sns.md §6.4). An
+// entry SNS refuses fails the whole call, as on AWS; Failed is always empty.
+func (s *Fake) PublishBatch(ctx context.Context, params *sns.PublishBatchInput, optFns ...func(*sns.Options)) (*sns.PublishBatchOutput, error) {
+	if params == nil {
+		params = &sns.PublishBatchInput{}
+	}
+	c, err := s.begin(ctx, "PublishBatch", params, optFns)
+	if err != nil {
+		return nil, err
+	}
+	defer c.done()
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	t, e := s.topicFor(c, *params.TopicArn, "TopicArn", "Publish")
+	if e != nil {
+		return nil, c.fail(e)
+	}
+	entries := params.PublishBatchRequestEntries
+	switch {
+	case len(entries) == 0:
+		return nil, c.fail(newError("EmptyBatchRequest", "The batch request doesn't contain any entries."))
+	case len(entries) > maxBatchEntries:
+		return nil, c.fail(newError("TooManyEntriesInBatchRequest", "The batch request contains more entries than permissible."))
+	}
+	seen := map[string]bool{}
+	ens := make([]entry, len(entries))
+	total := 0
+	for i, be := range entries {
+		id := *be.Id
+		if len(id) > 80 {
+			return nil, c.fail(newError("InvalidBatchEntryId", "The Id of a batch entry in the batch request is too long: "+id))
+		}
+		for j := 0; j < len(id); j++ {
+			if !isTopicNameChar(id[j]) {
+				return nil, c.fail(newError("InvalidBatchEntryId", "The Id of a batch entry in the batch request contains an impermissible character: "+id))
+			}
+		}
+		if id == "" {
+			return nil, c.fail(newError("InvalidBatchEntryId", "The Id of a batch entry in the batch request contains an impermissible character: "))
+		}
+		if seen[id] {
+			return nil, c.fail(newError("BatchEntryIdsNotDistinct", "Two or more batch entries in the request have the same Id."))
+		}
+		seen[id] = true
+		ens[i] = entry{message: *be.Message, subject: aws.ToString(be.Subject), hasSubject: be.Subject != nil,
+			structure: aws.ToString(be.MessageStructure), attrs: be.MessageAttributes,
+			groupID: aws.ToString(be.MessageGroupId), dedupID: aws.ToString(be.MessageDeduplicationId)}
+		n, e := checkEntry(t, &ens[i])
+		if e != nil {
+			return nil, c.fail(e)
+		}
+		total += n
+	}
+	if total > DefaultMaximumMessageSize {
+		return nil, c.fail(newError("BatchRequestTooLong", "The length of all the messages put together is more than the limit."))
+	}
+	out := &sns.PublishBatchOutput{Successful: []types.PublishBatchResultEntry{}, Failed: []types.BatchResultErrorEntry{}}
+	for i := range ens {
+		id, seq := s.publish(t, &ens[i])
+		r := types.PublishBatchResultEntry{Id: entries[i].Id, MessageId: aws.String(id)}
+		if seq != "" {
+			r.SequenceNumber = aws.String(seq)
+		}
+		out.Successful = append(out.Successful, r)
+	}
+	return out, nil
+}
+
+// publish publishes one checked message: FIFO deduplication, then delivery. It returns
+// the MessageId and SequenceNumber the caller gets.
+func (s *Fake) publish(t *topic, e *entry) (string, string) {
+	now := s.sq.Now()
+	var dedupKey string
+	if t.fifo {
+		if e.dedupID == "" {
+			sum := sha256.Sum256([]byte(e.message))
+			e.dedupID = hex.EncodeToString(sum[:])
+		}
+		dedupKey = e.dedupID
+		if t.attrs["FifoThroughputScope"] == "MessageGroup" {
+			dedupKey = e.groupID + "\x00" + e.dedupID
+		}
+		if hit, ok := t.dedup[dedupKey]; ok && now.UnixNano() < hit.until {
+			s.pubs = append(s.pubs, Publication{MessageID: hit.messageID, SequenceNumber: hit.sequenceNumber, TopicArn: t.arn,
+				Message: e.message, Subject: e.subject, attrs: packAttrs(e.attrs), MessageGroupID: e.groupID,
+				MessageDeduplicationID: e.dedupID, Time: now, Duplicate: true})
+			return hit.messageID, hit.sequenceNumber
+		}
+	}
+	s.nextMsg++
+	id := s.uuid(streamMessage, s.nextMsg, 5)
+	var seq string
+	if t.fifo {
+		seq = s.sequenceNumber()
+		if t.dedup == nil {
+			t.dedup = map[string]dedupHit{}
+		}
+		for k, hit := range t.dedup {
+			if now.UnixNano() >= hit.until {
+				delete(t.dedup, k)
+			}
+		}
+		t.dedup[dedupKey] = dedupHit{messageID: id, sequenceNumber: seq, until: now.Add(dedupWindow).UnixNano()}
+	}
+	p := Publication{MessageID: id, SequenceNumber: seq, TopicArn: t.arn, Message: e.message, Subject: e.subject,
+		attrs: packAttrs(e.attrs), MessageGroupID: e.groupID, MessageDeduplicationID: e.dedupID, Time: now}
+	s.deliver(t, e, &p)
+	s.pubs = append(s.pubs, p)
+	return id, seq
+}
+
+// packedAttr is one message attribute as the publication record keeps it: its strings
+// cut from one copy of them all (packAttrs), so that a record costs two allocations
+// whatever its string attributes.
+type packedAttr struct {
+	name, dataType, value string
+	hasValue              bool
+	binary                []byte
+}
+
+// packAttrs copies a publish's attributes for the record: nothing of the caller's input is
+// kept.
+func packAttrs(a map[string]types.MessageAttributeValue) []packedAttr {
+	if len(a) == 0 {
+		return nil
+	}
+	n := 0
+	for k, v := range a {
+		n += len(k) + len(aws.ToString(v.DataType)) + len(aws.ToString(v.StringValue))
+	}
+	buf := make([]byte, 0, n)
+	for k, v := range a {
+		buf = append(buf, k...)
+		buf = append(buf, aws.ToString(v.DataType)...)
+		buf = append(buf, aws.ToString(v.StringValue)...)
+	}
+	text := string(buf)
+	out := make([]packedAttr, 0, len(a))
+	at := 0
+	cut := func(l int) string { at += l; return text[at-l : at] }
+	for k, v := range a {
+		pa := packedAttr{name: cut(len(k)), dataType: cut(len(aws.ToString(v.DataType))), value: cut(len(aws.ToString(v.StringValue))),
+			hasValue: v.StringValue != nil}
+		if v.BinaryValue != nil {
+			pa.binary = append([]byte(nil), v.BinaryValue...)
+		}
+		out = append(out, pa)
+	}
+	return out
+}
+
+// unpackAttrs is the record's attributes in the SDK's shape, fresh for the caller.
+func unpackAttrs(packed []packedAttr) map[string]types.MessageAttributeValue {
+	if len(packed) == 0 {
+		return nil
+	}
+	out := make(map[string]types.MessageAttributeValue, len(packed))
+	for _, pa := range packed {
+		v := types.MessageAttributeValue{DataType: aws.String(pa.dataType)}
+		if pa.hasValue {
+			v.StringValue = aws.String(pa.value)
+		}
+		if pa.binary != nil {
+			v.BinaryValue = append([]byte(nil), pa.binary...)
+		}
+		out[pa.name] = v
+	}
+	return out
+}
+
+// delivery state shared by the subscriptions of one publish, built when first needed.
+type publishState struct {
+	e         *entry
+	t         *topic
+	p         *Publication
+	ts        string
+	sqsText   string // the message an sqs subscription gets (MessageStructure=json: its sqs or default part)
+	attrs     map[string]eventpattern.Attr
+	body      map[string]any
+	bodyDone  bool
+	signature string
+	sqsAttrs  map[string]sqstypes.MessageAttributeValue // raw deliveries' attributes, shared: SendMessage copies them
+}
+
+// timestamp is the envelope's Timestamp, formatted once.
+func (st *publishState) timestamp() string {
+	if st.ts == "" {
+		st.ts = timestamp(st.p.Time)
+	}
+	return st.ts
+}
+
+func (st *publishState) filterAttrs() map[string]eventpattern.Attr {
+	if st.attrs == nil {
+		st.attrs = make(map[string]eventpattern.Attr, len(st.e.attrs))
+		for k, v := range st.e.attrs {
+			if !strings.HasPrefix(*v.DataType, "Binary") {
+				st.attrs[k] = eventpattern.Attr{Type: *v.DataType, Value: aws.ToString(v.StringValue)}
+			}
+		}
+	}
+	return st.attrs
+}
+
+func (st *publishState) filterBody() map[string]any {
+	if !st.bodyDone {
+		st.body, _ = eventpattern.ParseBody(st.sqsText)
+		st.bodyDone = true
+	}
+	return st.body
+}
+
+// sqsMessage is what the sqs protocol gets of e: with MessageStructure=json the string of
+// its "sqs" key, else of "default" (SPEC-sns.md §7.1).
+func sqsMessage(e *entry) string {
+	if e.structure != "json" {
+		return e.message
+	}
+	var parts map[string]any
+	_ = json.Unmarshal([]byte(e.message), &parts)
+	if v, ok := parts["sqs"].(string); ok {
+		return v
+	}
+	s, _ := parts["default"].(string)
+	return s
+}
+
+func (s *Fake) deliver(t *topic, e *entry, p *Publication) {
+	st := publishState{e: e, t: t, p: p, sqsText: sqsMessage(e)}
+	p.Deliveries = make([]Delivery, 0, len(t.subs))
+	for _, sub := range t.subs {
+		if sub.protocol != "sqs" {
+			continue
+		}
+		d := Delivery{SubscriptionArn: sub.arn, Endpoint: sub.endpoint, Raw: sub.raw, FilterPolicy: sub.filter,
+			FilterPolicyScope: sub.scopeOrDefault()}
+		if sub.filter == "" {
+			d.FilterPolicyScope = ""
+		}
+		switch {
+		case sub.pending:
+			d.Outcome, d.Reason = Pending, "the subscription is pending confirmation"
+		case sub.compiled != nil && !s.matches(sub, &st):
+			d.Outcome, d.Reason = Filtered, "the message does not match the subscription's filter policy"
+		default:
+			s.send(sub, &st, &d)
+		}
+		p.Deliveries = append(p.Deliveries, d)
+	}
+}
+
+func (s *Fake) matches(sub *subscription, st *publishState) bool {
+	if sub.compiled.Body() {
+		return sub.compiled.MatchBody(st.filterBody())
+	}
+	return sub.compiled.MatchAttributes(st.filterAttrs())
+}
+
+// send delivers one publication into sub's queue as SNS's service principal; what it
+// cannot deliver goes to the subscription's dead-letter queue, if any, or is lost.
+func (s *Fake) send(sub *subscription, st *publishState, d *Delivery) {
+	in := s.sqsInput(sub, st)
+	d.Body = *in.MessageBody
+	id, err := s.sendAs(&sub.queue, st.t, in)
+	if err == nil {
+		d.Outcome, d.SQSMessageID = Delivered, id
+		return
+	}
+	d.Outcome, d.Reason = Lost, reasonOf(err)
+	if sub.dlqArn == "" {
+		return
+	}
+	if !sub.dlq.fifo {
+		in.MessageGroupId, in.MessageDeduplicationId = nil, nil
+	}
+	id, err = s.sendAs(&sub.dlq, st.t, in)
+	if err != nil {
+		d.Reason += "; the dead-letter queue " + sub.dlqArn + " refused it too: " + reasonOf(err)
+		return
+	}
+	d.Outcome, d.DeadLetterQueue, d.SQSMessageID = DeadLettered, sub.dlqArn, id
+}
+
+func (s *Fake) sendAs(q *queueRef, t *topic, in *sqs.SendMessageInput) (string, error) {
+	in.QueueUrl = &q.url
+	ctx := t.deliverCtx[q.region]
+	if ctx == nil {
+		// One context per topic and queue region (SNS calls a queue in its own region):
+		// deliveries run one at a time, under s.mu, as WithService requires; it carries no
+		// deadline or cancellation of any caller.
+		ctx = sqsfake.WithService(context.Background(), sqsfake.ServicePrincipal{
+			Service: Principal, SourceArn: t.arn, SourceAccount: t.account, SenderID: SenderID, Region: q.region})
+		if t.deliverCtx == nil {
+			t.deliverCtx = map[string]context.Context{}
+		}
+		t.deliverCtx[q.region] = ctx
+	}
+	out, err := s.sq.SendMessage(ctx, in)
+	if err != nil {
+		return "", err
+	}
+	return aws.ToString(out.MessageId), nil
+}
+
+// reasonOf is the SQS error code and message that stopped a delivery.
+func reasonOf(err error) string {
+	var api smithy.APIError
+	if errors.As(err, &api) {
+		return api.ErrorCode() + ": " + api.ErrorMessage()
+	}
+	return err.Error()
+}
+
+// sqsInput is the SendMessage SNS makes of a publication for sub (SPEC-sns.md §7.1–§7.3).
+func (s *Fake) sqsInput(sub *subscription, st *publishState) *sqs.SendMessageInput {
+	// The fake's scratch input: SendMessage keeps nothing of it, and deliveries run one at a
+	// time under s.mu.
+	in := &s.scratchIn
+	*in = sqs.SendMessageInput{}
+	if sub.raw {
+		in.MessageBody = &st.sqsText
+		if len(st.e.attrs) > 0 && st.sqsAttrs == nil {
+			// The fake's scratch map: SendMessage copies what it keeps, and deliveries run
+			// one at a time under s.mu.
+			if s.scratch == nil {
+				s.scratch = make(map[string]sqstypes.MessageAttributeValue, len(st.e.attrs))
+			}
+			clear(s.scratch)
+			st.sqsAttrs = s.scratch
+			for k, v := range st.e.attrs {
+				st.sqsAttrs[k] = sqstypes.MessageAttributeValue{DataType: v.DataType, StringValue: v.StringValue, BinaryValue: v.BinaryValue}
+			}
+		}
+		in.MessageAttributes = st.sqsAttrs
+	} else {
+		in.MessageBody = aws.String(s.envelope(sub, st))
+	}
+	switch {
+	case st.t.fifo && sub.queue.fifo:
+		in.MessageGroupId, in.MessageDeduplicationId = aws.String(st.e.groupID), aws.String(st.e.dedupID)
+	case !st.t.fifo && st.e.groupID != "":
+		in.MessageGroupId = aws.String(st.e.groupID)
+	}
+	return in
+}
+
+// snsBase is the base of the URLs in envelopes: SNS's regional endpoint, or the fake's
+// server when the queue fake has WithEndpoint (so the GETs reach it).
+func (s *Fake) snsBase(region string) string {
+	if ep := s.sq.Endpoint(); ep != "" {
+		return ep
+	}
+	host := "https://sns." + region + ".amazonaws.com"
+	if partitionOf(region) == "aws-cn" {
+		host += ".cn"
+	}
+	return host
+}
+
+func (s *Fake) envelope(sub *subscription, st *publishState) string {
+	t, e, p := st.t, st.e, st.p
+	base := s.snsBase(t.region)
+	w := newEnvelope(len(st.sqsText))
+	w.field("Type", "Notification")
+	w.field("MessageId", p.MessageID)
+	if t.fifo {
+		w.field("SequenceNumber", p.SequenceNumber)
+	}
+	w.field("TopicArn", t.arn)
+	if e.hasSubject {
+		w.field("Subject", e.subject)
+	}
+	w.field("Message", st.sqsText)
+	w.field("Timestamp", st.timestamp())
+	if !t.fifo {
+		version := cmpOr(t.attrs["SignatureVersion"], "1")
+		if st.signature == "" {
+			st.signature = theSigner().sign(version, notificationSignedText(st.sqsText, p.MessageID, e.subject, st.timestamp(), t.arn, e.hasSubject))
+		}
+		w.field("SignatureVersion", version)
+		w.field("Signature", st.signature)
+		w.field("SigningCertURL", base+SigningCertPath())
+	}
+	w.field("UnsubscribeURL", base+"/?Action=Unsubscribe&SubscriptionArn="+sub.arn)
+	if e.structure != "json" {
+		w.attributes(e.attrs)
+	}
+	return w.String()
+}
+
+// sendConfirmation delivers the SubscriptionConfirmation of a pending sqs subscription
+// into its queue (SPEC-sns.md §5.2); like a notification it needs the queue's policy to
+// admit SNS, and is lost otherwise.
+func (s *Fake) sendConfirmation(sub *subscription) {
+	t := sub.t
+	s.nextMsg++
+	id := s.uuid(streamMessage, s.nextMsg, 5)
+	ts := timestamp(s.sq.Now())
+	base := s.snsBase(t.region)
+	msg := "You have chosen to subscribe to the topic " + t.arn + ".\nTo confirm the subscription, visit the SubscribeURL included in this message."
+	subscribeURL := base + "/?Action=ConfirmSubscription&TopicArn=" + t.arn + "&Token=" + sub.token
+	fields := map[string]string{"Type": "SubscriptionConfirmation", "MessageId": id, "Token": sub.token, "TopicArn": t.arn,
+		"Message": msg, "SubscribeURL": subscribeURL, "Timestamp": ts}
+	version := cmpOr(t.attrs["SignatureVersion"], "1")
+	w := newEnvelope(len(msg))
+	for _, k := range []string{"Type", "MessageId", "Token", "TopicArn", "Message", "SubscribeURL", "Timestamp"} {
+		w.field(k, fields[k])
+	}
+	w.field("SignatureVersion", version)
+	w.field("Signature", theSigner().sign(version, SignedText(fields)))
+	w.field("SigningCertURL", base+SigningCertPath())
+	in := &sqs.SendMessageInput{MessageBody: aws.String(w.String())}
+	if sub.queue.fifo {
+		in.MessageGroupId, in.MessageDeduplicationId = aws.String(id), aws.String(id)
+	}
+	p := Publication{MessageID: id, TopicArn: t.arn, Message: msg, Time: s.sq.Now(), Confirmation: true}
+	d := Delivery{SubscriptionArn: sub.arn, Endpoint: sub.endpoint, Body: *in.MessageBody}
+	if qid, err := s.sendAs(&sub.queue, t, in); err != nil {
+		d.Outcome, d.Reason = Lost, reasonOf(err)
+	} else {
+		d.Outcome, d.SQSMessageID = Delivered, qid
+	}
+	p.Deliveries = []Delivery{d}
+	s.pubs = append(s.pubs, p)
+}
+
+// QueuePolicy returns the queue Policy that lets the topic deliver into the queue: the
+// statement SNS's guide gives (SPEC-sns.md §7.6) — Principal {"Service":"sns.amazonaws.com"},
+// Action sqs:SendMessage on the queue, on condition aws:SourceArn is the topic. Set it as the
+// queue's Policy attribute; without one SNS's deliveries are refused, even in the queue's own
+// account.
+func QueuePolicy(queueArn string, topicArns ...string) string {
+	cond := ""
+	if len(topicArns) > 0 {
+		b, _ := json.Marshal(topicArns)
+		if len(topicArns) == 1 {
+			b, _ = json.Marshal(topicArns[0])
+		}
+		cond = `,"Condition":{"ArnEquals":{"aws:SourceArn":` + string(b) + `}}`
+	}
+	return `{"Version":"2012-10-17","Statement":[{"Effect":"Allow","Principal":{"Service":"` + Principal +
+		`"},"Action":"sqs:SendMessage","Resource":"` + queueArn + `"` + cond + `}]}`
+}

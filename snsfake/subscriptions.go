@@ -1,0 +1,612 @@
+package snsfake
+
+import (
+	"cmp"
+	"context"
+	"encoding/json"
+	"maps"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/sns"
+	"github.com/aws/aws-sdk-go-v2/service/sns/types"
+
+	"github.com/sqsfake/sqsfake/internal/eventpattern"
+)
+
+// subscription is one subscription of a topic.
+type subscription struct {
+	arn      string
+	t        *topic
+	protocol string
+	endpoint string
+	owner    string // the subscriber's account
+	prin     string // the subscriber's principal ARN
+	pending  bool
+	token    string // while pending
+	tokenAt  int64  // when the token was made, on the fake's clock: it is valid for 2 days
+	authed   bool   // ConfirmationWasAuthenticated
+
+	raw      bool
+	filter   string // FilterPolicy text; "" = none
+	scope    string // FilterPolicyScope as set; "" = MessageAttributes by default
+	compiled *eventpattern.Pattern
+	redrive  string // RedrivePolicy text
+	dlqArn   string
+	extra    map[string]string // DeliveryPolicy, SubscriptionRoleArn, ReplayPolicy
+	queue    queueRef          // sqs: the queue the endpoint names
+	dlq      queueRef
+}
+
+// queueRef is a queue named by ARN: its URL for SendMessage, and whether it is FIFO.
+type queueRef struct {
+	arn, url, account, region, name string
+	fifo                            bool
+}
+
+func parseQueueARN(arn string) (queueRef, bool) {
+	p := strings.Split(arn, ":")
+	if len(p) != 6 || p[0] != "arn" || p[2] != "sqs" || p[3] == "" || p[4] == "" || p[5] == "" {
+		return queueRef{}, false
+	}
+	host := "sqs." + p[3] + ".amazonaws.com"
+	if p[1] == "aws-cn" {
+		host += ".cn"
+	}
+	return queueRef{arn: arn, url: "https://" + host + "/" + p[4] + "/" + p[5], account: p[4], region: p[3], name: p[5],
+		fifo: strings.HasSuffix(p[5], ".fifo")}, true
+}
+
+const subscriptionPageSize = 100
+
+// pendingARN is what Subscribe answers for a subscription waiting for its confirmation, and
+// what the lists show as its ARN (SPEC-sns.md §3).
+const (
+	pendingARN  = "pending confirmation"
+	pendingList = "PendingConfirmation"
+)
+
+var (
+	smsEndpoint    = regexp.MustCompile(`^\+?[0-9]{5,15}$`)
+	emailEndpoint  = regexp.MustCompile(`^[^@\s]+@[^@\s]+$`)
+	lambdaEndpoint = regexp.MustCompile(`^arn:aws[a-z-]*:lambda:[a-z0-9-]+:[0-9]{12}:function:[A-Za-z0-9_-]+(:[A-Za-z0-9_$-]+)?$`)
+)
+
+// checkEndpoint applies SNS's rule for protocol's endpoint (SPEC-sns.md §5.1) and says
+// whether the subscription starts confirmed.
+func checkEndpoint(protocol, endpoint string, fifoTopic bool) *snsError {
+	switch protocol {
+	case "sqs":
+		return nil // checked by the caller, which needs the queue
+	case "http", "https":
+		if !strings.HasPrefix(strings.ToLower(endpoint), protocol+"://") {
+			return errInvalidParameter("Endpoint must match the specified protocol")
+		}
+	case "email", "email-json":
+		if !emailEndpoint.MatchString(endpoint) {
+			return errInvalidParameter("Email address")
+		}
+	case "sms":
+		if !smsEndpoint.MatchString(endpoint) {
+			return newError("InvalidParameter", "Invalid SMS endpoint: "+endpoint)
+		}
+	case "lambda":
+		if !lambdaEndpoint.MatchString(endpoint) {
+			return errInvalidParameter("Endpoint")
+		}
+	case "application", "firehose":
+		if p := strings.Split(endpoint, ":"); len(p) < 6 || p[0] != "arn" {
+			return errInvalidParameter("Endpoint")
+		}
+	default:
+		return errInvalidParameter("Amazon SNS does not support this protocol string: " + protocol)
+	}
+	if fifoTopic {
+		return errInvalidParameter("Invalid protocol type: " + protocol)
+	}
+	return nil
+}
+
+// Subscribe subscribes an endpoint to a topic (SPEC-sns.md §5). An sqs subscription of a
+// queue of the caller's own account is confirmed at once; one of another account's queue
+// is pending, and a SubscriptionConfirmation is delivered into the queue, until
+// ConfirmSubscription with its token. http, https, email and email-json subscriptions stay
+// pending (the fake delivers to none of them, and sends them no confirmation); sms, lambda,
+// application and firehose ones are confirmed, and receive nothing: the fake delivers only
+// into its queues.
+func (s *Fake) Subscribe(ctx context.Context, params *sns.SubscribeInput, optFns ...func(*sns.Options)) (*sns.SubscribeOutput, error) {
+	if params == nil {
+		params = &sns.SubscribeInput{}
+	}
+	c, err := s.begin(ctx, "Subscribe", params, optFns)
+	if err != nil {
+		return nil, err
+	}
+	defer c.done()
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	sub, e := s.subscribe(c, params)
+	if e != nil {
+		return nil, c.fail(e)
+	}
+	arn := sub.arn
+	if sub.pending && !params.ReturnSubscriptionArn {
+		arn = pendingARN
+	}
+	return &sns.SubscribeOutput{SubscriptionArn: aws.String(arn)}, nil
+}
+
+func (s *Fake) subscribe(c *call, in *sns.SubscribeInput) (*subscription, *snsError) {
+	t, e := s.topicFor(c, aws.ToString(in.TopicArn), "TopicArn", "Subscribe")
+	if e != nil {
+		return nil, e
+	}
+	protocol, endpoint := *in.Protocol, aws.ToString(in.Endpoint)
+	if e := checkEndpoint(protocol, endpoint, t.fifo && protocol != "sqs"); e != nil {
+		return nil, e
+	}
+	var q queueRef
+	if protocol == "sqs" {
+		var ok bool
+		if q, ok = parseQueueARN(endpoint); !ok {
+			return nil, errInvalidParameter("SQS endpoint ARN")
+		}
+		if q.fifo && !t.fifo {
+			return nil, errInvalidParameter("Invalid parameter: Endpoint Reason: FIFO SQS Queues can not be subscribed to standard SNS topics")
+		}
+	}
+	probe := &subscription{t: t, protocol: protocol, endpoint: endpoint, queue: q}
+	// The scope first: the filter policy is compiled for it.
+	keys := slices.SortedFunc(maps.Keys(in.Attributes), func(a, b string) int {
+		return cmp.Or(cmp.Compare(scopeLast(a), scopeLast(b)), cmp.Compare(a, b))
+	})
+	for _, k := range keys {
+		if e := s.setSubscriptionAttribute(probe, k, in.Attributes[k], "Attributes Reason: "); e != nil {
+			return nil, e
+		}
+	}
+	for _, old := range t.subs {
+		if old.protocol == protocol && old.endpoint == endpoint {
+			if !sameAttributes(old, probe, in.Attributes) {
+				return nil, errInvalidParameter("Attributes Reason: Subscription already exists with different attributes")
+			}
+			return old, nil
+		}
+	}
+	s.nextSub++
+	sub := probe
+	sub.arn = t.arn + ":" + s.uuid(streamSubscription, s.nextSub, 4)
+	sub.owner, sub.prin = c.who.account, c.who.principal
+	switch protocol {
+	case "sqs":
+		sub.pending = q.account != c.who.account
+	case "http", "https", "email", "email-json":
+		sub.pending = true
+	}
+	sub.authed = !sub.pending
+	t.subs = append(t.subs, sub)
+	s.subs[sub.arn] = sub
+	if sub.pending {
+		sub.token, sub.tokenAt = s.token(), s.sq.Now().UnixNano()
+		s.tokens[sub.token] = sub
+		if protocol == "sqs" {
+			s.sendConfirmation(sub)
+		}
+	}
+	return sub, nil
+}
+
+// sameAttributes reports whether the attributes a repeated Subscribe sends equal the
+// stored subscription's, or its defaults (SPEC-sns.md §5.1).
+func sameAttributes(old, sent *subscription, attrs map[string]string) bool {
+	for k := range attrs {
+		switch k {
+		case "RawMessageDelivery":
+			if old.raw != sent.raw {
+				return false
+			}
+		case "FilterPolicy":
+			if old.filter != sent.filter {
+				return false
+			}
+		case "FilterPolicyScope":
+			if old.scopeOrDefault() != sent.scopeOrDefault() {
+				return false
+			}
+		case "RedrivePolicy":
+			if old.redrive != sent.redrive {
+				return false
+			}
+		default:
+			if old.extra[k] != sent.extra[k] {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+func scopeLast(k string) int {
+	if k == "FilterPolicyScope" {
+		return 0
+	}
+	return 1
+}
+
+func (sub *subscription) scopeOrDefault() string { return cmpOr(sub.scope, "MessageAttributes") }
+
+// setSubscriptionAttribute checks and applies one attribute to sub, the refusals prefixed
+// by prefix (Subscribe: "Attributes Reason: ", SetSubscriptionAttributes: ""), SNS's texts
+// (SPEC-sns.md §5.3, §8.4). Nothing is changed when it refuses.
+func (s *Fake) setSubscriptionAttribute(sub *subscription, name, v, prefix string) *snsError {
+	switch name {
+	case "RawMessageDelivery":
+		switch sub.protocol {
+		case "sqs", "http", "https", "firehose":
+		default:
+			return errInvalidParameter("Delivery protocol [" + sub.protocol + "] does not support raw message delivery.")
+		}
+		if !isBool(v) {
+			return errInvalidParameter(prefix + "RawMessageDelivery: Invalid value [" + v + "]. Must be true or false.")
+		}
+		sub.raw = strings.EqualFold(v, "true")
+	case "FilterPolicy":
+		if v == "" {
+			sub.filter, sub.compiled = "", nil
+			return nil
+		}
+		p, err := eventpattern.CompileFilterPolicy(v, sub.scopeOrDefault() == "MessageBody")
+		if err != nil {
+			return errInvalidParameter(prefix + err.Error())
+		}
+		sub.filter, sub.compiled = v, p
+	case "FilterPolicyScope":
+		if v != "MessageAttributes" && v != "MessageBody" {
+			return errInvalidParameter(prefix + "FilterPolicyScope: Invalid value [" + v + "]. Please use either MessageBody or MessageAttributes")
+		}
+		if sub.filter != "" {
+			p, err := eventpattern.CompileFilterPolicy(sub.filter, v == "MessageBody")
+			if err != nil {
+				return errInvalidParameter(prefix + err.Error())
+			}
+			sub.compiled = p
+		}
+		sub.scope = v
+	case "RedrivePolicy":
+		if v == "" {
+			sub.redrive, sub.dlqArn, sub.dlq = "", "", queueRef{}
+			return nil
+		}
+		var rp struct {
+			DeadLetterTargetArn *string `json:"deadLetterTargetArn"`
+		}
+		if err := json.Unmarshal([]byte(v), &rp); err != nil {
+			return errInvalidParameter(prefix + "RedrivePolicy: failed to parse JSON. " + err.Error())
+		}
+		dlq, ok := parseQueueARN(aws.ToString(rp.DeadLetterTargetArn))
+		if !ok {
+			return errInvalidParameter(prefix + "RedrivePolicy: deadLetterTargetArn is an invalid arn")
+		}
+		if sub.t.fifo && sub.queue.fifo && !dlq.fifo {
+			return errInvalidParameter(prefix + "RedrivePolicy: must use a FIFO queue as DLQ for a FIFO Subscription to a FIFO Topic.")
+		}
+		sub.redrive, sub.dlqArn, sub.dlq = v, dlq.arn, dlq
+	case "DeliveryPolicy":
+		if sub.protocol != "http" && sub.protocol != "https" || !isJSONOrEmpty(v) {
+			return errInvalidParameter(prefix + "DeliveryPolicy")
+		}
+		sub.setExtra(name, v)
+	case "SubscriptionRoleArn":
+		if sub.protocol != "firehose" {
+			return errInvalidParameter(prefix + "SubscriptionRoleArn")
+		}
+		sub.setExtra(name, v)
+	case "ReplayPolicy":
+		if !sub.t.fifo || !isJSONOrEmpty(v) {
+			return errInvalidParameter(prefix + "ReplayPolicy")
+		}
+		sub.setExtra(name, v)
+	default:
+		return errInvalidParameter(prefix + "AttributeName")
+	}
+	return nil
+}
+
+func (sub *subscription) setExtra(k, v string) {
+	if sub.extra == nil {
+		sub.extra = map[string]string{}
+	}
+	if v == "" {
+		delete(sub.extra, k)
+		return
+	}
+	sub.extra[k] = v
+}
+
+// attributes are GetSubscriptionAttributes' answer (SPEC-sns.md §5.3).
+func (sub *subscription) attributes() map[string]string {
+	a := map[string]string{
+		"SubscriptionArn":              sub.arn,
+		"TopicArn":                     sub.t.arn,
+		"Endpoint":                     sub.endpoint,
+		"Protocol":                     sub.protocol,
+		"Owner":                        sub.owner,
+		"PendingConfirmation":          strconv.FormatBool(sub.pending),
+		"ConfirmationWasAuthenticated": strconv.FormatBool(sub.authed),
+		"SubscriptionPrincipal":        sub.prin,
+		"RawMessageDelivery":           strconv.FormatBool(sub.raw),
+	}
+	if sub.filter != "" {
+		a["FilterPolicy"] = sub.filter
+		a["FilterPolicyScope"] = sub.scopeOrDefault()
+	}
+	if sub.redrive != "" {
+		a["RedrivePolicy"] = sub.redrive
+	}
+	maps.Copy(a, sub.extra)
+	if sub.protocol == "http" || sub.protocol == "https" {
+		a["EffectiveDeliveryPolicy"] = cmpOr(sub.extra["DeliveryPolicy"], EffectiveDeliveryPolicy)
+	}
+	return a
+}
+
+// subscriptionFor resolves a subscription ARN (SPEC-sns.md §5.4): malformed → InvalidParameter,
+// a 6-part ARN that is not a subscription's → "SubscriptionId", unknown → nil.
+func (s *Fake) subscriptionFor(c *call, arn string) (*subscription, *snsError) {
+	parts := strings.Split(arn, ":")
+	if len(parts) < 6 {
+		return nil, errInvalidParameter("SubscriptionArn Reason: An ARN must have at least 6 elements, not " + strconv.Itoa(len(parts)))
+	}
+	if len(parts) != 7 || parts[0] != "arn" || parts[2] != "sns" || len(parts[6]) != 36 {
+		return nil, errInvalidParameter("SubscriptionId")
+	}
+	return s.subs[arn], nil
+}
+
+// mayManage reports whether the caller may read or change sub: the subscriber's or the
+// topic owner's account.
+func mayManage(c *call, sub *subscription) *snsError {
+	if c.who.account == sub.owner || c.who.account == sub.t.account {
+		return nil
+	}
+	return newError("AuthorizationError", "Not authorized to access this subscription")
+}
+
+// GetSubscriptionAttributes returns a subscription's attributes.
+func (s *Fake) GetSubscriptionAttributes(ctx context.Context, params *sns.GetSubscriptionAttributesInput, optFns ...func(*sns.Options)) (*sns.GetSubscriptionAttributesOutput, error) {
+	if params == nil {
+		params = &sns.GetSubscriptionAttributesInput{}
+	}
+	c, err := s.begin(ctx, "GetSubscriptionAttributes", params, optFns)
+	if err != nil {
+		return nil, err
+	}
+	defer c.done()
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	sub, e := s.subscriptionFor(c, *params.SubscriptionArn)
+	if e == nil && sub == nil {
+		e = errSubscriptionNotFound()
+	}
+	if e == nil {
+		e = mayManage(c, sub)
+	}
+	if e != nil {
+		return nil, c.fail(e)
+	}
+	return &sns.GetSubscriptionAttributesOutput{Attributes: sub.attributes()}, nil
+}
+
+// SetSubscriptionAttributes sets one attribute of a subscription: RawMessageDelivery,
+// FilterPolicy, FilterPolicyScope, RedrivePolicy, DeliveryPolicy (http/https),
+// SubscriptionRoleArn (firehose) or ReplayPolicy (FIFO topics). A new filter policy applies
+// to the next publish (AWS: within 15 minutes).
+func (s *Fake) SetSubscriptionAttributes(ctx context.Context, params *sns.SetSubscriptionAttributesInput, optFns ...func(*sns.Options)) (*sns.SetSubscriptionAttributesOutput, error) {
+	if params == nil {
+		params = &sns.SetSubscriptionAttributesInput{}
+	}
+	c, err := s.begin(ctx, "SetSubscriptionAttributes", params, optFns)
+	if err != nil {
+		return nil, err
+	}
+	defer c.done()
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	sub, e := s.subscriptionFor(c, *params.SubscriptionArn)
+	if e == nil && sub == nil {
+		e = errSubscriptionNotFound()
+	}
+	if e == nil {
+		e = mayManage(c, sub)
+	}
+	if e == nil {
+		// On a copy, so that a refusal changes nothing.
+		cp := *sub
+		cp.extra = maps.Clone(sub.extra)
+		if e = s.setSubscriptionAttribute(&cp, *params.AttributeName, aws.ToString(params.AttributeValue), ""); e == nil {
+			*sub = cp
+		}
+	}
+	if e != nil {
+		return nil, c.fail(e)
+	}
+	return &sns.SetSubscriptionAttributesOutput{}, nil
+}
+
+// Unsubscribe deletes a subscription; an unknown well-formed ARN is no error (SPEC-sns.md
+// §5.4). The subscriber's and the topic owner's accounts may.
+func (s *Fake) Unsubscribe(ctx context.Context, params *sns.UnsubscribeInput, optFns ...func(*sns.Options)) (*sns.UnsubscribeOutput, error) {
+	if params == nil {
+		params = &sns.UnsubscribeInput{}
+	}
+	c, err := s.begin(ctx, "Unsubscribe", params, optFns)
+	if err != nil {
+		return nil, err
+	}
+	defer c.done()
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	sub, e := s.subscriptionFor(c, *params.SubscriptionArn)
+	if e == nil && sub != nil {
+		e = mayManage(c, sub)
+	}
+	if e != nil {
+		return nil, c.fail(e)
+	}
+	if sub != nil {
+		s.dropSubscription(sub)
+		sub.t.subs = slices.DeleteFunc(sub.t.subs, func(x *subscription) bool { return x == sub })
+	}
+	return &sns.UnsubscribeOutput{}, nil
+}
+
+// dropSubscription forgets sub and its token (its topic's list is the caller's to change).
+func (s *Fake) dropSubscription(sub *subscription) {
+	delete(s.subs, sub.arn)
+	if sub.token != "" {
+		delete(s.tokens, sub.token)
+	}
+}
+
+// ConfirmSubscription confirms a pending subscription by its token (SPEC-sns.md §5.2); a
+// confirmed one answers its ARN again.
+func (s *Fake) ConfirmSubscription(ctx context.Context, params *sns.ConfirmSubscriptionInput, optFns ...func(*sns.Options)) (*sns.ConfirmSubscriptionOutput, error) {
+	if params == nil {
+		params = &sns.ConfirmSubscriptionInput{}
+	}
+	c, err := s.begin(ctx, "ConfirmSubscription", params, optFns)
+	if err != nil {
+		return nil, err
+	}
+	defer c.done()
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	arn, e := s.confirm(c, *params.TopicArn, *params.Token, true)
+	if e != nil {
+		return nil, c.fail(e)
+	}
+	return &sns.ConfirmSubscriptionOutput{SubscriptionArn: aws.String(arn)}, nil
+}
+
+func isHex(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if !(s[i] >= '0' && s[i] <= '9' || s[i] >= 'a' && s[i] <= 'f') {
+			return false
+		}
+	}
+	return s != ""
+}
+
+func (s *Fake) confirm(c *call, topicArn, token string, authenticated bool) (string, *snsError) {
+	if _, e := s.topicOrNil(c, topicArn, "TopicArn"); e != nil {
+		return "", e
+	}
+	if !isHex(token) {
+		return "", newError("InvalidParameter", "Invalid token")
+	}
+	sub := s.tokens[token]
+	if sub == nil {
+		// A token of a subscription confirmed already answers its ARN.
+		for _, x := range s.subs {
+			if x.token == token && x.t.arn == topicArn {
+				return x.arn, nil
+			}
+		}
+		return "", errInvalidParameter("Token")
+	}
+	if sub.t.arn != topicArn || s.tokenExpired(sub) {
+		return "", errInvalidParameter("Token")
+	}
+	sub.pending, sub.authed = false, authenticated
+	delete(s.tokens, token)
+	return sub.arn, nil
+}
+
+// tokenValidity is how long a confirmation token is valid: "Tokens are valid for 2 days"
+// (the ConfirmSubscription doc, SPEC-sns.md §5.2). An expired token is refused as an
+// unknown one, "Invalid parameter: Token" (AWS's text for an expired token: UNVERIFIED); the
+// subscription stays pending.
+const tokenValidity = 48 * time.Hour
+
+func (s *Fake) tokenExpired(sub *subscription) bool {
+	return s.sq.Now().UnixNano()-sub.tokenAt >= int64(tokenValidity)
+}
+
+// ListSubscriptions lists the caller's own subscriptions, 100 a page.
+func (s *Fake) ListSubscriptions(ctx context.Context, params *sns.ListSubscriptionsInput, optFns ...func(*sns.Options)) (*sns.ListSubscriptionsOutput, error) {
+	if params == nil {
+		params = &sns.ListSubscriptionsInput{}
+	}
+	c, err := s.begin(ctx, "ListSubscriptions", params, optFns)
+	if err != nil {
+		return nil, err
+	}
+	defer c.done()
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var keys []string
+	byKey := map[string]*subscription{}
+	for arn, sub := range s.subs {
+		if sub.owner == c.who.account && sub.t.region == c.who.region {
+			keys = append(keys, arn)
+			byKey[arn] = sub
+		}
+	}
+	slices.Sort(keys)
+	page, next, e := pageOf(keys, params.NextToken, subscriptionPageSize)
+	if e != nil {
+		return nil, c.fail(e)
+	}
+	out := &sns.ListSubscriptionsOutput{NextToken: next, Subscriptions: []types.Subscription{}}
+	for _, k := range page {
+		out.Subscriptions = append(out.Subscriptions, byKey[k].listed())
+	}
+	return out, nil
+}
+
+// ListSubscriptionsByTopic lists a topic's subscriptions, 100 a page.
+func (s *Fake) ListSubscriptionsByTopic(ctx context.Context, params *sns.ListSubscriptionsByTopicInput, optFns ...func(*sns.Options)) (*sns.ListSubscriptionsByTopicOutput, error) {
+	if params == nil {
+		params = &sns.ListSubscriptionsByTopicInput{}
+	}
+	c, err := s.begin(ctx, "ListSubscriptionsByTopic", params, optFns)
+	if err != nil {
+		return nil, err
+	}
+	defer c.done()
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	t, e := s.topicFor(c, *params.TopicArn, "TopicArn", "ListSubscriptionsByTopic")
+	if e != nil {
+		return nil, c.fail(e)
+	}
+	keys := make([]string, 0, len(t.subs))
+	byKey := map[string]*subscription{}
+	for _, sub := range t.subs {
+		keys = append(keys, sub.arn)
+		byKey[sub.arn] = sub
+	}
+	slices.Sort(keys)
+	page, next, e := pageOf(keys, params.NextToken, subscriptionPageSize)
+	if e != nil {
+		return nil, c.fail(e)
+	}
+	out := &sns.ListSubscriptionsByTopicOutput{NextToken: next, Subscriptions: []types.Subscription{}}
+	for _, k := range page {
+		out.Subscriptions = append(out.Subscriptions, byKey[k].listed())
+	}
+	return out, nil
+}
+
+func (sub *subscription) listed() types.Subscription {
+	arn := sub.arn
+	if sub.pending {
+		arn = pendingList
+	}
+	return types.Subscription{SubscriptionArn: aws.String(arn), Owner: aws.String(sub.owner), Protocol: aws.String(sub.protocol),
+		Endpoint: aws.String(sub.endpoint), TopicArn: aws.String(sub.t.arn)}
+}

@@ -1,0 +1,462 @@
+package snsfake
+
+import (
+	"bytes"
+	"context"
+	"encoding/base64"
+	"encoding/xml"
+	"errors"
+	"io"
+	"net/http"
+	"net/url"
+	"reflect"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/aws/aws-sdk-go-v2/service/sns"
+	"github.com/aws/smithy-go"
+
+	"github.com/sqsfake/sqsfake"
+	"github.com/sqsfake/sqsfake/internal/reqlog"
+)
+
+// The wire: SNS's awsQuery protocol (form POSTs of Action=…&Version=2010-03-31, XML
+// answers in SNS's namespace; SPEC-sns.md §2), served beside the queue fake's own wire on
+// one port. Handler routes each request (SPEC-sns.md §2.3, first match wins):
+//
+//  1. an X-Amz-Target header: SQS's JSON protocol;
+//  2. Version 2010-03-31: SNS; 2012-11-05: SQS;
+//  3. the SigV4 credential scope's service (Authorization header or X-Amz-Credential):
+//     sns or sqs;
+//  4. a path other than "/": SQS (its query protocol may post to the queue URL), except the
+//     signing certificate's path, which SNS serves;
+//  5. an Action only SNS has: SNS; AddPermission and RemovePermission with a TopicArn: SNS;
+//     anything else: SQS, which answers its own errors.
+//
+// The confirmation and unsubscribe links of envelopes (GET /?Action=ConfirmSubscription&…,
+// GET /?Action=Unsubscribe&…) carry neither Version nor scope and are SNS's by rule 5.
+//
+// Who a request is, as the queue fake's lenient mode reads it: the region of its credential
+// scope when it has one (else the fake's), and the account its access key id names when
+// that is 12 digits (else the fake's own). SNS requests are not checked against sqsfake's
+// signed mode (WithCredentials): their signatures are not verified.
+
+const snsNamespace = "http://sns.amazonaws.com/doc/2010-03-31/"
+
+// Handler returns an http.Handler that serves SNS's wire protocol and hands every other
+// request to next (the queue fake's Handler), by the routing rule above.
+func (s *Fake) Handler(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method == http.MethodGet && r.URL.Path == SigningCertPath() {
+			w.Header().Set("Content-Type", "application/x-pem-file")
+			_, _ = w.Write(SigningCertificatePEM())
+			return
+		}
+		form, ok := s.route(r)
+		if !ok {
+			if next == nil {
+				http.NotFound(w, r)
+				return
+			}
+			next.ServeHTTP(w, r)
+			return
+		}
+		s.serve(w, r, form)
+	})
+}
+
+// route decides whether r is SNS's, and reads its parameters; a request handed on keeps
+// its body.
+func (s *Fake) route(r *http.Request) (url.Values, bool) {
+	if r.Header.Get("X-Amz-Target") != "" {
+		return nil, false
+	}
+	form := url.Values{}
+	for k, v := range r.URL.Query() {
+		form[k] = v
+	}
+	if r.Method == http.MethodPost && strings.HasPrefix(r.Header.Get("Content-Type"), "application/x-www-form-urlencoded") {
+		body, err := io.ReadAll(io.LimitReader(r.Body, 2<<20))
+		r.Body = io.NopCloser(bytes.NewReader(body)) // for next
+		if err != nil {
+			return nil, false
+		}
+		posted, err := url.ParseQuery(string(body))
+		if err != nil {
+			return nil, false
+		}
+		for k, v := range posted {
+			form[k] = v
+		}
+	}
+	switch form.Get("Version") {
+	case "2010-03-31":
+		return form, true
+	case "2012-11-05":
+		return nil, false
+	}
+	switch scopeService(r) {
+	case "sns":
+		return form, true
+	case "sqs":
+		return nil, false
+	}
+	if r.URL.Path != "/" && r.URL.Path != "" {
+		return nil, false
+	}
+	action := form.Get("Action")
+	if action == "AddPermission" || action == "RemovePermission" {
+		return form, form.Get("TopicArn") != ""
+	}
+	_, ok := wireOps[action]
+	return form, ok
+}
+
+// scopeService reads the service of a SigV4 credential scope, from the Authorization header
+// or a presigned X-Amz-Credential: <key>/<date>/<region>/<service>/aws4_request.
+func scopeService(r *http.Request) string {
+	_, _, service := scopeOf(r)
+	return service
+}
+
+func scopeOf(r *http.Request) (key, region, service string) {
+	cred := r.URL.Query().Get("X-Amz-Credential")
+	if auth := r.Header.Get("Authorization"); cred == "" && strings.HasPrefix(auth, "AWS4-HMAC-SHA256 ") {
+		if _, rest, ok := strings.Cut(auth, "Credential="); ok {
+			cred, _, _ = strings.Cut(rest, ",")
+		}
+	}
+	parts := strings.Split(strings.TrimSpace(cred), "/")
+	if len(parts) != 5 {
+		return "", "", ""
+	}
+	return parts[0], parts[2], parts[3]
+}
+
+// wireOps are the operations the wire serves: the fake's, and the two links' GETs.
+var wireOps = operations
+
+// inputTypes maps each operation to its input type, for decoding.
+var inputTypes = map[string]reflect.Type{}
+
+func init() {
+	for name := range operations {
+		m, ok := reflect.TypeFor[*Fake]().MethodByName(name)
+		if !ok {
+			panic("snsfake: no method " + name)
+		}
+		inputTypes[name] = m.Type.In(2).Elem()
+	}
+}
+
+func (s *Fake) serve(w http.ResponseWriter, r *http.Request, form url.Values) {
+	action := form.Get("Action")
+	reqlog.SetAction(r.Context(), action) // for the server's -v log
+	note := &wireNote{door: sqsfake.DoorHTTP}
+	ctx := context.WithValue(r.Context(), requestIDKey{}, note)
+	call, ok := operations[action]
+	if !ok {
+		s.refuse(w, action, newError("InvalidAction", "The action "+action+" is not valid for this web service."))
+		return
+	}
+	region := s.sq.Region()
+	key, rg, _ := scopeOf(r)
+	if rg != "" {
+		region = rg
+	}
+	as := func(o *sns.Options) {
+		o.Region = region
+		if isAccountID(key) {
+			o.Credentials = identityCredentials{sqsfake.Identity{AccountID: key}}
+		}
+	}
+	// The envelopes' links: unsigned GETs without Version.
+	if r.Method == http.MethodGet && form.Get("Version") == "" && action == "ConfirmSubscription" {
+		s.serveConfirmLink(w, form, region)
+		return
+	}
+	in := reflect.New(inputTypes[action])
+	if err := decodeQuery(form, "", in.Elem()); err != nil {
+		s.refuse(w, action, errInvalidParameter(err.Error()))
+		return
+	}
+	out, err := call(s, ctx, in.Interface(), []func(*sns.Options){as})
+	if err != nil {
+		writeError(w, note.requestID, wireError(err))
+		return
+	}
+	writeResult(w, action, note.requestID, out)
+}
+
+// refuse answers a request refused before it reached an operation, recorded as a call of
+// the Action it named.
+func (s *Fake) refuse(w http.ResponseWriter, action string, e *snsError) {
+	sc := s.sq.BeginServiceCall(recordName(action), sqsfake.DoorHTTP, nil, nil, false)
+	writeError(w, sc.RequestID(), e)
+	sc.End(operationError(action, sc.RequestID(), e))
+}
+
+// serveConfirmLink answers the SubscribeURL GET: the token decides; a malformed or
+// other-region TopicArn is "Invalid parameter: Topic" (SPEC-sns.md §5.2). Confirmed this way,
+// ConfirmationWasAuthenticated is false.
+func (s *Fake) serveConfirmLink(w http.ResponseWriter, form url.Values, region string) {
+	c := &call{op: "ConfirmSubscription", who: caller{account: s.sq.AccountID(), region: region}}
+	c.sc = s.sq.BeginServiceCall(recordName(c.op), sqsfake.DoorHTTP, &sqsfake.Identity{Region: region}, nil, true)
+	defer c.done()
+	topicArn := form.Get("TopicArn")
+	p := strings.Split(topicArn, ":")
+	var e *snsError
+	var arn string
+	if len(p) != 6 || p[0] != "arn" || p[2] != "sns" || p[3] != region {
+		e = errInvalidParameter("Topic")
+	} else {
+		s.mu.Lock()
+		arn, e = s.confirmByToken(form.Get("Token"))
+		s.mu.Unlock()
+	}
+	if e != nil {
+		_ = c.fail(e)
+		writeError(w, c.requestID(), e)
+		return
+	}
+	writeResult(w, "ConfirmSubscription", c.requestID(), &sns.ConfirmSubscriptionOutput{SubscriptionArn: &arn})
+}
+
+// confirmByToken confirms by the token alone (the link's topic name need not match).
+func (s *Fake) confirmByToken(token string) (string, *snsError) {
+	if !isHex(token) {
+		return "", newError("InvalidParameter", "Invalid token")
+	}
+	sub := s.tokens[token]
+	if sub == nil {
+		for _, x := range s.subs {
+			if x.token == token {
+				return x.arn, nil
+			}
+		}
+		return "", errInvalidParameter("Token")
+	}
+	if s.tokenExpired(sub) {
+		return "", errInvalidParameter("Token")
+	}
+	sub.pending, sub.authed = false, false
+	delete(s.tokens, token)
+	return sub.arn, nil
+}
+
+// wireError is the SNS error a door-1 error is on the wire: the service error it carries,
+// or for a missing member SNS's answer (SPEC-sns.md §5.4, §6.2), or InternalError.
+func wireError(err error) *snsError {
+	var api smithy.APIError
+	if errors.As(err, &api) {
+		return newError(api.ErrorCode(), api.ErrorMessage())
+	}
+	var ipe smithy.InvalidParamsError
+	if errors.As(err, &ipe) {
+		if errs := ipe.Errs(); len(errs) > 0 {
+			if pe, ok := errs[0].(smithy.InvalidParamError); ok {
+				field := strings.TrimPrefix(pe.Field(), ipe.Context+".")
+				if strings.HasSuffix(field, ".DataType") {
+					name := strings.TrimSuffix(strings.TrimPrefix(field[strings.Index(field, "[")+1:], `"`), `"].DataType`)
+					return newError("ValidationError", "1 validation error detected: Value null at 'messageAttributes."+name+".member.dataType' failed to satisfy constraint: Member must not be null")
+				}
+				return errInvalidParameter(field + " Reason: no value for required parameter")
+			}
+		}
+	}
+	return newError("InternalError", err.Error())
+}
+
+// decodeQuery fills v (a struct of an SNS input) from awsQuery's flattened parameters with
+// the prefix: members by their Go names, which are the wire names; lists as
+// <Name>.member.N; string maps as <Name>.entry.N.key/value; MessageAttributes as
+// <Name>.entry.N.Name and .Value.DataType/.StringValue/.BinaryValue (base64).
+func decodeQuery(form url.Values, prefix string, v reflect.Value) error {
+	t := v.Type()
+	for i := range t.NumField() {
+		f := t.Field(i)
+		if !f.IsExported() {
+			continue
+		}
+		name := prefix + f.Name
+		fv := v.Field(i)
+		switch f.Type.Kind() {
+		case reflect.Pointer:
+			if f.Type.Elem().Kind() == reflect.String {
+				if vals, ok := form[name]; ok {
+					s := vals[0]
+					fv.Set(reflect.ValueOf(&s))
+				}
+			}
+		case reflect.Bool:
+			fv.SetBool(form.Get(name) == "true")
+		case reflect.Slice:
+			if f.Type.Elem().Kind() == reflect.Uint8 {
+				if s := form.Get(name); s != "" {
+					b, err := base64.StdEncoding.DecodeString(s)
+					if err != nil {
+						return errors.New(name)
+					}
+					fv.SetBytes(b)
+				}
+				continue
+			}
+			_, present := form[name]
+			n := countIndexed(form, name+".member.")
+			if n == 0 && !present {
+				continue
+			}
+			list := reflect.MakeSlice(f.Type, n, n)
+			for j := range n {
+				key := name + ".member." + strconv.Itoa(j+1)
+				el := list.Index(j)
+				if el.Kind() == reflect.String {
+					el.SetString(form.Get(key))
+					continue
+				}
+				if err := decodeQuery(form, key+".", el); err != nil {
+					return err
+				}
+			}
+			fv.Set(list)
+		case reflect.Map:
+			n := countIndexed(form, name+".entry.")
+			if n == 0 {
+				continue
+			}
+			m := reflect.MakeMapWithSize(f.Type, n)
+			for j := range n {
+				key := name + ".entry." + strconv.Itoa(j+1)
+				if f.Type.Elem().Kind() == reflect.String {
+					m.SetMapIndex(reflect.ValueOf(form.Get(key+".key")), reflect.ValueOf(form.Get(key+".value")))
+					continue
+				}
+				el := reflect.New(f.Type.Elem()).Elem()
+				if err := decodeQuery(form, key+".Value.", el); err != nil {
+					return err
+				}
+				m.SetMapIndex(reflect.ValueOf(form.Get(key+".Name")), el)
+			}
+			fv.Set(m)
+		}
+	}
+	return nil
+}
+
+// countIndexed counts the consecutive indexes 1, 2, … under prefix.
+func countIndexed(form url.Values, prefix string) int {
+	seen := map[int]bool{}
+	for k := range form {
+		if rest, ok := strings.CutPrefix(k, prefix); ok {
+			idx, _, _ := strings.Cut(rest, ".")
+			if n, err := strconv.Atoi(idx); err == nil && n > 0 {
+				seen[n] = true
+			}
+		}
+	}
+	n := 0
+	for seen[n+1] {
+		n++
+	}
+	return n
+}
+
+func writeError(w http.ResponseWriter, requestID string, e *snsError) {
+	var b bytes.Buffer
+	b.WriteString(`<ErrorResponse xmlns="` + snsNamespace + `"><Error><Type>` + e.queryType() + `</Type><Code>`)
+	_ = xml.EscapeText(&b, []byte(e.code))
+	b.WriteString(`</Code><Message>`)
+	_ = xml.EscapeText(&b, []byte(e.message))
+	b.WriteString(`</Message></Error><RequestId>` + requestID + `</RequestId></ErrorResponse>`)
+	w.Header().Set("Content-Type", "text/xml")
+	w.Header().Set("X-Amzn-Requestid", requestID)
+	w.WriteHeader(e.status)
+	_, _ = w.Write(b.Bytes())
+}
+
+func writeResult(w http.ResponseWriter, action, requestID string, out any) {
+	var b bytes.Buffer
+	b.WriteString(`<` + action + `Response xmlns="` + snsNamespace + `">`)
+	inner := bytes.Buffer{}
+	encodeXML(&inner, reflect.ValueOf(out).Elem())
+	if inner.Len() > 0 || !voidOutput[action] {
+		b.WriteString(`<` + action + `Result>`)
+		b.Write(inner.Bytes())
+		b.WriteString(`</` + action + `Result>`)
+	}
+	b.WriteString(`<ResponseMetadata><RequestId>` + requestID + `</RequestId></ResponseMetadata></` + action + `Response>`)
+	w.Header().Set("Content-Type", "text/xml")
+	w.Header().Set("X-Amzn-Requestid", requestID)
+	_, _ = w.Write(b.Bytes())
+}
+
+// voidOutput are the operations whose answer has no <OpResult> (the model's output is
+// Unit); the others have one even when it is empty (TagResource's <TagResourceResult/>),
+// which the SDK's decoder requires.
+var voidOutput = map[string]bool{"AddPermission": true, "DeleteTopic": true, "PutDataProtectionPolicy": true,
+	"RemovePermission": true, "SetSubscriptionAttributes": true, "SetTopicAttributes": true, "Unsubscribe": true}
+
+// encodeXML writes the members of an output struct as awsQuery XML.
+func encodeXML(b *bytes.Buffer, v reflect.Value) {
+	t := v.Type()
+	for i := range t.NumField() {
+		f := t.Field(i)
+		if !f.IsExported() || f.Name == "ResultMetadata" {
+			continue
+		}
+		fv := v.Field(i)
+		switch f.Type.Kind() {
+		case reflect.Pointer:
+			if fv.IsNil() {
+				continue
+			}
+			element(b, f.Name, fv.Elem().String())
+		case reflect.Bool:
+			element(b, f.Name, strconv.FormatBool(fv.Bool()))
+		case reflect.Slice:
+			if fv.IsNil() {
+				continue
+			}
+			b.WriteString("<" + f.Name + ">")
+			for j := range fv.Len() {
+				b.WriteString("<member>")
+				encodeXML(b, fv.Index(j))
+				b.WriteString("</member>")
+			}
+			b.WriteString("</" + f.Name + ">")
+		case reflect.Map:
+			if fv.IsNil() {
+				continue
+			}
+			keys := fv.MapKeys()
+			sort.Slice(keys, func(a, c int) bool { return keys[a].String() < keys[c].String() })
+			b.WriteString("<" + f.Name + ">")
+			for _, k := range keys {
+				b.WriteString("<entry>")
+				element(b, "key", k.String())
+				element(b, "value", fv.MapIndex(k).String())
+				b.WriteString("</entry>")
+			}
+			b.WriteString("</" + f.Name + ">")
+		}
+	}
+}
+
+func element(b *bytes.Buffer, name, text string) {
+	b.WriteString("<" + name + ">")
+	_ = xml.EscapeText(b, []byte(text))
+	b.WriteString("</" + name + ">")
+}
+
+func isAccountID(s string) bool {
+	if len(s) != 12 {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return false
+		}
+	}
+	return true
+}
