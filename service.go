@@ -3,6 +3,8 @@ package sqsfake
 import (
 	"cmp"
 	"context"
+	"net/http"
+	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/sqs"
@@ -267,4 +269,35 @@ func (sc *ServiceCall) End(err error) {
 	if err != nil && !callerEnded(err) {
 		sc.c.f.lastErr.Store(&err)
 	}
+}
+
+// SignatureError is the refusal of a request whose SigV4 signature signed mode does not
+// accept (VerifyRequest): AWS's error code (SignatureDoesNotMatch, InvalidClientTokenId,
+// MissingAuthenticationToken, IncompleteSignature, MalformedQueryString, …), its message
+// and the HTTP status AWS answers it with.
+type SignatureError struct {
+	Code    string
+	Message string
+	Status  int
+}
+
+// Error returns "Code: Message".
+func (e *SignatureError) Error() string { return e.Code + ": " + e.Message }
+
+// VerifyRequest is signed mode (WithCredentials) for a companion that serves another
+// service's wire beside the fake's (snsfake's SNS wire on the server's port): it checks the
+// request's SigV4 signature for service ("sns"), with every guard the fake's own wire
+// applies (docs/signatures.md: the credential scope, the clock skew, a signed Host, one
+// reading of the query and body), and returns the Identity the request acts as. body is the
+// request's body, already read. signed is false, with no error, when the fake is not in
+// signed mode: the companion then reads the caller as lenient mode does.
+func (f *Fake) VerifyRequest(r *http.Request, body []byte, service string) (id Identity, signed bool, err error) {
+	if f.creds == nil {
+		return Identity{}, false, nil
+	}
+	w, serr := verifyFor(r, body, f.creds, time.Now(), service)
+	if serr != nil {
+		return Identity{}, true, &SignatureError{Code: serr.code, Message: serr.message, Status: serr.status}
+	}
+	return Identity{AccountID: w.account, Region: w.region, PrincipalARN: w.principal, OrgID: w.orgID}, true, nil
 }

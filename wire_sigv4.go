@@ -277,6 +277,7 @@ type sigAuth struct {
 	signedHeaders string
 	signature     string
 	date          string // X-Amz-Date as sent (or the Date header's time in the basic format)
+	service       string // the credential scope's service, once checked: sqs, or a companion's
 }
 
 // verifySignature checks a request's SigV4 signature in signed mode and returns who sent it, or the
@@ -287,6 +288,12 @@ type sigAuth struct {
 // X-Amz-Date, the same query and the SHA-256 of body. Nothing else of the request is
 // looked at: an unsigned header added on the way does not matter.
 func verifySignature(r *http.Request, body []byte, creds *credentialSet, now time.Time) (wireIdentity, *sigError) {
+	return verifyFor(r, body, creds, now, sigService)
+}
+
+// verifyFor is verifySignature for a request to service: sqs, or a service a companion
+// serves beside the fake (snsfake's sns), whose scope must name it.
+func verifyFor(r *http.Request, body []byte, creds *credentialSet, now time.Time, want string) (wireIdentity, *sigError) {
 	a, serr := readSigAuth(r)
 	if serr != nil {
 		return wireIdentity{}, serr
@@ -318,8 +325,8 @@ func verifySignature(r *http.Request, body []byte, creds *credentialSet, now tim
 	if !isRegionName(region) {
 		scope.WriteString("Credential should be scoped to a valid region, not '" + echo(region) + "'. ")
 	}
-	if service != sigService {
-		scope.WriteString("Credential should be scoped to correct service: '" + sigService + "'. ")
+	if service != want {
+		scope.WriteString("Credential should be scoped to correct service: '" + want + "'. ")
 	}
 	if term != sigTerminator {
 		scope.WriteString("Credential should be scoped with a valid terminator: '" + sigTerminator + "', not '" + echo(term) + "'. ")
@@ -335,6 +342,7 @@ func verifySignature(r *http.Request, body []byte, creds *credentialSet, now tim
 	if !ok {
 		return wireIdentity{}, errUnknownAccessKey()
 	}
+	a.service = service
 	if serr := checkSignature(r, body, &a, k, region, t); serr != nil {
 		return wireIdentity{}, serr
 	}
@@ -530,7 +538,7 @@ func expectedSignature(r *http.Request, a *sigAuth, k *knownKey, region string, 
 		}
 	}
 	if a.presigned {
-		signed, _, err := k.signer.PresignHTTP(context.Background(), creds, req, payloadHash, sigService, region, t, opts)
+		signed, _, err := k.signer.PresignHTTP(context.Background(), creds, req, payloadHash, a.service, region, t, opts)
 		if err != nil {
 			return "", err
 		}
@@ -540,7 +548,7 @@ func expectedSignature(r *http.Request, a *sigAuth, k *knownKey, region string, 
 		}
 		return signed[i+len("X-Amz-Signature="):], nil
 	}
-	if err := k.signer.SignHTTP(context.Background(), creds, req, payloadHash, sigService, region, t, opts); err != nil {
+	if err := k.signer.SignHTTP(context.Background(), creds, req, payloadHash, a.service, region, t, opts); err != nil {
 		return "", err
 	}
 	auth := req.Header.Get("Authorization")

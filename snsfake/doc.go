@@ -120,9 +120,6 @@
 //     stored), DeliveryPolicy normalisation (stored as given).
 //   - The 200-filter-policy and subscription quotas (the topic quotas are: 100,000 standard
 //     and 1,000 FIFO topics per account and region).
-//   - Signed mode on the wire: the queue fake's WithCredentials checks SQS requests'
-//     signatures; SNS requests are read leniently (their scope's region, a 12-digit access
-//     key as the account), signed or not.
 //   - AuthenticateOnUnsubscribe and the UnsubscribeConfirmation it leads to.
 //   - AWS.SNS.* message attributes and X-Ray trace headers.
 package snsfake

@@ -2,6 +2,7 @@ package snsfake
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/base64"
 	"encoding/xml"
@@ -37,10 +38,14 @@ import (
 // The confirmation and unsubscribe links of envelopes (GET /?Action=ConfirmSubscription&…,
 // GET /?Action=Unsubscribe&…) carry neither Version nor scope and are SNS's by rule 5.
 //
-// Who a request is, as the queue fake's lenient mode reads it: the region of its credential
-// scope when it has one (else the fake's), and the account its access key id names when
-// that is 12 digits (else the fake's own). SNS requests are not checked against sqsfake's
-// signed mode (WithCredentials): their signatures are not verified.
+// Who a request is: in the queue fake's signed mode (WithCredentials) the key that signed it,
+// once sqsfake.Fake.VerifyRequest has checked its signature for service sns with the guards
+// SQS's wire has, a request that fails being refused as SQS refuses it (an unsigned one with
+// AccessDenied; AWS's SNS answer there is unverified); in lenient mode, as the queue fake
+// reads it: the region of its credential scope when it has one (else the fake's), and the
+// account its access key id names when that is 12 digits (else the fake's own). The
+// confirmation link needs no signature in either mode: its token authenticates it. The
+// unsubscribe link needs one in signed mode, as if AuthenticateOnUnsubscribe were set.
 
 const snsNamespace = "http://sns.amazonaws.com/doc/2010-03-31/"
 
@@ -171,10 +176,31 @@ func (s *Fake) serve(w http.ResponseWriter, r *http.Request, form url.Values) {
 			o.Credentials = identityCredentials{sqsfake.Identity{AccountID: key}}
 		}
 	}
-	// The envelopes' links: unsigned GETs without Version.
+	// The envelopes' links: unsigned GETs without Version. The confirmation link's token
+	// authenticates it, in signed mode too.
 	if r.Method == http.MethodGet && form.Get("Version") == "" && action == "ConfirmSubscription" {
 		s.serveConfirmLink(w, form, region)
 		return
+	}
+	// Signed mode: the request acts as the key that signed it, or is refused as SQS's wire
+	// refuses it (the same checks, for service sns).
+	body, _ := io.ReadAll(r.Body) // route kept the body it read
+	id, signed, err := s.sq.VerifyRequest(r, body, "sns")
+	if err != nil {
+		var se *sqsfake.SignatureError
+		if errors.As(err, &se) {
+			s.refuse(w, action, &snsError{code: se.Code, message: se.Message, status: se.Status})
+			return
+		}
+		s.refuse(w, action, errInvalidParameter(err.Error()))
+		return
+	}
+	if signed {
+		region = cmp.Or(id.Region, s.sq.Region())
+		as = func(o *sns.Options) {
+			o.Region = region
+			o.Credentials = identityCredentials{id}
+		}
 	}
 	in := reflect.New(inputTypes[action])
 	if err := decodeQuery(form, "", in.Elem()); err != nil {

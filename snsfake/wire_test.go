@@ -184,3 +184,63 @@ func TestAttributesCrossTheWireIntact(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, []types.Tag{{Key: aws.String("k"), Value: aws.String("v")}}, tags.Tags)
 }
+
+type keyCredentials struct{ key, secret string }
+
+func (c keyCredentials) Retrieve(context.Context) (aws.Credentials, error) {
+	return aws.Credentials{AccessKeyID: c.key, SecretAccessKey: c.secret, Source: "test"}, nil
+}
+
+// In signed mode (WithCredentials) an SNS request is checked as an SQS request is: it acts as
+// the key that signed it, and a request without a valid signature is refused before it
+// reaches an operation, so nobody without a key can publish into the fake's queues.
+func TestSignedModeChecksSNSRequestsToo(t *testing.T) {
+	ctx := context.Background()
+	s, srv := server(t, sqsfake.WithCredentials(sqsfake.Credential{AccessKeyID: "AKIDOWNER", SecretAccessKey: "owner-secret", AccountID: "111122223333"}))
+	client := func(key, secret string) *sns.Client {
+		return sns.New(sns.Options{Region: "us-east-1", BaseEndpoint: aws.String(srv.URL), RetryMaxAttempts: 1,
+			Credentials: aws.NewCredentialsCache(keyCredentials{key, secret})})
+	}
+	tp, err := client("AKIDOWNER", "owner-secret").CreateTopic(ctx, &sns.CreateTopicInput{Name: aws.String("t")})
+	require.NoError(t, err)
+	assert.Equal(t, "arn:aws:sns:us-east-1:111122223333:t", *tp.TopicArn, "the topic is the signing key's account's")
+
+	for _, c := range []struct {
+		name string
+		send func() error
+		code string
+	}{
+		{"a wrong secret", func() error {
+			_, err := client("AKIDOWNER", "guess").Publish(ctx, &sns.PublishInput{TopicArn: tp.TopicArn, Message: aws.String("x")})
+			return err
+		}, "SignatureDoesNotMatch"},
+		{"an unknown key", func() error {
+			_, err := client("AKIDSTRANGER", "s").Publish(ctx, &sns.PublishInput{TopicArn: tp.TopicArn, Message: aws.String("x")})
+			return err
+		}, "InvalidClientTokenId"},
+		{"no signature", func() error {
+			form := url.Values{"Action": {"Publish"}, "Version": {"2010-03-31"}, "TopicArn": {*tp.TopicArn}, "Message": {"x"}}
+			r, err := http.Post(srv.URL, "application/x-www-form-urlencoded", strings.NewReader(form.Encode()))
+			if err != nil {
+				return err
+			}
+			defer r.Body.Close()
+			b, _ := io.ReadAll(r.Body)
+			assert.Equal(t, http.StatusForbidden, r.StatusCode, string(b))
+			assert.Contains(t, string(b), "<Code>AccessDenied</Code>", "refused as SQS refuses an unsigned request")
+			return nil
+		}, ""},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			err := c.send()
+			if c.code == "" {
+				require.NoError(t, err)
+				return
+			}
+			var api interface{ ErrorCode() string }
+			require.ErrorAs(t, err, &api)
+			assert.Equal(t, c.code, api.ErrorCode())
+		})
+	}
+	assert.Empty(t, s.Published(""), "nothing was published by a request signed mode refused")
+}
