@@ -320,6 +320,7 @@ func (f *Fake) consoleOverview(w http.ResponseWriter, q url.Values, srv *guard.S
 		Clock     string         `json:"clock"`
 		Advance   string         `json:"advance,omitempty"`
 		Reset     string         `json:"reset"`
+		Topics    string         `json:"topics,omitempty"` // the server's SNS topics endpoint, when it serves SNS
 		Account   string         `json:"account"`
 		Region    string         `json:"region"`
 		Spaces    []consoleSpace `json:"spaces"`
@@ -330,6 +331,9 @@ func (f *Fake) consoleOverview(w http.ResponseWriter, q url.Values, srv *guard.S
 	}
 	out := overview{Account: f.account, Region: f.region, Queues: []consoleQueue{}}
 	out.Clock, out.Advance, out.Reset = f.consoleClock(srv)
+	if srv != nil {
+		out.Topics = srv.Topics
+	}
 
 	f.mu.Lock()
 	now := f.settleAll()

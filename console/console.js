@@ -47,6 +47,7 @@ const st = {
   page: null,         // the shown page of messages
   msg: "",            // the selected message's id
   busy: false,
+  topics: null,       // the server's SNS topics, when it serves SNS
 };
 
 const $ = (id) => document.getElementById(id);
@@ -145,7 +146,9 @@ function show(kind, text) {
 }
 
 // act runs an action, shows its result or error, and refreshes.
+let actions = 0; // actions begun: a refresh that began before one reads a state it changed
 async function act(what, fn) {
+  actions++;
   try {
     const note = await fn();
     show("ok", note || what + ": done");
@@ -464,6 +467,31 @@ async function loadOverview() {
   let ov = await api("overview", { after: st.queueAfter, limit: QUEUE_PAGE });
   if (st.queueAfter > 0 && ov.queues.length === 0) { st.queueAfter = 0; ov = await api("overview", { limit: QUEUE_PAGE }); }
   st.overview = ov;
+  st.topics = ov.topics ? (await guarded("topics", ov.topics, {})).topics || [] : null;
+}
+
+// renderTopics lists the server's SNS topics, when it serves SNS, each with its
+// subscriptions: where each delivers, raw or enveloped, its filter, or that it is pending.
+function renderTopics() {
+  const box = $("topics-box");
+  box.hidden = !st.topics;
+  if (!st.topics) return;
+  $("topic-total").textContent = "(" + fmtNum(st.topics.length) + ")";
+  const list = $("topics");
+  list.replaceChildren();
+  for (const t of st.topics) {
+    const li = el("li", { class: "topic", "data-arn": t.Arn }, t.Name, " ", el("span", { class: "tag" }, t.FIFO ? "FIFO" : "std"));
+    if (t.AccountID !== st.overview.account || t.Region !== st.overview.region) li.append(el("span", { class: "wire dim" }, t.AccountID + " " + t.Region));
+    for (const s of t.Subscriptions || []) {
+      const a = s.Attributes || {};
+      let text = "→ " + s.Protocol + " " + (s.Protocol === "sqs" ? nameOfArn(s.Endpoint) : s.Endpoint);
+      if (a.RawMessageDelivery === "true") text += " (raw)";
+      if (s.Pending) text += " (pending confirmation)";
+      li.append(el("span", { class: "wire" }, text));
+      if (a.FilterPolicy) li.append(el("span", { class: "wire dim mono" }, "filter " + a.FilterPolicy));
+    }
+    list.append(li);
+  }
 }
 
 async function loadPage() {
@@ -497,17 +525,21 @@ let queued = 0;
 function refresh() {
   queued++;
   chain = chain.then(async () => {
+    const before = actions;
     try {
       await loadOverview();
       await loadPage();
       await loadMessage();
       renderOverview();
+      renderTopics();
       renderQueue();
       renderMessage(lastMessage);
       await renderMoveTasks();
       document.body.dataset.loaded = String(Number(document.body.dataset.loaded || 0) + 1);
     } catch (e) {
-      show("err", e instanceof ShownError ? e.message : "refresh: " + e);
+      // A refresh overtaken by an action (a reset while it read a queue) is not an error
+      // to show: the refresh the action asks for reads the state it left.
+      if (actions === before) show("err", e instanceof ShownError ? e.message : "refresh: " + e);
     } finally {
       queued--;
     }

@@ -6,6 +6,8 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"errors"
+	"maps"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -345,12 +347,17 @@ func packAttrs(a map[string]types.MessageAttributeValue) []packedAttr {
 	if len(a) == 0 {
 		return nil
 	}
+	// One order for the three passes below: ranging over a map twice need not give the
+	// same order twice, and the cuts must follow the appends.
+	names := slices.Sorted(maps.Keys(a))
 	n := 0
-	for k, v := range a {
+	for _, k := range names {
+		v := a[k]
 		n += len(k) + len(aws.ToString(v.DataType)) + len(aws.ToString(v.StringValue))
 	}
 	buf := make([]byte, 0, n)
-	for k, v := range a {
+	for _, k := range names {
+		v := a[k]
 		buf = append(buf, k...)
 		buf = append(buf, aws.ToString(v.DataType)...)
 		buf = append(buf, aws.ToString(v.StringValue)...)
@@ -359,7 +366,8 @@ func packAttrs(a map[string]types.MessageAttributeValue) []packedAttr {
 	out := make([]packedAttr, 0, len(a))
 	at := 0
 	cut := func(l int) string { at += l; return text[at-l : at] }
-	for k, v := range a {
+	for _, k := range names {
+		v := a[k]
 		pa := packedAttr{name: cut(len(k)), dataType: cut(len(aws.ToString(v.DataType))), value: cut(len(aws.ToString(v.StringValue))),
 			hasValue: v.StringValue != nil}
 		if v.BinaryValue != nil {

@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/sns"
 	"github.com/aws/aws-sdk-go-v2/service/sqs"
 	"github.com/aws/aws-sdk-go-v2/service/sqs/types"
 	"github.com/stretchr/testify/assert"
@@ -89,6 +90,17 @@ func TestBrowserConsoleShowsRedeliveryAndDLQMoveAndActs(t *testing.T) {
 	require.NoError(t, err)
 	_, err = c.CreateQueue(ctx, &sqs.CreateQueueInput{QueueName: aws.String("orders.fifo"), Attributes: map[string]string{"FifoQueue": "true"}})
 	require.NoError(t, err)
+	// An SNS topic fanning out into jobs, raw and filtered.
+	topics := sns.New(sns.Options{Region: "us-east-1", BaseEndpoint: aws.String(s.endpoint), RetryMaxAttempts: 1,
+		Credentials: aws.CredentialsProviderFunc(func(context.Context) (aws.Credentials, error) {
+			return aws.Credentials{AccessKeyID: "AKIDEXAMPLE", SecretAccessKey: "secret"}, nil
+		})})
+	topic, err := topics.CreateTopic(ctx, &sns.CreateTopicInput{Name: aws.String("orders")})
+	require.NoError(t, err)
+	_, err = topics.Subscribe(ctx, &sns.SubscribeInput{TopicArn: topic.TopicArn, Protocol: aws.String("sqs"),
+		Endpoint:   aws.String("arn:aws:sqs:us-east-1:123456789012:jobs"),
+		Attributes: map[string]string{"RawMessageDelivery": "true", "FilterPolicy": `{"kind":["big"]}`}})
+	require.NoError(t, err)
 
 	b := startBrowser(t, chromium, 1360, 900)
 	b.navigate(t, s.endpoint+"/_sqsfake/console/")
@@ -100,6 +112,10 @@ func TestBrowserConsoleShowsRedeliveryAndDLQMoveAndActs(t *testing.T) {
 	assert.Contains(t, queues, "→ DLQ jobs-dlq after 2")
 	assert.Contains(t, queues, "← DLQ of jobs")
 	assert.Contains(t, queues, "reports")
+	shown := b.text(t, "#topics")
+	assert.Contains(t, shown, "orders")
+	assert.Contains(t, shown, "→ sqs jobs (raw)")
+	assert.Contains(t, shown, `filter {"kind":["big"]}`)
 	spaces := b.text(t, "#spaces")
 	assert.Contains(t, spaces, "123456789012 us-east-1 (own)")
 	assert.Contains(t, spaces, "210987654321 eu-west-1")

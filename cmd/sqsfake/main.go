@@ -756,7 +756,7 @@ func (s *server) control(w http.ResponseWriter, r *http.Request) {
 		// The fake's console (sqsfake.ConsolePath): its page is opened by typing its address,
 		// which sends no control header; its JSON endpoints check the header themselves.
 		s.cur.Load().wire.ServeHTTP(w, guard.WithServer(r, &guard.Server{Clock: s.cfg.clock,
-			Advance: controlPrefix + "advance", Reset: controlPrefix + "reset", Token: s.cfg.controlToken}))
+			Advance: controlPrefix + "advance", Reset: controlPrefix + "reset", Token: s.cfg.controlToken, Topics: controlPrefix + "topics?published=false"}))
 		return
 	}
 	if name != "health" && r.Header.Get(controlHeader) == "" {
@@ -787,7 +787,11 @@ func (s *server) control(w http.ResponseWriter, r *http.Request) {
 		}
 	case "topics":
 		if allow(w, r, http.MethodGet) {
-			writeJSON(w, http.StatusOK, map[string]any{"topics": in.topics.Topics(), "published": in.topics.Published("")})
+			answer := map[string]any{"topics": in.topics.Topics()}
+			if r.URL.Query().Get("published") != "false" { // the console leaves the publications out
+				answer["published"] = in.topics.Published("")
+			}
+			writeJSON(w, http.StatusOK, answer)
 		}
 	case "advance":
 		if !allow(w, r, http.MethodPost) {

@@ -67,6 +67,9 @@ type Server struct {
 	// Token is the server's -control-token: in signed mode, the value of ControlHeader that
 	// the console's JSON endpoints need, as the control endpoints do; "" closes them there.
 	Token string
+	// Topics is the path of the server's SNS topics endpoint, when it serves SNS (snsfake):
+	// the console lists the topics and their subscriptions from it.
+	Topics string
 }
 
 type serverKey struct{}
