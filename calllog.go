@@ -560,7 +560,7 @@ func (f *Fake) noteFailedHandle(id callID, handle, code string, fault bool) {
 	}
 	e := event{at: f.now(), idNum: r.msg, queue: r.queue, to: id.by, receive: r.receive, kind: EventCallFailed, op: id.op, code: f.internCode(code)}
 	if fault {
-		e.other = 1
+		e.arg = 1
 	}
 	f.hist.add(e)
 }

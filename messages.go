@@ -536,7 +536,7 @@ func (f *Fake) changeVisibilityOne(q *queue, handle string, timeout int32, now i
 		return errInvalidValue(strconv.Itoa(int(timeout)), "VisibilityTimeout", "Total VisibilityTimeout for the message is beyond the limit [43200 seconds].")
 	}
 	deadline := now + int64(timeout)*int64(time.Second)
-	q.hist.add(event{at: now, deadline: deadline, idNum: m.idNum, queue: q.id, to: id.by, kind: EventVisibilityChanged})
+	q.hist.add(event{at: now, arg: uint64(deadline), idNum: m.idNum, queue: q.id, to: id.by, kind: EventVisibilityChanged})
 	if timeout == 0 {
 		q.makeVisible(m, now)
 		q.record(EventVisibleAgain, m, now)
