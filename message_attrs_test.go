@@ -2,6 +2,7 @@ package sqsfake
 
 import (
 	"context"
+	"crypto/md5"
 	"encoding/json"
 	"errors"
 	"io"
@@ -687,5 +688,19 @@ func BenchmarkMessageAttributesSendReceive(b *testing.B) {
 		_ = md5OfMessageAttributes(stored)
 		out := selectMessageAttributes(stored, []string{"All"})
 		_ = md5OfMessageAttributes(out)
+	}
+}
+
+// The digest a queue remembers of the body sent last is the body's own, whatever came before.
+func TestBodyDigestIsEachBodysMD5(t *testing.T) {
+	var d bodyDigest
+	long := strings.Repeat("z", maxRememberedBody+1)
+	for _, body := range []string{"", "a", "a", "b", "a", long, long, "b", ""} {
+		if got, want := d.of(body), md5.Sum([]byte(body)); got != want {
+			t.Errorf("of(%.8q) = %x, want %x", body, got, want)
+		}
+	}
+	if d.body == long {
+		t.Error("a body longer than maxRememberedBody is held")
 	}
 }

@@ -132,7 +132,7 @@ type sent struct {
 func (f *Fake) enqueue(q *queue, r *sendRequest, now int64) sent {
 	m := &message{
 		body:       r.body,
-		md5Body:    md5Sum(r.body),
+		md5Body:    q.lastBody.of(r.body),
 		attrs:      copyMessageAttributes(r.attrs),
 		sentAt:     now,
 		retainFrom: now,

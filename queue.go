@@ -81,6 +81,7 @@ type queue struct {
 	fair      *fairState // nil until a standard queue's first message with a MessageGroupId (fair.go)
 	hist      *history   // the fake's event log
 	stats     queueStats
+	lastBody  bodyDigest // the MD5 of the body sent last
 }
 
 // queueStats counts what CloudWatch reports for a queue.
