@@ -261,7 +261,18 @@ func sanitizedLen(s string) int {
 // U+FFFE and U+FFFF. Invalid UTF-8 bytes count as the U+FFFD the SDK sends for them
 // (sanitizeBody), which is allowed. It does not allocate.
 func firstInvalidChar(s string) (rune, bool) {
-	for i := 0; i < len(s); i++ {
+	i := 0
+	// Eight bytes at a time while all of them are printable ASCII (0x20–0x7F), which holds
+	// none of the characters looked for: a byte below 0x20 sets its top bit in w-0x20…, one
+	// from 0x80 has it set in w.
+	for ; i+8 <= len(s); i += 8 {
+		w := uint64(s[i]) | uint64(s[i+1])<<8 | uint64(s[i+2])<<16 | uint64(s[i+3])<<24 |
+			uint64(s[i+4])<<32 | uint64(s[i+5])<<40 | uint64(s[i+6])<<48 | uint64(s[i+7])<<56
+		if (w|(w-0x2020202020202020))&0x8080808080808080 != 0 {
+			break
+		}
+	}
+	for ; i < len(s); i++ {
 		c := s[i]
 		if c < 0x20 {
 			if c != '\t' && c != '\n' && c != '\r' {
