@@ -133,16 +133,15 @@ func (f *Fake) enqueue(q *queue, r *sendRequest, now int64) sent {
 	m := &message{
 		body:       r.body,
 		md5Body:    q.lastBody.of(r.body),
-		attrs:      copyMessageAttributes(r.attrs),
 		sentAt:     now,
 		retainFrom: now,
 	}
 	if len(r.attrs) > 0 || len(r.sys) > 0 || r.groupID != nil || r.by != 0 {
-		ext := &messageExt{sender: r.by}
-		if len(m.attrs) > 0 {
+		ext := &messageExt{sender: r.by, attrs: copyMessageAttributes(r.attrs)}
+		if len(ext.attrs) > 0 {
 			// Over the stored copy: it holds what SQS received (invalid UTF-8 replaced by
 			// U+FFFD), and a receive that returns every attribute reuses this digest.
-			ext.md5Attrs = md5OfMessageAttributes(m.attrs)
+			ext.md5Attrs = md5OfMessageAttributes(ext.attrs)
 		}
 		if len(r.sys) > 0 {
 			sys := r.sys

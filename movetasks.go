@@ -349,7 +349,7 @@ func (t *moveTask) fail(reason string) {
 func (f *Fake) redrive(src *queue, m *message, dest *queue, at int64) {
 	f.nextMsgID++
 	nm := &message{
-		idNum: f.nextMsgID, body: m.body, md5Body: m.md5Body, attrs: m.attrs,
+		idNum: f.nextMsgID, body: m.body, md5Body: m.md5Body,
 		sentAt: at, retainFrom: at,
 	}
 	if m.ext != nil {

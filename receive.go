@@ -303,10 +303,10 @@ func (f *Fake) render(q *queue, msgs []*message, p *receiveParams) *sqs.ReceiveM
 		if p.sys != 0 {
 			o.Attributes = f.systemAttributes(m, p.sys)
 		}
-		if len(p.attrNames) > 0 && len(m.attrs) > 0 {
-			if sel := selectMessageAttributes(m.attrs, p.attrNames); sel != nil {
+		if attrs := m.attributes(); len(p.attrNames) > 0 && len(attrs) > 0 {
+			if sel := selectMessageAttributes(attrs, p.attrNames); sel != nil {
 				o.MessageAttributes = sel
-				if len(sel) == len(m.attrs) {
+				if len(sel) == len(attrs) {
 					s.md5Attrs = m.ext.md5Attrs
 				} else {
 					s.md5Attrs = md5OfMessageAttributes(sel)
