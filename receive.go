@@ -5,6 +5,7 @@ import (
 	"encoding/hex"
 	"strconv"
 	"time"
+	"unsafe"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/sqs"
@@ -266,7 +267,12 @@ type receivedOne struct {
 	out  sqs.ReceiveMessageOutput
 	msgs [1]types.Message
 	strs [1]msgStrings
+	text [receivedTextLen]byte // what the id, digest and handle strings point into
 }
+
+// receivedTextLen is the length of a received message's MessageId, MD5OfBody and
+// ReceiptHandle together.
+const receivedTextLen = uuidLen + 32 + receiptTextLen
 
 // render builds the ReceiveMessage output for msgs. The ids, digests and handles of all the
 // messages share one string allocation.
@@ -277,23 +283,32 @@ func (f *Fake) render(q *queue, msgs []*message, p *receiveParams) *sqs.ReceiveM
 	}
 	var out *sqs.ReceiveMessageOutput
 	var strs []msgStrings
+	var buf []byte
+	var one *receivedOne
 	if len(msgs) == 1 {
-		one := &receivedOne{}
+		one = &receivedOne{}
 		out, strs = &one.out, one.strs[:]
 		out.Messages = one.msgs[:]
+		buf = one.text[:0]
 	} else {
 		out, strs = &sqs.ReceiveMessageOutput{}, make([]msgStrings, len(msgs))
 		out.Messages = make([]types.Message, len(msgs))
+		var stack [10 * receivedTextLen]byte
+		buf = stack[:0]
 	}
-	const per = uuidLen + 32 + receiptTextLen
-	var stack [10 * per]byte
-	buf := stack[:0]
+	const per = receivedTextLen
 	for _, m := range msgs {
 		buf = appendUUID(buf, f.seed, streamMessageID, m.idNum)
 		buf = hex.AppendEncode(buf, m.md5Body[:])
 		buf = appendReceipt(buf, f.receiptKey(), receipt{queue: q.id, msg: m.idNum, receive: m.receiveCount})
 	}
-	text := string(buf)
+	var text string
+	if one != nil && len(buf) == per {
+		// Written in place, and never again: the strings share one's memory.
+		text = unsafe.String(&one.text[0], per)
+	} else {
+		text = string(buf)
+	}
 	for i, m := range msgs {
 		t := text[i*per : (i+1)*per]
 		s := &strs[i]
