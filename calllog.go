@@ -240,11 +240,35 @@ var operationIndex = func() map[string]uint8 {
 	return m
 }()
 
+// operationSlots finds an operation's number without hashing its whole name, as every call
+// does: slot opSlot(name) holds it, unless an earlier name took the slot (none does today),
+// when operationIndex finds it.
+var operationSlots = func() (t [64]uint8) {
+	for i, name := range operationNames[1:] {
+		if s := opSlot(name); t[s] == 0 {
+			t[s] = uint8(i + 1)
+		}
+	}
+	return t
+}()
+
+func opSlot(name string) int { return (len(name)*29 + int(name[0])) & 63 }
+
+// opIndex returns the number of the operation named op, 0 for a name the fake does not know.
+func opIndex(op string) uint8 {
+	if op != "" {
+		if i := operationSlots[opSlot(op)]; operationNames[i] == op {
+			return i
+		}
+	}
+	return operationIndex[op]
+}
+
 // startCall numbers a call and reserves its entry. Called with f.mu held.
 func (f *Fake) startCall(op string, door Door, who *actor, params any) callID {
 	f.active++
 	seq := f.requests.Add(1)
-	id := callID{seq: seq, gen: f.callGen, op: operationIndex[op]}
+	id := callID{seq: seq, gen: f.callGen, op: opIndex(op)}
 	r := f.calls.recs.add(callRec{start: f.now(), op: id.op, door: door})
 	if who != nil && !who.own {
 		f.calls.extra(r).who = who
@@ -315,7 +339,7 @@ func (f *Fake) refuseRequest(op, code, message string, who *identity) string {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	seq := f.requests.Add(1)
-	r := f.calls.recs.add(callRec{start: f.now(), op: operationIndex[op], door: DoorHTTP, flags: callReturned | callUnread})
+	r := f.calls.recs.add(callRec{start: f.now(), op: opIndex(op), door: DoorHTTP, flags: callReturned | callUnread})
 	x := f.calls.extra(r)
 	switch {
 	case who == nil:
@@ -612,7 +636,7 @@ func (f *Fake) noteFailedHandle(id callID, handle, code string, fault bool) {
 	}
 	e := event{at: f.now(), idNum: r.msg, queue: r.queue, to: id.by, receive: r.receive, kind: EventCallFailed, op: id.op, code: f.internCode(code)}
 	if fault {
-		e.other = 1
+		e.arg = 1
 	}
 	f.hist.add(e)
 }

@@ -476,3 +476,15 @@ func TestCallsRecordClientSideRejectionsThroughClient(t *testing.T) {
 	assert.Equal(t, err.Error(), call.Err.Error(), "the error the SDK gave the caller")
 	assert.Nil(t, f.LastError(), "a client-side rejection is no service error")
 }
+
+// Every operation's number is found through its slot, and a name that is no operation's has
+// none.
+func TestOpIndexNumbersEveryOperation(t *testing.T) {
+	for i, name := range operationNames[1:] {
+		assert.Equal(t, uint8(i+1), opIndex(name), name)
+		assert.Equal(t, uint8(i+1), operationSlots[opSlot(name)], "%s has no slot of its own", name)
+	}
+	for _, name := range []string{"", "Send", "sendMessage", "SendMessageX", "Sandmessage"} {
+		assert.Zero(t, opIndex(name), name)
+	}
+}

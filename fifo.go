@@ -149,7 +149,7 @@ func (m *message) isHead() bool { return m.ext != nil && m.ext.group != nil && m
 // receiveFIFO takes up to p.max messages from q's receivable groups: a group at a time, in
 // the ready heap's order, the leading run of visible messages from its head. A message that
 // reached maxReceiveCount moves to dlq on the way, which unlocks what follows it.
-func (f *Fake) receiveFIFO(q *queue, p *receiveParams, now int64, dlq *queue, policy *redrivePolicy) (got []*message, moved bool) {
+func (f *Fake) receiveFIFO(got []*message, q *queue, p *receiveParams, now int64, dlq *queue, policy *redrivePolicy) (_ []*message, moved bool) {
 	s := q.fifo
 	var again []*group
 	for len(got) < p.max && s.ready.len() > 0 && q.inFlight < f.inFlightLimit {

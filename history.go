@@ -69,19 +69,29 @@ func (k EventKind) String() string {
 	return fmt.Sprintf("EventKind(%d)", k)
 }
 
-// event is one recorded event.
+// event is one recorded event: 40 bytes, so that the log, which keeps every event of a
+// fake's life by default, costs little memory to grow (BenchmarkSendReceiveDeleteCycle).
 type event struct {
-	at       int64
-	deadline int64  // received, visibility changed: when it becomes visible again
-	idNum    uint64 // the message
-	other    uint64 // redriven: the new message; sent by a redrive: the old one
-	queue    uint32 // where it happened
-	to       uint32 // moved to DLQ, redriven: the queue it went to; an event a call made: who made it (actor.num)
-	receive  uint32 // received: which receive; a call's: the receive its receipt handle names
-	kind     EventKind
-	op       uint8  // a call's: its operation (operationNames)
-	code     uint16 // a failed call's: its error code (Fake.codes)
+	at    int64
+	idNum uint64 // the message
+	// arg is what the kind adds, read through deadline and other: received, visibility
+	// changed: when it becomes visible again; redriven: the new message; sent by a redrive:
+	// the old one; a failed call's: 1 for an injected fault. No kind has two of them.
+	arg     uint64
+	queue   uint32 // where it happened
+	to      uint32 // moved to DLQ, redriven: the queue it went to; an event a call made: who made it (actor.num)
+	receive uint32 // received: which receive; a call's: the receive its receipt handle names
+	kind    EventKind
+	op      uint8  // a call's: its operation (operationNames)
+	code    uint16 // a failed call's: its error code (Fake.codes)
 }
+
+// deadline is when a received message becomes visible again (received, visibility changed).
+func (e *event) deadline() int64 { return int64(e.arg) }
+
+// other is the message a redrive made (redriven) or made it from (sent by a redrive), or
+// whether a failed call's fault was injected (call failed).
+func (e *event) other() uint64 { return e.arg }
 
 const historyChunk = logChunk
 
@@ -185,7 +195,7 @@ func (q *queue) recordBy(kind EventKind, m *message, at int64, by uint32) {
 // recordReceive logs a receive of m, which is now in flight until m.at (or visible, when
 // the receive's visibility timeout was 0).
 func (q *queue) recordReceive(m *message, now int64, by uint32) {
-	q.hist.add(event{at: now, deadline: max(m.at, now), idNum: m.idNum, queue: q.id, to: by, receive: m.receiveCount, kind: EventReceived})
+	q.hist.add(event{at: now, arg: uint64(max(m.at, now)), idNum: m.idNum, queue: q.id, to: by, receive: m.receiveCount, kind: EventReceived})
 }
 
 // Event is one entry of a message's timeline.
@@ -354,22 +364,22 @@ func (f *Fake) timeline(messageID string) Timeline {
 		case EventReceived:
 			ev.ReceiveCount = int(e.receive)
 			ev.ReceiptHandle = encodeReceipt(f.receiptKey(), receipt{queue: e.queue, msg: e.idNum, receive: e.receive})
-			ev.VisibleAt = time.Unix(0, e.deadline).UTC()
+			ev.VisibleAt = time.Unix(0, e.deadline()).UTC()
 		case EventVisibilityChanged:
-			ev.VisibleAt = time.Unix(0, e.deadline).UTC()
+			ev.VisibleAt = time.Unix(0, e.deadline()).UTC()
 		case EventMovedToDLQ:
 			ev.ToQueue = f.queueNames[e.to]
 		case EventRedriven:
 			ev.ToQueue = f.queueNames[e.to]
-			ev.NewMessageID = uuidFor(f.seed, streamMessageID, e.other)
+			ev.NewMessageID = uuidFor(f.seed, streamMessageID, e.other())
 		case EventSent:
-			if e.other != 0 {
-				ev.FromMessageID = uuidFor(f.seed, streamMessageID, e.other)
+			if e.other() != 0 {
+				ev.FromMessageID = uuidFor(f.seed, streamMessageID, e.other())
 			}
 		case EventCallFailed, EventCallIgnored:
 			ev.Operation, ev.ReceiveCount = operationNames[e.op], int(e.receive)
 			if e.kind == EventCallFailed {
-				ev.Fault = e.other != 0
+				ev.Fault = e.other() != 0
 				if int(e.code) < len(f.codes) {
 					ev.ErrorCode = f.codes[e.code]
 				}

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"unsafe"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/sqs"
@@ -353,5 +354,12 @@ func TestEventKindDocListsEveryKind(t *testing.T) {
 	require.Len(t, kinds, len(eventNames)-1, "every kind has a name")
 	for _, k := range kinds {
 		assert.Regexp(t, `\b`+k+`\b`, typeDoc, "EventKind's doc lists %s", k)
+	}
+}
+
+// The event log keeps every event of a fake's life by default: each costs 40 bytes.
+func TestEventTakesFortyBytes(t *testing.T) {
+	if got := unsafe.Sizeof(event{}); got != 40 {
+		t.Errorf("an event takes %d bytes, want 40", got)
 	}
 }

@@ -38,13 +38,17 @@ func appendUUID(dst []byte, seed, stream, n uint64) []byte {
 	binary.BigEndian.PutUint64(b[8:], lo)
 	b[6] = b[6]&0x0f | 0x40 // version 4
 	b[8] = b[8]&0x3f | 0x80 // RFC 4122 variant
+	var text [uuidLen]byte
+	j := 0
 	for i, c := range b {
 		if i == 4 || i == 6 || i == 8 || i == 10 {
-			dst = append(dst, '-')
+			text[j] = '-'
+			j++
 		}
-		dst = append(dst, hexDigits[c>>4], hexDigits[c&0x0f])
+		text[j], text[j+1] = hexDigits[c>>4], hexDigits[c&0x0f]
+		j += 2
 	}
-	return dst
+	return append(dst, text[:]...)
 }
 
 // Streams of identifiers, so that different kinds never share values.

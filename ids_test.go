@@ -2,6 +2,8 @@ package sqsfake
 
 import (
 	"context"
+	"encoding/binary"
+	"fmt"
 	"regexp"
 	"testing"
 	"time"
@@ -119,5 +121,27 @@ func BenchmarkReceiptHandle(b *testing.B) {
 		if _, err := decodeReceipt(&k, h); err != nil {
 			b.Fatal(err)
 		}
+	}
+}
+
+func BenchmarkAppendUUID(b *testing.B) {
+	buf := make([]byte, 0, uuidLen)
+	for i := uint64(0); b.Loop(); i++ {
+		buf = appendUUID(buf[:0], 1, streamMessageID, i)
+	}
+}
+
+// appendUUID writes the 16 bytes the counter mixes to, with the version and variant bits set,
+// as a UUID's text: 8-4-4-4-12 lower-case hex digits.
+func TestAppendUUIDWritesTheMixedBytesAsAUUID(t *testing.T) {
+	for _, n := range []uint64{0, 1, 2, 1 << 40, ^uint64(0)} {
+		hi := mix64(7 ^ mix64(streamMessageID) ^ n)
+		lo := mix64(hi ^ n ^ 0x5851f42d4c957f2d)
+		b := binary.BigEndian.AppendUint64(binary.BigEndian.AppendUint64(nil, hi), lo)
+		b[6] = b[6]&0x0f | 0x40
+		b[8] = b[8]&0x3f | 0x80
+		want := fmt.Sprintf("%x-%x-%x-%x-%x", b[0:4], b[4:6], b[6:8], b[8:10], b[10:16])
+		assert.Equal(t, "prefix:"+want, string(appendUUID([]byte("prefix:"), 7, streamMessageID, n)))
+		assert.Equal(t, want, uuidFor(7, streamMessageID, n))
 	}
 }

@@ -237,7 +237,7 @@ func (f *Fake) messageInfo(q *queue, m *message) MessageInfo {
 	info := MessageInfo{
 		MessageID:    uuidFor(f.seed, streamMessageID, m.idNum),
 		Body:         m.body,
-		Attributes:   copyMessageAttributes(m.attrs),
+		Attributes:   copyMessageAttributes(m.attributes()),
 		ReceiveCount: int(m.receiveCount),
 		SentAt:       time.Unix(0, m.sentAt).UTC(),
 	}

@@ -2,6 +2,7 @@ package sqsfake
 
 import (
 	"context"
+	"crypto/md5"
 	"encoding/json"
 	"errors"
 	"io"
@@ -688,4 +689,59 @@ func BenchmarkMessageAttributesSendReceive(b *testing.B) {
 		out := selectMessageAttributes(stored, []string{"All"})
 		_ = md5OfMessageAttributes(out)
 	}
+}
+
+// The digest a queue remembers of the body sent last is the body's own, whatever came before.
+func TestBodyDigestIsEachBodysMD5(t *testing.T) {
+	var d bodyDigest
+	long := strings.Repeat("z", maxRememberedBody+1)
+	for _, body := range []string{"", "a", "a", "b", "a", long, long, "b", ""} {
+		if got, want := d.of(body), md5.Sum([]byte(body)); got != want {
+			t.Errorf("of(%.8q) = %x, want %x", body, got, want)
+		}
+	}
+	if d.body == long {
+		t.Error("a body longer than maxRememberedBody is held")
+	}
+}
+
+// firstInvalidChar's word-at-a-time scan finds what a scan byte by byte finds, wherever the
+// character sits.
+func TestFirstInvalidCharFindsWhatAByteScanFinds(t *testing.T) {
+	byteScan := func(s string) (rune, bool) {
+		for i := 0; i < len(s); i++ {
+			c := s[i]
+			if c < 0x20 && c != '\t' && c != '\n' && c != '\r' {
+				return rune(c), true
+			}
+			if c == 0xEF && i+2 < len(s) && s[i+1] == 0xBF && (s[i+2] == 0xBE || s[i+2] == 0xBF) {
+				return 0xFFC0 | rune(s[i+2]&0x3F), true
+			}
+		}
+		return 0, false
+	}
+	check := func(s string) {
+		gotR, gotBad := firstInvalidChar(s)
+		wantR, wantBad := byteScan(s)
+		if gotR != wantR || gotBad != wantBad {
+			t.Fatalf("firstInvalidChar(%q) = %#x, %v; want %#x, %v", s, gotR, gotBad, wantR, wantBad)
+		}
+	}
+	for n := 0; n <= 19; n++ {
+		for at := 0; at < n; at++ {
+			for c := 0; c < 256; c++ {
+				b := []byte(strings.Repeat("a~ ", n)[:n])
+				b[at] = byte(c)
+				check(string(b))
+				if at+2 < n {
+					b[at], b[at+1], b[at+2] = 0xEF, 0xBF, byte(0xBE+c%2)
+					check(string(b))
+					b[at+1] = 0x80 // a character of the same lead byte that is allowed
+					check(string(b))
+				}
+			}
+		}
+	}
+	check("é" + strings.Repeat("x", 16) + "\x01")
+	check(strings.Repeat("\u00e9", 20) + "\uFFFF")
 }

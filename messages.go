@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 	"unicode/utf8"
+	"unsafe"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/sqs"
@@ -132,17 +133,16 @@ type sent struct {
 func (f *Fake) enqueue(q *queue, r *sendRequest, now int64) sent {
 	m := &message{
 		body:       r.body,
-		md5Body:    md5Sum(r.body),
-		attrs:      copyMessageAttributes(r.attrs),
+		md5Body:    q.lastBody.of(r.body),
 		sentAt:     now,
 		retainFrom: now,
 	}
 	if len(r.attrs) > 0 || len(r.sys) > 0 || r.groupID != nil || r.by != 0 {
-		ext := &messageExt{sender: r.by}
-		if len(m.attrs) > 0 {
+		ext := &messageExt{sender: r.by, attrs: copyMessageAttributes(r.attrs)}
+		if len(ext.attrs) > 0 {
 			// Over the stored copy: it holds what SQS received (invalid UTF-8 replaced by
 			// U+FFFD), and a receive that returns every attribute reuses this digest.
-			ext.md5Attrs = md5OfMessageAttributes(m.attrs)
+			ext.md5Attrs = md5OfMessageAttributes(ext.attrs)
 		}
 		if len(r.sys) > 0 {
 			sys := r.sys
@@ -220,6 +220,7 @@ type sendResult struct {
 	md5Attrs    string
 	md5SysAttrs string
 	seqNum      string
+	text        idAndMD5Text // what id and md5 point into
 }
 
 func (f *Fake) sendMessage(a *actor, in *sqs.SendMessageInput, zeros *explicitMembers, text *nonUnicode, id callID) (*sqs.SendMessageOutput, error) {
@@ -242,7 +243,7 @@ func (f *Fake) sendMessage(a *actor, in *sqs.SendMessageInput, zeros *explicitMe
 	done := f.enqueue(q, &r, now)
 	f.noteSent(id, done.idNum)
 	res := &sendResult{md5Attrs: done.md5Attrs, md5SysAttrs: done.md5SysAttrs}
-	res.id, res.md5 = f.idAndMD5(done.idNum, &done.md5Body)
+	res.id, res.md5 = f.idAndMD5In(&res.text, done.idNum, &done.md5Body)
 	res.out.MessageId, res.out.MD5OfMessageBody = &res.id, &res.md5
 	if res.md5Attrs != "" {
 		res.out.MD5OfMessageAttributes = &res.md5Attrs
@@ -259,10 +260,19 @@ func (f *Fake) sendMessage(a *actor, in *sqs.SendMessageInput, zeros *explicitMe
 
 // idAndMD5 returns a MessageId and an MD5OfMessageBody, made in one allocation.
 func (f *Fake) idAndMD5(idNum uint64, md5Body *[16]byte) (id, sum string) {
-	var buf [uuidLen + 32]byte
-	b := appendUUID(buf[:0], f.seed, streamMessageID, idNum)
-	b = hex.AppendEncode(b, md5Body[:])
-	s := string(b)
+	return f.idAndMD5In(new(idAndMD5Text), idNum, md5Body)
+}
+
+// idAndMD5Text is the text of a MessageId and an MD5OfMessageBody.
+type idAndMD5Text [uuidLen + 32]byte
+
+// idAndMD5In writes a MessageId and an MD5OfMessageBody into text, and returns them as
+// strings that share its memory, so that a caller that has text inside the object it
+// returns allocates nothing more. Nothing writes to text afterwards.
+func (f *Fake) idAndMD5In(text *idAndMD5Text, idNum uint64, md5Body *[16]byte) (id, sum string) {
+	b := appendUUID(text[:0], f.seed, streamMessageID, idNum)
+	hex.AppendEncode(b, md5Body[:])
+	s := unsafe.String(&text[0], len(text))
 	return s[:uuidLen], s[uuidLen:]
 }
 
@@ -536,7 +546,7 @@ func (f *Fake) changeVisibilityOne(q *queue, handle string, timeout int32, now i
 		return errInvalidValue(strconv.Itoa(int(timeout)), "VisibilityTimeout", "Total VisibilityTimeout for the message is beyond the limit [43200 seconds].")
 	}
 	deadline := now + int64(timeout)*int64(time.Second)
-	q.hist.add(event{at: now, deadline: deadline, idNum: m.idNum, queue: q.id, to: id.by, kind: EventVisibilityChanged})
+	q.hist.add(event{at: now, arg: uint64(deadline), idNum: m.idNum, queue: q.id, to: id.by, kind: EventVisibilityChanged})
 	if timeout == 0 {
 		q.makeVisible(m, now)
 		q.record(EventVisibleAgain, m, now)

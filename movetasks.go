@@ -349,7 +349,7 @@ func (t *moveTask) fail(reason string) {
 func (f *Fake) redrive(src *queue, m *message, dest *queue, at int64) {
 	f.nextMsgID++
 	nm := &message{
-		idNum: f.nextMsgID, body: m.body, md5Body: m.md5Body, attrs: m.attrs,
+		idNum: f.nextMsgID, body: m.body, md5Body: m.md5Body,
 		sentAt: at, retainFrom: at,
 	}
 	if m.ext != nil {
@@ -365,8 +365,8 @@ func (f *Fake) redrive(src *queue, m *message, dest *queue, at int64) {
 		nm.ext.seqNo = f.nextSeqNum
 	}
 	dest.add(nm, at, at+int64(dest.cfg.delaySeconds)*int64(time.Second))
-	f.hist.add(event{at: at, idNum: m.idNum, other: nm.idNum, queue: src.id, to: dest.id, kind: EventRedriven})
-	f.hist.add(event{at: at, idNum: nm.idNum, other: m.idNum, queue: dest.id, kind: EventSent})
+	f.hist.add(event{at: at, idNum: m.idNum, arg: nm.idNum, queue: src.id, to: dest.id, kind: EventRedriven})
+	f.hist.add(event{at: at, idNum: nm.idNum, arg: m.idNum, queue: dest.id, kind: EventSent})
 	dest.stats.sent++
 	if len(dest.pollers) > 0 {
 		f.servePollers(dest, at)

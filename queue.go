@@ -14,13 +14,12 @@ type message struct {
 	idNum        uint64 // the MessageId's counter value; kept across a DLQ move; names the message in receipt handles and in msgs
 	body         string
 	md5Body      [16]byte
-	attrs        map[string]types.MessageAttributeValue
-	ext          *messageExt
-	sentAt       int64 // SentTimestamp
-	retainFrom   int64 // start of the retention period
-	firstRecvAt  int64 // ApproximateFirstReceiveTimestamp; meaningful once receiveCount > 0
-	recvAt       int64 // time of the latest receive, for the 12-hour visibility cap
-	at           int64 // visible: when it became available; pending: when it becomes visible
+	ext          *messageExt // nil for a message without attributes, group or other sender
+	sentAt       int64       // SentTimestamp
+	retainFrom   int64       // start of the retention period
+	firstRecvAt  int64       // ApproximateFirstReceiveTimestamp; meaningful once receiveCount > 0
+	recvAt       int64       // time of the latest receive, for the 12-hour visibility cap
+	at           int64       // visible: when it became available; pending: when it becomes visible
 	receiveCount uint32
 	hidx, ridx   int32
 	pending      bool // delayed or in flight (in the pending heap)
@@ -28,7 +27,8 @@ type message struct {
 
 // messageExt holds what only some messages have.
 type messageExt struct {
-	md5Attrs    string // MD5OfMessageAttributes over all attributes
+	attrs       map[string]types.MessageAttributeValue // MessageAttributes; never empty
+	md5Attrs    string                                 // MD5OfMessageAttributes over all attributes
 	traceHeader *string
 	md5SysAttrs string
 	groupID     string // MessageGroupId; "" when none (an empty id is invalid)
@@ -54,6 +54,14 @@ type messageExt struct {
 }
 
 func (m *message) inFlight() bool { return m.pending && m.receiveCount > 0 }
+
+// attributes returns m's MessageAttributes, nil when it has none.
+func (m *message) attributes() map[string]types.MessageAttributeValue {
+	if m.ext == nil {
+		return nil
+	}
+	return m.ext.attrs
+}
 
 // queue is one queue: its settings, its messages and their indexes.
 type queue struct {
@@ -81,6 +89,7 @@ type queue struct {
 	fair      *fairState // nil until a standard queue's first message with a MessageGroupId (fair.go)
 	hist      *history   // the fake's event log
 	stats     queueStats
+	lastBody  bodyDigest // the MD5 of the body sent last
 }
 
 // queueStats counts what CloudWatch reports for a queue.

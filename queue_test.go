@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"testing"
 	"time"
+	"unsafe"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/sqs"
@@ -135,4 +136,12 @@ func TestQueueStateFollowsTheInjectedClockMovedDirectly(t *testing.T) {
 	fx.requireCounts(q, 2, 0, 0)
 	mock.Add(105 * time.Second)
 	fx.requireCounts(q, 0, 0, 0)
+}
+
+// A queued message takes 112 bytes (one size class below 128): what only some messages have
+// lives in messageExt.
+func TestMessageTakes112Bytes(t *testing.T) {
+	if got := unsafe.Sizeof(message{}); got > 112 {
+		t.Errorf("a message takes %d bytes, want at most 112", got)
+	}
 }

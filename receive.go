@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"strconv"
 	"time"
+	"unsafe"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/sqs"
@@ -114,7 +115,12 @@ func errOverLimitInFlight() *sqsError {
 // each in flight for p.visibility. A message that has reached its queue's maxReceiveCount
 // moves to the dead-letter queue instead of being returned (SPEC.md §8.2).
 func (f *Fake) receiveFrom(q *queue, p *receiveParams, now int64) []*message {
-	var got []*message
+	return f.receiveInto(nil, q, p, now)
+}
+
+// receiveInto is receiveFrom appending to got, which a caller that does not keep the result
+// gives room on its stack.
+func (f *Fake) receiveInto(got []*message, q *queue, p *receiveParams, now int64) []*message {
 	var policy *redrivePolicy
 	var dlq *queue
 	if q.cfg.redrivePolicy != nil {
@@ -128,9 +134,9 @@ func (f *Fake) receiveFrom(q *queue, p *receiveParams, now int64) []*message {
 	}
 	var moved bool
 	if q.fifo != nil {
-		got, moved = f.receiveFIFO(q, p, now, dlq, policy)
+		got, moved = f.receiveFIFO(got, q, p, now, dlq, policy)
 	} else {
-		got, moved = f.receiveStandard(q, p, now, dlq, policy)
+		got, moved = f.receiveStandard(got, q, p, now, dlq, policy)
 	}
 	if len(got) > 0 {
 		q.kickPollers() // a visibility deadline may now be the queue's next event
@@ -151,7 +157,7 @@ func (f *Fake) receiveFrom(q *queue, p *receiveParams, now int64) []*message {
 // receiveStandard takes up to p.max messages from a standard queue, first sent first: a
 // message that was in flight or delayed takes its place among the visible ones by its send
 // order, not by when it became visible (issue 11, an order AWS shows).
-func (f *Fake) receiveStandard(q *queue, p *receiveParams, now int64, dlq *queue, policy *redrivePolicy) (got []*message, moved bool) {
+func (f *Fake) receiveStandard(got []*message, q *queue, p *receiveParams, now int64, dlq *queue, policy *redrivePolicy) (_ []*message, moved bool) {
 	var stayVisible []*message
 	if q.fair != nil {
 		q.fair.evaluate(q.inFlight, now) // every receive decides, an empty one too
@@ -256,25 +262,54 @@ func (f *Fake) moveToDLQ(src *queue, m *message, dlq *queue, now int64) {
 // msgStrings holds the strings one received message points to.
 type msgStrings struct{ id, md5, handle, body, md5Attrs string }
 
+// receivedOne holds the output of a receive of one message — the default
+// MaxNumberOfMessages — with its message and the strings it points to, in one allocation.
+type receivedOne struct {
+	out  sqs.ReceiveMessageOutput
+	msgs [1]types.Message
+	strs [1]msgStrings
+	text [receivedTextLen]byte // what the id, digest and handle strings point into
+}
+
+// receivedTextLen is the length of a received message's MessageId, MD5OfBody and
+// ReceiptHandle together.
+const receivedTextLen = uuidLen + 32 + receiptTextLen
+
 // render builds the ReceiveMessage output for msgs. The ids, digests and handles of all the
 // messages share one string allocation.
 func (f *Fake) render(q *queue, msgs []*message, p *receiveParams) *sqs.ReceiveMessageOutput {
-	out := &sqs.ReceiveMessageOutput{}
 	f.noteReceived(p.call, msgs)
 	if len(msgs) == 0 {
-		return out
+		return &sqs.ReceiveMessageOutput{}
 	}
-	const per = uuidLen + 32 + receiptTextLen
-	var stack [10 * per]byte
-	buf := stack[:0]
+	var out *sqs.ReceiveMessageOutput
+	var strs []msgStrings
+	var buf []byte
+	var one *receivedOne
+	if len(msgs) == 1 {
+		one = &receivedOne{}
+		out, strs = &one.out, one.strs[:]
+		out.Messages = one.msgs[:]
+		buf = one.text[:0]
+	} else {
+		out, strs = &sqs.ReceiveMessageOutput{}, make([]msgStrings, len(msgs))
+		out.Messages = make([]types.Message, len(msgs))
+		var stack [10 * receivedTextLen]byte
+		buf = stack[:0]
+	}
+	const per = receivedTextLen
 	for _, m := range msgs {
 		buf = appendUUID(buf, f.seed, streamMessageID, m.idNum)
 		buf = hex.AppendEncode(buf, m.md5Body[:])
 		buf = appendReceipt(buf, f.receiptKey(), receipt{queue: q.id, msg: m.idNum, receive: m.receiveCount})
 	}
-	text := string(buf)
-	out.Messages = make([]types.Message, len(msgs))
-	strs := make([]msgStrings, len(msgs))
+	var text string
+	if one != nil && len(buf) == per {
+		// Written in place, and never again: the strings share one's memory.
+		text = unsafe.String(&one.text[0], per)
+	} else {
+		text = string(buf)
+	}
 	for i, m := range msgs {
 		t := text[i*per : (i+1)*per]
 		s := &strs[i]
@@ -284,10 +319,10 @@ func (f *Fake) render(q *queue, msgs []*message, p *receiveParams) *sqs.ReceiveM
 		if p.sys != 0 {
 			o.Attributes = f.systemAttributes(m, p.sys)
 		}
-		if len(p.attrNames) > 0 && len(m.attrs) > 0 {
-			if sel := selectMessageAttributes(m.attrs, p.attrNames); sel != nil {
+		if attrs := m.attributes(); len(p.attrNames) > 0 && len(attrs) > 0 {
+			if sel := selectMessageAttributes(attrs, p.attrNames); sel != nil {
 				o.MessageAttributes = sel
-				if len(sel) == len(m.attrs) {
+				if len(sel) == len(attrs) {
 					s.md5Attrs = m.ext.md5Attrs
 				} else {
 					s.md5Attrs = md5OfMessageAttributes(sel)
@@ -411,7 +446,8 @@ func (f *Fake) receiveMessage(ctx context.Context, a *actor, in *sqs.ReceiveMess
 		f.mu.Unlock()
 		return nil, errOverLimitInFlight()
 	}
-	msgs := f.receiveFrom(q, &p, now)
+	var room [10]*message // what a receive takes, at most 10, stays off the heap
+	msgs := f.receiveInto(room[:0], q, &p, now)
 	if len(msgs) > 0 || p.wait == 0 {
 		if len(msgs) == 0 {
 			q.stats.emptyReceives++
@@ -420,6 +456,9 @@ func (f *Fake) receiveMessage(ctx context.Context, a *actor, in *sqs.ReceiveMess
 		f.mu.Unlock()
 		return out, nil
 	}
-	p.attrNames = append([]string(nil), p.attrNames...) // the poll outlives the caller's input
-	return f.longPoll(ctx, q, &p, now)
+	// The poll outlives the caller's input and this frame: it keeps its own copy of p, so that
+	// a receive that does not wait keeps p on the stack.
+	parked := p
+	parked.attrNames = append([]string(nil), p.attrNames...)
+	return f.longPoll(ctx, q, &parked, now)
 }

@@ -749,3 +749,41 @@ func TestInFlightLimitFailsShortPollWithOverLimitAndEmptiesLongPoll(t *testing.T
 	assert.Len(t, fx2.receive(q2, 10, 0), 2)
 	assert.Len(t, fx2.receive(q2, 10, 0), 2)
 }
+
+// The strings of a send's and a receive's answer share the answer's memory: they read the
+// same after later calls as when they were returned, and match the message's own.
+func TestAnswerStringsStayAsReturned(t *testing.T) {
+	ctx := context.Background()
+	f := New()
+	q := benchQueue(t, f, nil)
+	type seen struct{ sentID, sentMD5, id, md5, handle, body string }
+	var kept []seen
+	var ptrs []*types.Message
+	var sents []*sqs.SendMessageOutput
+	for i := range 5 {
+		body := fmt.Sprint("body ", i)
+		sent, err := f.SendMessage(ctx, &sqs.SendMessageInput{QueueUrl: q, MessageBody: &body})
+		require.NoError(t, err)
+		out, err := f.ReceiveMessage(ctx, &sqs.ReceiveMessageInput{QueueUrl: q})
+		require.NoError(t, err)
+		require.Len(t, out.Messages, 1)
+		m := out.Messages[0]
+		kept = append(kept, seen{strings.Clone(*sent.MessageId), strings.Clone(*sent.MD5OfMessageBody),
+			strings.Clone(*m.MessageId), strings.Clone(*m.MD5OfBody), strings.Clone(*m.ReceiptHandle), body})
+		ptrs = append(ptrs, &out.Messages[0])
+		sents = append(sents, sent)
+		assert.Equal(t, *sent.MessageId, *m.MessageId)
+		assert.Equal(t, md5Hex(body), *m.MD5OfBody)
+		assert.Equal(t, *m.MD5OfBody, *sent.MD5OfMessageBody)
+	}
+	for i, m := range ptrs {
+		assert.Equal(t, kept[i].sentID, *sents[i].MessageId)
+		assert.Equal(t, kept[i].sentMD5, *sents[i].MD5OfMessageBody)
+		assert.Equal(t, kept[i].id, *m.MessageId)
+		assert.Equal(t, kept[i].md5, *m.MD5OfBody)
+		assert.Equal(t, kept[i].handle, *m.ReceiptHandle)
+		assert.Equal(t, kept[i].body, *m.Body)
+		_, err := f.DeleteMessage(ctx, &sqs.DeleteMessageInput{QueueUrl: q, ReceiptHandle: m.ReceiptHandle})
+		require.NoError(t, err)
+	}
+}

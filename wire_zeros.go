@@ -43,20 +43,22 @@ func decodeReceiveMessage(ctx context.Context, body []byte, _ *http.Request, in 
 }
 
 func decodeSendMessage(ctx context.Context, body []byte, r *http.Request, in *sqs.SendMessageInput) (context.Context, error) {
-	var w struct {
-		*sqs.SendMessageInput
-		DelaySeconds *int32
-	}
-	w.SendMessageInput = in
-	if err := decodeInput(body, &w); err != nil {
-		return nil, err
+	var z explicitMembers
+	if !decodePlainSendMessage(body, in) {
+		var w struct {
+			*sqs.SendMessageInput
+			DelaySeconds *int32
+		}
+		w.SendMessageInput = in
+		if err := decodeInput(body, &w); err != nil {
+			return nil, err
+		}
+		in.DelaySeconds, z.delay = explicitInt32(w.DelaySeconds)
 	}
 	text, err := messageText(body, false)
 	if err != nil {
 		return nil, err
 	}
-	var z explicitMembers
-	in.DelaySeconds, z.delay = explicitInt32(w.DelaySeconds)
 	var traced bool
 	if in.MessageSystemAttributes, traced = withTraceHeader(in.MessageSystemAttributes, r); traced {
 		text = withTraceFault(text, 0, 1, traceHeaderFault(r))

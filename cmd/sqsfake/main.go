@@ -586,7 +586,7 @@ func newServer(cfg config) (*server, error) {
 	return s, nil
 }
 
-// serverHistoryLimit bounds the server's event log (48 bytes an event: about 50 MB), and
+// serverHistoryLimit bounds the server's event log (40 bytes an event: about 40 MB), and
 // serverCallLimit its call record (at most about 60 MB).
 const (
 	serverHistoryLimit = 1 << 20
