@@ -45,6 +45,7 @@ const fairShareTenths = 10
 type tenant struct {
 	id       string
 	vis      msgHeap // its visible messages, in send order
+	head     uint64  // the send order (seq) of vis's first message, while it has one: ready's key
 	msgs     int     // stored messages: visible, delayed and in flight
 	inFlight int
 	lastSend int64
@@ -293,25 +294,27 @@ func (fs *fairState) shard(m *message) *tenant {
 
 func (fs *fairState) push(m *message) {
 	t := fs.shard(m)
-	old := t.vis.top()
+	was := t.vis.len()
 	t.vis.push(m)
 	fs.visible++
 	switch {
-	case old == nil:
+	case was == 0:
+		t.head = m.seq
 		fs.ready.push(t)
-	case m.seq < old.seq:
+	case m.seq < t.head:
+		t.head = m.seq
 		fs.ready.fix(t)
 	}
 }
 
 func (fs *fairState) remove(m *message) {
 	t := fs.shard(m)
-	wasTop := t.vis.top() == m
 	t.vis.remove(m)
 	fs.visible--
 	if t.vis.len() == 0 {
 		fs.ready.remove(t)
-	} else if wasTop {
+	} else if m.seq == t.head {
+		t.head = t.vis.top().seq
 		fs.ready.fix(t)
 	}
 }
@@ -327,8 +330,10 @@ func (fs *fairState) top() *message {
 // take removes and returns the message a receive hands out next: the first sent of the
 // quiet tenants' messages, or when there are none, the first sent of the noisy tenant with
 // the fewest messages in flight.
-func (fs *fairState) take(totalInFlight int, now int64) *message {
-	fs.evaluate(totalInFlight, now)
+func (fs *fairState) take(totalInFlight int, now int64, evaluated bool) *message {
+	if !evaluated {
+		fs.evaluate(totalInFlight, now)
+	}
 	if len(fs.noisy) == 0 {
 		m := fs.top()
 		fs.remove(m)
@@ -346,7 +351,7 @@ func (fs *fairState) take(totalInFlight int, now int64) *message {
 	if !ok {
 		pick = aside[0]
 		for _, t := range aside[1:] {
-			if t.inFlight < pick.inFlight || t.inFlight == pick.inFlight && t.vis.top().seq < pick.vis.top().seq {
+			if t.inFlight < pick.inFlight || t.inFlight == pick.inFlight && t.head < pick.head {
 				pick = t
 			}
 		}
@@ -401,12 +406,14 @@ func (q *queue) visLen() int {
 	return q.fair.visible
 }
 
-// visTake removes and returns the visible message a receive at now hands out next.
-func (q *queue) visTake(now int64) *message {
+// visTake removes and returns the visible message a receive at now hands out next; first
+// says the receive has just decided who is noisy (its first message), so that a fair queue
+// need not decide again.
+func (q *queue) visTake(now int64, first bool) *message {
 	if q.fair == nil {
 		return q.visible.pop()
 	}
-	return q.fair.take(q.inFlight, now)
+	return q.fair.take(q.inFlight, now, first)
 }
 
 // readyRole orders tenants by their first-sent visible message.
@@ -414,7 +421,7 @@ func (q *queue) visTake(now int64) *message {
 //lint:ignore U1000 used as the role of a binHeap
 type readyRole struct{}
 
-func (readyRole) less(a, b *tenant) bool  { return a.vis.top().seq < b.vis.top().seq }
+func (readyRole) less(a, b *tenant) bool  { return a.head < b.head }
 func (readyRole) setPos(t *tenant, i int) { t.ridx = i }
 func (readyRole) pos(t *tenant) int       { return t.ridx }
 

@@ -159,14 +159,17 @@ func (f *Fake) receiveInto(got []*message, q *queue, p *receiveParams, now int64
 // order, not by when it became visible (issue 11, an order AWS shows).
 func (f *Fake) receiveStandard(got []*message, q *queue, p *receiveParams, now int64, dlq *queue, policy *redrivePolicy) (_ []*message, moved bool) {
 	var stayVisible []*message
+	fresh := false // whether who is noisy was decided with the queue as it is
 	if q.fair != nil {
 		q.fair.evaluate(q.inFlight, now) // every receive decides, an empty one too
+		fresh = true
 	}
 	for len(got) < p.max && q.visLen() > 0 && q.inFlight < f.inFlightLimit {
-		m := q.visTake(now)
+		m := q.visTake(now, fresh)
+		fresh = false
 		if q.visLen() > 0 && f.chaosReorder() {
 			f.noteChaos(p.call)
-			second := q.visTake(now)
+			second := q.visTake(now, false)
 			q.visPush(m)
 			m = second
 		}
