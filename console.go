@@ -2,7 +2,6 @@ package sqsfake
 
 import (
 	"bytes"
-	"crypto/subtle"
 	"embed"
 	"encoding/base64"
 	"encoding/json"
@@ -97,21 +96,24 @@ func (f *Fake) serveConsole(w http.ResponseWriter, r *http.Request) {
 		f.serveConsoleAsset(w, r, name)
 		return
 	}
-	if r.Header.Get(guard.ControlHeader) == "" {
-		consoleError(w, http.StatusForbidden, "console requests need the header "+guard.ControlHeader+": 1, which a page of another site cannot send")
-		return
+	// Signed mode: the endpoints show every account's messages and receipt handles, so they
+	// need the secret the control endpoints need (issue 25, attack 8).
+	token := ""
+	if srv != nil {
+		token = srv.Token
 	}
-	if f.creds != nil {
-		// Signed mode: the endpoints show every account's messages and receipt handles, so
-		// they need the secret the control endpoints need (issue 25, attack 8).
-		if srv == nil || srv.Token == "" {
-			consoleError(w, http.StatusForbidden, "in signed mode the console's endpoints are closed: serve it from cmd/sqsfake started with -control-token, and give the page that token")
-			return
-		}
-		if subtle.ConstantTimeCompare([]byte(r.Header.Get(guard.ControlHeader)), []byte(srv.Token)) != 1 {
-			consoleError(w, http.StatusForbidden, "in signed mode console requests need the header "+guard.ControlHeader+": <the -control-token>; the page asks for it")
-			return
-		}
+	why := ""
+	switch guard.Control(r, f.creds != nil, token) {
+	case guard.NoHeader:
+		why = "console requests need the header " + guard.ControlHeader + ": 1, which a page of another site cannot send"
+	case guard.Closed:
+		why = "in signed mode the console's endpoints are closed: serve it from cmd/sqsfake started with -control-token, and give the page that token"
+	case guard.WrongToken:
+		why = "in signed mode console requests need the header " + guard.ControlHeader + ": <the -control-token>; the page asks for it"
+	}
+	if why != "" {
+		consoleError(w, http.StatusForbidden, why)
+		return
 	}
 	q := r.URL.Query()
 	for k, vs := range q {

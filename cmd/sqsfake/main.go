@@ -104,7 +104,6 @@ import (
 	"bytes"
 	"cmp"
 	"context"
-	"crypto/subtle"
 	"encoding/json"
 	"errors"
 	"flag"
@@ -759,19 +758,20 @@ func (s *server) control(w http.ResponseWriter, r *http.Request) {
 			Advance: controlPrefix + "advance", Reset: controlPrefix + "reset", Token: s.cfg.controlToken, Topics: controlPrefix + "topics?published=false"}))
 		return
 	}
-	if name != "health" && r.Header.Get(controlHeader) == "" {
-		writeJSON(w, http.StatusForbidden, errorBody("control requests need the header "+controlHeader+": 1, which a page of another site cannot send"))
-		return
-	}
-	if name != "health" && s.cfg.credentials != nil {
-		// Signed mode: the control endpoints read every account's messages and handles
-		// and reset every account, so they need a secret too.
-		if s.cfg.controlToken == "" {
-			writeJSON(w, http.StatusForbidden, errorBody("in signed mode (-credentials) the control endpoints are closed unless the server is started with -control-token"))
-			return
+	// Signed mode: the control endpoints read every account's messages and handles and
+	// reset every account, so they need a secret too.
+	if name != "health" {
+		why := ""
+		switch guard.Control(r, s.cfg.credentials != nil, s.cfg.controlToken) {
+		case guard.NoHeader:
+			why = "control requests need the header " + controlHeader + ": 1, which a page of another site cannot send"
+		case guard.Closed:
+			why = "in signed mode (-credentials) the control endpoints are closed unless the server is started with -control-token"
+		case guard.WrongToken:
+			why = "in signed mode control requests need the header " + controlHeader + ": <the -control-token>"
 		}
-		if subtle.ConstantTimeCompare([]byte(r.Header.Get(controlHeader)), []byte(s.cfg.controlToken)) != 1 {
-			writeJSON(w, http.StatusForbidden, errorBody("in signed mode control requests need the header "+controlHeader+": <the -control-token>"))
+		if why != "" {
+			writeJSON(w, http.StatusForbidden, errorBody(why))
 			return
 		}
 	}

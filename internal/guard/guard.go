@@ -5,6 +5,7 @@ package guard
 
 import (
 	"context"
+	"crypto/subtle"
 	"net"
 	"net/http"
 	"net/url"
@@ -84,4 +85,34 @@ func WithServer(r *http.Request, s *Server) *http.Request {
 func ServerOf(r *http.Request) *Server {
 	s, _ := r.Context().Value(serverKey{}).(*Server)
 	return s
+}
+
+// Refusal is why a control request, or a request of the console's JSON endpoints, may not go
+// on; Allowed when it may.
+type Refusal int
+
+// The refusals Control gives.
+const (
+	Allowed    Refusal = iota
+	NoHeader           // ControlHeader is missing
+	Closed             // signed mode without a token: the endpoints are closed
+	WrongToken         // signed mode: ControlHeader is not the token
+)
+
+// Control decides whether r may use the endpoints that read and reset every account: it
+// needs ControlHeader, and in signed mode the header's value must be token (compared in
+// constant time), without which, token "", they are closed.
+func Control(r *http.Request, signed bool, token string) Refusal {
+	got := r.Header.Get(ControlHeader)
+	switch {
+	case got == "":
+		return NoHeader
+	case !signed:
+		return Allowed
+	case token == "":
+		return Closed
+	case subtle.ConstantTimeCompare([]byte(got), []byte(token)) != 1:
+		return WrongToken
+	}
+	return Allowed
 }
