@@ -453,15 +453,6 @@ func (procRole) less(a, b *tenant) bool {
 func (procRole) setPos(t *tenant, i int) { t.pidx = i }
 func (procRole) pos(t *tenant) int       { return t.pidx }
 
-// fixOrPush pushes x when it is new to the heap, or restores the order after its key grew.
-func (h *binHeap[T, R]) fixOrPush(x T, isNew bool) {
-	if isNew {
-		h.push(x)
-		return
-	}
-	h.fix(x)
-}
-
 // NoisyReason says which of the fair-queue rules made a tenant noisy.
 type NoisyReason int
 

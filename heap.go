@@ -108,6 +108,15 @@ func (h *binHeap[T, R]) swap(i, j int) {
 // clear drops every element.
 func (h *binHeap[T, R]) clear() { h.items = nil }
 
+// fixOrPush pushes x when it is new to the heap, or restores the order after its key grew.
+func (h *binHeap[T, R]) fixOrPush(x T, isNew bool) {
+	if isNew {
+		h.push(x)
+		return
+	}
+	h.fix(x)
+}
+
 // msgOrder is how a message heap orders its messages.
 type msgOrder uint8
 
