@@ -91,3 +91,27 @@ func TestServerConsoleInSignedModeNeedsTheControlToken(t *testing.T) {
 		})
 	}
 }
+
+// The server tells the console where its SNS topics are, and that endpoint leaves the
+// publications out when asked, so the page's refresh stays small.
+func TestServerConsoleFindsTheTopics(t *testing.T) {
+	const ctl = "X-Sqsfake-Control"
+	s := newTestServer(t, "-clock", "virtual")
+	w := serve(s, "GET", "/_sqsfake/console/api/overview", "127.0.0.1:9324", ctl, "1")
+	require.Equal(t, http.StatusOK, w.Code)
+	var ov struct{ Topics string }
+	require.NoError(t, json.Unmarshal(w.Body.Bytes(), &ov))
+	assert.Equal(t, "/_sqsfake/topics?published=false", ov.Topics)
+	for _, c := range []struct {
+		path      string
+		published bool
+	}{{"/_sqsfake/topics", true}, {"/_sqsfake/topics?published=false", false}} {
+		w := serve(s, "GET", c.path, "127.0.0.1:9324", ctl, "1")
+		require.Equal(t, http.StatusOK, w.Code, c.path)
+		var answer map[string]json.RawMessage
+		require.NoError(t, json.Unmarshal(w.Body.Bytes(), &answer))
+		_, has := answer["published"]
+		assert.Equal(t, c.published, has, c.path)
+		assert.Contains(t, answer, "topics", c.path)
+	}
+}

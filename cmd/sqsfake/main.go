@@ -79,7 +79,8 @@
 //	                                          "next" when more follow, which after takes
 //	GET  /_sqsfake/topics                     SNS: every topic with its attributes, tags and subscriptions
 //	                                          (pending ones with their tokens), and every publication
-//	                                          with what became of it for each subscription
+//	                                          with what became of it for each subscription;
+//	                                          ?published=false leaves the publications out
 //	POST /_sqsfake/advance?d=30s              move the virtual clock (409 with -clock real)
 //	GET  /_sqsfake/pollers?n=1&timeout=10s    wait until n receives are parked in long polls
 //	GET  /_sqsfake/idle?calls=N&timeout=10s   wait until N calls have begun and each has returned or parked
