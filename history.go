@@ -69,8 +69,10 @@ func (k EventKind) String() string {
 	return fmt.Sprintf("EventKind(%d)", k)
 }
 
-// event is one recorded event: 40 bytes, so that the log, which keeps every event of a
-// fake's life by default, costs little memory to grow (BenchmarkSendReceiveDeleteCycle).
+// event is one recorded event as the fake works with it. The log keeps it encoded in a
+// few bytes (history), since it keeps every event of a fake's life by default: fresh
+// memory for a growing log is what an event costs most (BenchmarkSendReceiveDeleteCycle,
+// BenchmarkMemoryPerQueuedMessage).
 type event struct {
 	at    int64
 	idNum uint64 // the message
@@ -93,10 +95,223 @@ func (e *event) deadline() int64 { return int64(e.arg) }
 // whether a failed call's fault was injected (call failed).
 func (e *event) other() uint64 { return e.arg }
 
+// historyChunk is how many events a chunk of the event log holds.
 const historyChunk = logChunk
 
-// history is the fake's event log.
-type history = chunkLog[event]
+// history is the fake's event log: append-only, in chunks of historyChunk events, each
+// event encoded in a few bytes (three to twelve, typically) as differences from the one
+// before it in its chunk, so that every chunk decodes on its own. With a limit it forgets
+// its oldest chunk when the newer ones hold the limit, and reuses that chunk's memory. It is
+// only read from the start (each): timelines scan it.
+type history struct {
+	chunks []histChunk
+	limit  int    // the fewest newest events kept, in whole chunks; 0 keeps every event
+	forgot uint64 // how many of the oldest events were forgotten
+	prev   event  // the last event added to the newest chunk: what the next is encoded against
+}
+
+// histChunk is one chunk of the event log: n events encoded in buf.
+type histChunk struct {
+	buf []byte
+	n   int
+}
+
+// An encoded event starts with a byte that holds its kind (the low four bits) and which of
+// its optional fields follow (the high four). Then come, as varints: the difference of its
+// time and of its message from the event before it (zigzag, as either can step back: a
+// redrive's new message, a clock that was Set back), its queue, and the optional fields
+// present — arg (for a deadline, its distance from the event's time), to, receive, and op
+// with code.
+const (
+	evHasArg     = 1 << 4
+	evHasTo      = 1 << 5
+	evHasReceive = 1 << 6
+	evHasOp      = 1 << 7
+	evKindMask   = 0x0f
+)
+
+// The kinds fit in the header's low four bits.
+var _ = [evKindMask + 1 - len(eventNames)]struct{}{}
+
+// add appends e.
+func (h *history) add(e event) {
+	n := len(h.chunks)
+	switch {
+	case n == 0:
+		h.chunks = append(h.chunks, histChunk{})
+		n++
+	case h.chunks[n-1].n == historyChunk:
+		if h.limit > 0 && (n-1)*historyChunk+1 >= h.limit {
+			// The newer chunks hold the limit: forget the oldest, and reuse its memory.
+			oldest := h.chunks[0]
+			copy(h.chunks, h.chunks[1:])
+			h.chunks[n-1] = histChunk{buf: oldest.buf[:0]}
+			h.forgot += historyChunk
+		} else {
+			// A new chunk starts as large as the one before it ended, so that it rarely grows.
+			h.chunks = append(h.chunks, histChunk{buf: make([]byte, 0, cap(h.chunks[n-1].buf))})
+			n++
+		}
+		h.prev = event{}
+	}
+	c := &h.chunks[n-1]
+	c.buf = appendEvent(c.buf, &h.prev, &e)
+	c.n++
+	h.prev = e
+}
+
+// appendEvent appends e to buf, encoded against prev.
+func appendEvent(buf []byte, prev, e *event) []byte {
+	head := byte(e.kind) & evKindMask
+	if e.arg != 0 {
+		head |= evHasArg
+	}
+	if e.to != 0 {
+		head |= evHasTo
+	}
+	if e.receive != 0 {
+		head |= evHasReceive
+	}
+	if e.op != 0 || e.code != 0 {
+		head |= evHasOp
+	}
+	buf = append(buf, head)
+	buf = appendTime(buf, e.at-prev.at)
+	buf = appendZigzag(buf, int64(e.idNum-prev.idNum))
+	buf = appendUvarint(buf, uint64(e.queue))
+	if head&evHasArg != 0 {
+		if e.kind.argIsDeadline() {
+			buf = appendTime(buf, int64(e.arg)-e.at)
+		} else {
+			buf = appendUvarint(buf, e.arg)
+		}
+	}
+	if head&evHasTo != 0 {
+		buf = appendUvarint(buf, uint64(e.to))
+	}
+	if head&evHasReceive != 0 {
+		buf = appendUvarint(buf, uint64(e.receive))
+	}
+	if head&evHasOp != 0 {
+		buf = append(buf, e.op)
+		buf = appendUvarint(buf, uint64(e.code))
+	}
+	return buf
+}
+
+// decodeEvent decodes the event at the start of buf into e, which holds the event before
+// it, and returns what follows it.
+func decodeEvent(buf []byte, e *event) []byte {
+	head := buf[0]
+	d, buf := readTime(buf[1:])
+	at := e.at + d
+	d, buf = readZigzag(buf)
+	*e = event{at: at, idNum: e.idNum + uint64(d), kind: EventKind(head & evKindMask)}
+	var v uint64
+	v, buf = readUvarint(buf)
+	e.queue = uint32(v)
+	if head&evHasArg != 0 {
+		if e.kind.argIsDeadline() {
+			d, buf = readTime(buf)
+			e.arg = uint64(at + d)
+		} else {
+			e.arg, buf = readUvarint(buf)
+		}
+	}
+	if head&evHasTo != 0 {
+		v, buf = readUvarint(buf)
+		e.to = uint32(v)
+	}
+	if head&evHasReceive != 0 {
+		v, buf = readUvarint(buf)
+		e.receive = uint32(v)
+	}
+	if head&evHasOp != 0 {
+		e.op = buf[0]
+		v, buf = readUvarint(buf[1:])
+		e.code = uint16(v)
+	}
+	return buf
+}
+
+// argIsDeadline reports whether an event of kind k carries a deadline as its arg.
+func (k EventKind) argIsDeadline() bool { return k == EventReceived || k == EventVisibilityChanged }
+
+// appendTime appends a difference of times in nanoseconds: one of whole milliseconds, as
+// the fake's clock usually moves, as milliseconds (a minute in three bytes, not five), with
+// the low bit set; others as nanoseconds, the low bit clear. A difference too large to
+// shift (2⁶² ns, 146 years, or more) is a 0 and then the difference in full: the other forms
+// never write a 0, since a difference of 0 is in whole milliseconds.
+func appendTime(buf []byte, d int64) []byte {
+	if d%1e6 == 0 {
+		return appendUvarint(buf, zigzag(d/1e6)<<1|1)
+	}
+	if u := zigzag(d); u < 1<<63 {
+		return appendUvarint(buf, u<<1)
+	}
+	return appendUvarint(append(buf, 0), zigzag(d))
+}
+
+// readTime reads what appendTime appended.
+func readTime(buf []byte) (int64, []byte) {
+	u, rest := readUvarint(buf)
+	switch {
+	case u&1 != 0:
+		return unzigzag(u>>1) * 1e6, rest
+	case u == 0:
+		u, rest = readUvarint(rest)
+		return unzigzag(u), rest
+	}
+	return unzigzag(u >> 1), rest
+}
+
+func appendZigzag(buf []byte, v int64) []byte { return appendUvarint(buf, zigzag(v)) }
+
+func zigzag(v int64) uint64 { return uint64(v<<1 ^ v>>63) }
+
+func unzigzag(u uint64) int64 { return int64(u>>1) ^ -int64(u&1) }
+
+func appendUvarint(buf []byte, v uint64) []byte {
+	for v >= 0x80 {
+		buf = append(buf, byte(v)|0x80)
+		v >>= 7
+	}
+	return append(buf, byte(v))
+}
+
+func readZigzag(buf []byte) (int64, []byte) {
+	u, rest := readUvarint(buf)
+	return unzigzag(u), rest
+}
+
+func readUvarint(buf []byte) (uint64, []byte) {
+	var v uint64
+	for i, shift := 0, uint(0); ; i, shift = i+1, shift+7 {
+		b := buf[i]
+		v |= uint64(b&0x7f) << shift
+		if b < 0x80 {
+			return v, buf[i+1:]
+		}
+	}
+}
+
+// dropped reports whether the log has forgotten events.
+func (h *history) dropped() bool { return h.forgot > 0 }
+
+// reset empties the log and keeps its limit.
+func (h *history) reset() { *h = history{limit: h.limit} }
+
+// each calls fn with every event the log holds, oldest first.
+func (h *history) each(fn func(e *event)) {
+	for _, c := range h.chunks {
+		var e event
+		for buf := c.buf; len(buf) > 0; {
+			buf = decodeEvent(buf, &e)
+			ev := e
+			fn(&ev)
+		}
+	}
+}
 
 // logChunk is the size of the chunks of the fake's logs: the event log and the call record.
 const logChunk = 4096

@@ -8,7 +8,6 @@ import (
 	"strings"
 	"testing"
 	"time"
-	"unsafe"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/sqs"
@@ -357,9 +356,85 @@ func TestEventKindDocListsEveryKind(t *testing.T) {
 	}
 }
 
-// The event log keeps every event of a fake's life by default: each costs 40 bytes.
-func TestEventTakesFortyBytes(t *testing.T) {
-	if got := unsafe.Sizeof(event{}); got != 40 {
-		t.Errorf("an event takes %d bytes, want 40", got)
+// The event log keeps every event of a fake's life by default, so an event must cost few
+// bytes: a message sent, received and deleted on a clock that moves by the second takes
+// fewer than 24 bytes of log.
+func TestASendReceiveDeleteTakesFewBytesOfLog(t *testing.T) {
+	e := newErgo(t)
+	url := e.queue("jobs", nil)
+	logBytes := func() (n int) {
+		for _, c := range e.f.hist.chunks {
+			n += len(c.buf)
+		}
+		return n
+	}
+	e.send(url, "warm up")
+	before := logBytes()
+	const cycles = 100
+	for range cycles {
+		e.send(url, "work")
+		e.f.Advance(time.Second)
+		m := e.receiveOne(url, 0)
+		e.f.Advance(time.Second)
+		e.delete(url, *m.ReceiptHandle)
+	}
+	perCycle := float64(logBytes()-before) / cycles
+	assert.Less(t, perCycle, 24.0, "bytes of event log per send, receive and delete")
+}
+
+// The event log keeps events encoded as differences from the event before; every event
+// reads back exactly as it was added, whatever its fields hold: times that step back,
+// messages older than the one before, deadlines before their event, the largest values,
+// across chunks and after the log forgot its oldest.
+func TestTheEventLogGivesBackEveryEventAsItWasAdded(t *testing.T) {
+	edge := []event{
+		{at: 0, idNum: 1, queue: 1, kind: EventSent},
+		{at: -1, idNum: 0, kind: EventCallIgnored, op: 255, code: 65535},
+		{at: 1<<63 - 1, idNum: 1<<64 - 1, arg: 1<<64 - 1, queue: 1<<32 - 1, to: 1<<32 - 1, receive: 1<<32 - 1, kind: EventRedriven, op: 1},
+		{at: -1 << 63, idNum: 2, arg: uint64(1<<63 - 1), kind: EventReceived, receive: 1},
+		{at: 5, idNum: 1 << 40, arg: uint64(1) << 63, kind: EventVisibilityChanged},
+		{at: 5, idNum: 3, arg: 4, kind: EventReceived}, // a deadline before the event
+		{at: 5, idNum: 3, arg: 1, kind: EventCallFailed, to: 7, receive: 2, op: 3, code: 9},
+		{kind: EventExpired},
+	}
+	rng := uint64(1)
+	next := func() uint64 { rng = rng*6364136223846793005 + 1442695040888963407; return rng }
+	var want []event
+	for i := range 3*historyChunk + 17 {
+		e := edge[i%len(edge)]
+		if i >= len(edge) {
+			r := next()
+			e = event{at: int64(i)*1e6 + int64(r%1e9), idNum: uint64(i) - r%3, queue: uint32(r >> 60), kind: EventKind(1 + (r>>8)%13)}
+			if r&1 != 0 {
+				e.arg = uint64(e.at) + r%30e9
+			}
+			if r&2 != 0 {
+				e.to = uint32(r >> 40)
+			}
+			if r&4 != 0 {
+				e.receive = uint32(r >> 50)
+			}
+			if r&8 != 0 {
+				e.op, e.code = uint8(r>>16), uint16(r>>24)
+			}
+		}
+		want = append(want, e)
+	}
+	for _, limit := range []int{0, historyChunk} {
+		h := history{limit: limit}
+		for _, e := range want {
+			h.add(e)
+		}
+		var got []event
+		h.each(func(e *event) { got = append(got, *e) })
+		kept := want
+		if limit > 0 {
+			kept = want[h.forgot:]
+			require.True(t, h.dropped())
+		}
+		require.Len(t, got, len(kept), "limit %d", limit)
+		for i := range kept {
+			require.Equal(t, kept[i], got[i], "limit %d, event %d", limit, i)
+		}
 	}
 }
