@@ -88,6 +88,7 @@ type Fake struct {
 	hookMu    sync.Mutex // guards hooks
 	hooks     fakeHooks  // OnMove's, when the clock is not a *VirtualClock (which keeps them)
 	clk       Clock
+	vclk      *VirtualClock // clk, when it is one: read without an interface call or a lock
 
 	region, account, partition string
 	senderID                   string
@@ -276,6 +277,7 @@ func New(opts ...Option) *Fake {
 	if f.clk == nil {
 		f.clk = NewVirtualClock(DefaultStart)
 	}
+	f.vclk, _ = f.clk.(*VirtualClock)
 	f.partition = partitionOf(f.region)
 	f.home = &space{account: f.account, region: f.region, partition: f.partition}
 	f.homeActor = &actor{sp: f.home, principal: rootARN(f.partition, f.account), own: true}
@@ -300,7 +302,12 @@ func (f *Fake) Region() string { return f.region }
 // AccountID returns the account the fake's queue URLs and ARNs name.
 func (f *Fake) AccountID() string { return f.account }
 
-func (f *Fake) now() int64 { return f.clk.Now().UnixNano() }
+func (f *Fake) now() int64 {
+	if f.vclk != nil {
+		return f.vclk.unixNano()
+	}
+	return f.clk.Now().UnixNano()
+}
 
 // Options returns a copy of the options of the client the fake stands in for.
 func (f *Fake) Options() sqs.Options { return f.opts.Copy() }

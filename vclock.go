@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/benbjohnson/clock"
@@ -47,7 +48,19 @@ type VirtualClock struct {
 	waiters waitList    // WaitForTimers calls waiting
 	compat  *clock.Mock // made on the first Timer, AfterFunc or Ticker; then it tells the time
 	hooks   clockHooks  // OnMove's functions
+
+	// nanos is now as Unix nanoseconds, stored with it under mu, for unixNano to read
+	// without the lock; state says whether it may (nanosKept) or the time is the mock's
+	// (nanosMock). A zero VirtualClock has neither.
+	nanos atomic.Int64
+	state atomic.Uint32
 }
+
+// The states of VirtualClock.nanos.
+const (
+	nanosKept = 1 // nanos is now
+	nanosMock = 2 // compat tells the time
+)
 
 // vtimer is one timer armed on a VirtualClock.
 type vtimer struct {
@@ -72,7 +85,25 @@ func (vtimerRole) pos(t *vtimer) int       { return t.pos }
 
 // NewVirtualClock returns a VirtualClock that shows start until it is moved.
 func NewVirtualClock(start time.Time) *VirtualClock {
-	return &VirtualClock{now: start}
+	c := &VirtualClock{}
+	c.setNow(start)
+	return c
+}
+
+// setNow sets the clock's time, with c.mu held (or before the clock is shared).
+func (c *VirtualClock) setNow(t time.Time) {
+	c.now = t
+	c.nanos.Store(t.UnixNano())
+	c.state.CompareAndSwap(0, nanosKept)
+}
+
+// unixNano is Now().UnixNano(), read without the lock while the clock keeps its own time:
+// the fake reads the time at every call.
+func (c *VirtualClock) unixNano() int64 {
+	if c.state.Load() == nanosKept {
+		return c.nanos.Load()
+	}
+	return c.Now().UnixNano()
 }
 
 // Now returns the clock's time.
@@ -128,13 +159,13 @@ func (c *VirtualClock) Add(d time.Duration) {
 		}
 		m := c.compat
 		if m == nil {
-			c.now = at
+			c.setNow(at)
 		}
 		c.mu.Unlock()
 		if m != nil {
 			m.Set(at) // fires its own timers due by then, and sleeps
 			c.mu.Lock()
-			c.now = at
+			c.setNow(at)
 			c.mu.Unlock()
 		}
 		t.fire(at)
@@ -144,7 +175,7 @@ func (c *VirtualClock) Add(d time.Duration) {
 		}
 	}
 	m := c.compat
-	c.now = target
+	c.setNow(target)
 	c.mu.Unlock()
 	if m != nil {
 		m.Set(target)
@@ -292,6 +323,7 @@ func (c *VirtualClock) mock() *clock.Mock {
 		m.Set(now)
 		c.mu.Lock()
 		c.compat = m
+		c.state.Store(nanosMock)
 		c.mu.Unlock()
 	}
 	return m
