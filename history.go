@@ -160,43 +160,42 @@ func (h *history) add(e event) {
 	h.prev = e
 }
 
+// maxEventLen is the longest an encoded event can be: its head, two times that may need a
+// marker and ten bytes each, the other message's number, its queue, to and receive, op and
+// code.
+const maxEventLen = 1 + 11 + 10 + 5 + 11 + 5 + 5 + 1 + 3
+
 // appendEvent appends e to buf, encoded against prev.
 func appendEvent(buf []byte, prev, e *event) []byte {
+	var b [maxEventLen]byte
 	head := byte(e.kind) & evKindMask
+	n := 1
+	n = putTime(&b, n, e.at-prev.at)
+	n = putUvarint(&b, n, zigzag(int64(e.idNum-prev.idNum)))
+	n = putUvarint(&b, n, uint64(e.queue))
 	if e.arg != 0 {
 		head |= evHasArg
+		if e.kind.argIsDeadline() {
+			n = putTime(&b, n, int64(e.arg)-e.at)
+		} else {
+			n = putUvarint(&b, n, e.arg)
+		}
 	}
 	if e.to != 0 {
 		head |= evHasTo
+		n = putUvarint(&b, n, uint64(e.to))
 	}
 	if e.receive != 0 {
 		head |= evHasReceive
+		n = putUvarint(&b, n, uint64(e.receive))
 	}
 	if e.op != 0 || e.code != 0 {
 		head |= evHasOp
+		b[n] = e.op
+		n = putUvarint(&b, n+1, uint64(e.code))
 	}
-	buf = append(buf, head)
-	buf = appendTime(buf, e.at-prev.at)
-	buf = appendZigzag(buf, int64(e.idNum-prev.idNum))
-	buf = appendUvarint(buf, uint64(e.queue))
-	if head&evHasArg != 0 {
-		if e.kind.argIsDeadline() {
-			buf = appendTime(buf, int64(e.arg)-e.at)
-		} else {
-			buf = appendUvarint(buf, e.arg)
-		}
-	}
-	if head&evHasTo != 0 {
-		buf = appendUvarint(buf, uint64(e.to))
-	}
-	if head&evHasReceive != 0 {
-		buf = appendUvarint(buf, uint64(e.receive))
-	}
-	if head&evHasOp != 0 {
-		buf = append(buf, e.op)
-		buf = appendUvarint(buf, uint64(e.code))
-	}
-	return buf
+	b[0] = head
+	return append(buf, b[:n]...)
 }
 
 // decodeEvent decodes the event at the start of buf into e, which holds the event before
@@ -237,19 +236,21 @@ func decodeEvent(buf []byte, e *event) []byte {
 // argIsDeadline reports whether an event of kind k carries a deadline as its arg.
 func (k EventKind) argIsDeadline() bool { return k == EventReceived || k == EventVisibilityChanged }
 
-// appendTime appends a difference of times in nanoseconds: one of whole milliseconds, as
-// the fake's clock usually moves, as milliseconds (a minute in three bytes, not five), with
-// the low bit set; others as nanoseconds, the low bit clear. A difference too large to
-// shift (2⁶² ns, 146 years, or more) is a 0 and then the difference in full: the other forms
-// never write a 0, since a difference of 0 is in whole milliseconds.
-func appendTime(buf []byte, d int64) []byte {
+// putTime writes a difference of times in nanoseconds at b[n:] and returns where it
+// ends: one of whole milliseconds, as the fake's clock usually moves, as milliseconds (a
+// minute in three bytes, not five), with the low bit set; others as nanoseconds, the low bit
+// clear. A difference too large to shift (2⁶² ns, 146 years, or more) is a 0 and then the
+// difference in full: the other forms never write a 0, since a difference of 0 is in whole
+// milliseconds.
+func putTime(b *[maxEventLen]byte, n int, d int64) int {
 	if d%1e6 == 0 {
-		return appendUvarint(buf, zigzag(d/1e6)<<1|1)
+		return putUvarint(b, n, zigzag(d/1e6)<<1|1)
 	}
 	if u := zigzag(d); u < 1<<63 {
-		return appendUvarint(buf, u<<1)
+		return putUvarint(b, n, u<<1)
 	}
-	return appendUvarint(append(buf, 0), zigzag(d))
+	b[n] = 0
+	return putUvarint(b, n+1, zigzag(d))
 }
 
 // readTime reads what appendTime appended.
@@ -265,18 +266,19 @@ func readTime(buf []byte) (int64, []byte) {
 	return unzigzag(u >> 1), rest
 }
 
-func appendZigzag(buf []byte, v int64) []byte { return appendUvarint(buf, zigzag(v)) }
-
 func zigzag(v int64) uint64 { return uint64(v<<1 ^ v>>63) }
 
 func unzigzag(u uint64) int64 { return int64(u>>1) ^ -int64(u&1) }
 
-func appendUvarint(buf []byte, v uint64) []byte {
+// putUvarint writes v as a varint at b[n:] and returns where it ends.
+func putUvarint(b *[maxEventLen]byte, n int, v uint64) int {
 	for v >= 0x80 {
-		buf = append(buf, byte(v)|0x80)
+		b[n] = byte(v) | 0x80
 		v >>= 7
+		n++
 	}
-	return append(buf, byte(v))
+	b[n] = byte(v)
+	return n + 1
 }
 
 func readZigzag(buf []byte) (int64, []byte) {
