@@ -586,9 +586,8 @@ func newServer(cfg config) (*server, error) {
 	return s, nil
 }
 
-// serverHistoryLimit bounds the server's event log (3 to 15 bytes an event, 52 at most: about
-// 10 MB, 55 MB at worst), and
-// serverCallLimit its call record (at most about 60 MB).
+// serverHistoryLimit bounds the server's event log (3 to 15 bytes an event, 52 at most:
+// about 10 MB, 55 MB at worst), and serverCallLimit its call record (at most about 60 MB).
 const (
 	serverHistoryLimit = 1 << 20
 	serverCallLimit    = 1 << 17
