@@ -26,12 +26,14 @@ import {
   SQSServiceException,
 } from "@aws-sdk/client-sqs";
 import {
+  ConfirmSubscriptionCommand,
   CreateTopicCommand,
   DeleteTopicCommand,
   GetSubscriptionAttributesCommand,
   GetTopicAttributesCommand,
   InvalidParameterException,
   ListSubscriptionsByTopicCommand,
+  ListSubscriptionsCommand,
   ListTagsForResourceCommand,
   ListTopicsCommand,
   NotFoundException,
@@ -149,11 +151,29 @@ async function receiveAll(url, max = 10) {
   assert.equal(attrs.VisibilityTimeout, "30");
   assert.equal(attrs.ApproximateNumberOfMessagesDelayed, "1");
 
+  // Long polls on the virtual clock: one that a send answers, one whose wait the clock ends.
+  const control = (path, method = "GET") => fetch(`${endpoint}/_sqsfake/${path}`, { method, headers: { "X-Sqsfake-Control": "1" } })
+    .then((r) => { assert.equal(r.status, 200, path); return r.json(); });
+  const answered = sqs.send(new ReceiveMessageCommand({ QueueUrl: url, WaitTimeSeconds: 20 }));
+  await control("pollers?n=1&timeout=10s");
+  await sqs.send(new SendMessageCommand({ QueueUrl: url, MessageBody: "while polling" }));
+  const ans = await answered;
+  assert.deepEqual(ans.Messages.map((x) => x.Body), ["while polling"]);
+  await sqs.send(new DeleteMessageCommand({ QueueUrl: url, ReceiptHandle: ans.Messages[0].ReceiptHandle }));
+  const waiting = sqs.send(new ReceiveMessageCommand({ QueueUrl: url, WaitTimeSeconds: 20 }));
+  await control("pollers?n=1&timeout=10s");
+  await control("advance?d=20s", "POST");
+  assert.equal((await waiting).Messages, undefined, "a long poll the clock ends is empty");
+
   const e = await rejects(sqs, new GetQueueUrlCommand({ QueueName: "js-nope" }), QueueDoesNotExist);
   assert.equal(e.name, "QueueDoesNotExist");
   assert.equal(e.message, "The specified queue does not exist.");
   assert.equal(e.$metadata.httpStatusCode, 400);
   assert.equal(e.$fault, "client");
+  // The query-compatible code and type, from the x-amzn-query-error header.
+  assert.equal(e.Code, "AWS.SimpleQueueService.NonExistentQueue");
+  assert.equal(e.Type, "Sender");
+  assert.deepEqual(e.Error, { Code: "AWS.SimpleQueueService.NonExistentQueue", Type: "Sender", Message: "The specified queue does not exist." });
   const bad = await rejects(sqs, new SendMessageCommand({ QueueUrl: url, MessageBody: "x", DelaySeconds: 901 }), SQSServiceException);
   assert.equal(bad.name, "InvalidParameterValue");
 }
@@ -304,6 +324,35 @@ assert.deepEqual((await receiveAll(env.url)).map((m) => JSON.parse(m.Body).Messa
   assert.equal(ids.name, "BatchEntryIdsNotDistinctException");
   const sub = await rejects(sns, new SubscribeCommand({ TopicArn: topic, Protocol: "carrier-pigeon", Endpoint: "x" }), InvalidParameterException);
   assert.match(sub.message, /^Invalid parameter: /);
+}
+
+// A queue of another account: the subscription is pending until ConfirmSubscription with
+// the token of the SubscriptionConfirmation delivered into the queue.
+{
+  const OTHER = "111111111111";
+  const other = new SQSClient(config(endpoint, OTHER, "test"));
+  const arn = `arn:aws:sqs:${REGION}:${OTHER}:js-other`;
+  const policy = {
+    Statement: [{ Effect: "Allow", Principal: { Service: "sns.amazonaws.com" }, Action: "sqs:SendMessage", Resource: arn,
+      Condition: { ArnEquals: { "aws:SourceArn": topic } } }],
+  };
+  const { QueueUrl } = await other.send(new CreateQueueCommand({ QueueName: "js-other", Attributes: { Policy: JSON.stringify(policy) } }));
+  assert.equal(QueueUrl, `${endpoint}/${OTHER}/js-other`);
+  const pending = await sns.send(new SubscribeCommand({ TopicArn: topic, Protocol: "sqs", Endpoint: arn }));
+  assert.equal(pending.SubscriptionArn, "pending confirmation");
+  const { Messages: [confirmation] } = await other.send(new ReceiveMessageCommand({ QueueUrl }));
+  const c = JSON.parse(confirmation.Body);
+  assert.deepEqual(Object.keys(c), ["Type", "MessageId", "Token", "TopicArn", "Message", "SubscribeURL", "Timestamp",
+    "SignatureVersion", "Signature", "SigningCertURL"]);
+  assert.equal(c.Type, "SubscriptionConfirmation");
+  assert.equal(c.TopicArn, topic);
+  const wrong = await rejects(sns, new ConfirmSubscriptionCommand({ TopicArn: topic, Token: "not-the-token" }), InvalidParameterException);
+  assert.equal(wrong.message, "Invalid token");
+  const { SubscriptionArn } = await sns.send(new ConfirmSubscriptionCommand({ TopicArn: topic, Token: c.Token }));
+  assert.ok(SubscriptionArn.startsWith(topic + ":"), SubscriptionArn);
+  const all = (await sns.send(new ListSubscriptionsCommand({}))).Subscriptions;
+  assert.ok(all.some((x) => x.SubscriptionArn === SubscriptionArn && x.Owner === ACCOUNT && x.Endpoint === arn), all);
+  await sns.send(new UnsubscribeCommand({ SubscriptionArn }));
 }
 
 // --- FIFO topic → FIFO queue -----------------------------------------------------------
