@@ -26,6 +26,7 @@ import {
   SQSServiceException,
 } from "@aws-sdk/client-sqs";
 import {
+  AddPermissionCommand,
   ConfirmSubscriptionCommand,
   CreateTopicCommand,
   DeleteTopicCommand,
@@ -39,12 +40,15 @@ import {
   NotFoundException,
   PublishBatchCommand,
   PublishCommand,
+  RemovePermissionCommand,
   SetSubscriptionAttributesCommand,
+  SetTopicAttributesCommand,
   SNSClient,
   SNSServiceException,
   SubscribeCommand,
   TagResourceCommand,
   UnsubscribeCommand,
+  UntagResourceCommand,
 } from "@aws-sdk/client-sns";
 
 const [endpoint, signedEndpoint] = process.argv.slice(2);
@@ -122,7 +126,10 @@ async function receiveAll(url, max = 10) {
 
   const batch = await sqs.send(new SendMessageBatchCommand({
     QueueUrl: url,
-    Entries: [{ Id: "a", MessageBody: "b1" }, { Id: "b", MessageBody: "b2", DelaySeconds: 900 }],
+    Entries: [
+      { Id: "a", MessageBody: "b1", MessageAttributes: { k: { DataType: "String.custom", StringValue: "v" } } },
+      { Id: "b", MessageBody: "b2", DelaySeconds: 900 },
+    ],
   }));
   assert.deepEqual(batch.Successful.map((e) => e.Id), ["a", "b"]);
   assert.equal(batch.Failed, undefined);
@@ -186,6 +193,20 @@ assert.equal((await sns.send(new CreateTopicCommand({ Name: "js-orders" }))).Top
 await sns.send(new TagResourceCommand({ ResourceArn: topic, Tags: [{ Key: "env", Value: "test" }] }));
 assert.deepEqual((await sns.send(new ListTagsForResourceCommand({ ResourceArn: topic }))).Tags,
   [{ Key: "env", Value: "test" }, { Key: "team", Value: "js" }]);
+await sns.send(new UntagResourceCommand({ ResourceArn: topic, TagKeys: ["env"] }));
+assert.deepEqual((await sns.send(new ListTagsForResourceCommand({ ResourceArn: topic }))).Tags, [{ Key: "team", Value: "js" }]);
+await sns.send(new SetTopicAttributesCommand({ TopicArn: topic, AttributeName: "DisplayName", AttributeValue: "JS orders" }));
+await sns.send(new AddPermissionCommand({ TopicArn: topic, Label: "js-publish", AWSAccountId: ["111122223333", "444455556666"], ActionName: ["Publish", "GetTopicAttributes"] }));
+{
+  const a = (await sns.send(new GetTopicAttributesCommand({ TopicArn: topic }))).Attributes;
+  assert.equal(a.DisplayName, "JS orders");
+  const st = JSON.parse(a.Policy).Statement.find((x) => x.Sid === "js-publish");
+  assert.ok(st, a.Policy);
+  assert.deepEqual(st.Action, ["SNS:Publish", "SNS:GetTopicAttributes"]);
+  await sns.send(new RemovePermissionCommand({ TopicArn: topic, Label: "js-publish" }));
+  const b = (await sns.send(new GetTopicAttributesCommand({ TopicArn: topic }))).Attributes;
+  assert.ok(!JSON.parse(b.Policy).Statement.some((x) => x.Sid === "js-publish"), b.Policy);
+}
 const topics = (await sns.send(new ListTopicsCommand({}))).Topics.map((t) => t.TopicArn);
 assert.ok(topics.includes(topic), topics);
 
@@ -290,14 +311,18 @@ const batch = await sns.send(new PublishBatchCommand({
   TopicArn: topic,
   PublishBatchRequestEntries: [
     { Id: "small", Message: JSON.stringify({ order: { total: 5, region: "eu-west-1" } }) },
-    { Id: "big", Message: JSON.stringify({ order: { total: 500, region: "eu-west-1" } }), Subject: "big" },
+    { Id: "big", Message: JSON.stringify({ order: { total: 500, region: "eu-west-1" } }), Subject: "big",
+      MessageAttributes: { src: { DataType: "String", StringValue: "batch" }, n: { DataType: "Number", StringValue: "2" } } },
     { Id: "us", Message: JSON.stringify({ order: { total: 500, region: "us-east-1" } }) },
   ],
 }));
 assert.deepEqual(batch.Successful.map((e) => e.Id), ["small", "big", "us"]);
 for (const e of batch.Successful) assert.match(e.MessageId, /^[0-9a-f-]{36}$/);
 assert.deepEqual(batch.Failed ?? [], []);
-assert.deepEqual((await receiveAll(raw.url)).map((m) => JSON.parse(m.Body).order.total), [500]);
+const rawBatch = await receiveAll(raw.url);
+assert.deepEqual(rawBatch.map((m) => JSON.parse(m.Body).order.total), [500]);
+assert.equal(rawBatch[0].MessageAttributes.src.StringValue, "batch");
+assert.equal(rawBatch[0].MessageAttributes.n.StringValue, "2");
 const batchEnv = (await receiveAll(env.url)).map((m) => JSON.parse(m.Body));
 assert.deepEqual(batchEnv.map((e) => e.MessageId), batch.Successful.map((e) => e.MessageId));
 assert.equal(batchEnv[1].Subject, "big");
