@@ -5,12 +5,14 @@ import (
 )
 
 // FuzzFilterPolicy: any policy text compiles or is refused, never panics, and a compiled
-// policy matches any attributes and body without panicking, the same way twice.
+// policy matches any attributes and body without panicking, the same way twice; in Lambda's
+// dialect too, its body matched flattened.
 func FuzzFilterPolicy(f *testing.F) {
 	for _, seed := range []string{
 		`{"a":["b"]}`, `{"a":[{"prefix":"x"}]}`, `{"a":[{"numeric":[">",1,"<=",5]}]}`, `{"a":[{"cidr":"10.0.0.0/8"}]}`,
 		`{"a":[{"anything-but":{"prefix":"x"}}]}`, `{"$or":[{"a":["1"]},{"b":[{"exists":false}]}]}`, `{"a":{"b":[{"wildcard":"*x*"}]}}`,
 		`{"a":[{"numeric":["=",1,">",2]}]}`, `not json`, `{"a":[[]]}`, `[]`, `{"a.b":[null,true,1e400]}`,
+		`{"b":{"c":["x"]}}`, `{"b":{"c":{"d":[{"exists":false}]}}}`,
 	} {
 		f.Add(seed, `{"a":"10.1.2.3","b":[1,{"c":"x"}]}`, "10.1.2.3")
 	}
@@ -35,6 +37,12 @@ func FuzzFilterPolicy(f *testing.F) {
 				if again := p.MatchAttributes(attrs); again != first {
 					t.Fatal("attribute match not deterministic")
 				}
+			}
+		}
+		if p, err := Compile(policy, lambda); err == nil {
+			b, _ := ParseBody(body)
+			if first := p.MatchBody(b); p.MatchBody(b) != first {
+				t.Fatal("Lambda body match not deterministic")
 			}
 		}
 	})

@@ -17,6 +17,26 @@ type Attr struct {
 // Body reports whether the policy has MessageBody scope.
 func (p *Pattern) Body() bool { return p.body }
 
+// Keys returns the pattern's top-level keys, sorted ($or's branches not included).
+func (p *Pattern) Keys() []string {
+	keys := make([]string, len(p.root.keys))
+	for i := range p.root.keys {
+		keys[i] = p.root.keys[i].key
+	}
+	return keys
+}
+
+// Nested reports whether the pattern's top-level key is an object pattern (rather than a
+// list of matchers).
+func (p *Pattern) Nested(key string) bool {
+	for i := range p.root.keys {
+		if p.root.keys[i].key == key {
+			return p.root.keys[i].child != nil
+		}
+	}
+	return false
+}
+
 // value is one candidate value.
 type value struct {
 	isStr, isNum, isNull, isBool bool
@@ -131,23 +151,28 @@ func matchAttrObject(o *object, attrs map[string]Attr) bool {
 	for i := range o.keys {
 		r := &o.keys[i]
 		a, ok := attrs[r.key]
-		if !ok {
-			if !r.existence(false) {
-				return false
-			}
-			continue
-		}
-		if r.existence(true) {
-			continue
-		}
-		if !matchAttr(r, a) {
+		if !r.holds(ok, ok && (r.existence(true) || matchAttr(r, a))) {
 			return false
 		}
 	}
+	return o.orsHold(func(b *object) bool { return matchAttrObject(b, attrs) })
+}
+
+// holds reports whether a key rule holds given what a lookup of its key found: a value
+// (matched: one that matches), or nothing, which only {"exists": false} accepts.
+func (r *keyRule) holds(found, matched bool) bool {
+	if !found {
+		return r.existence(false)
+	}
+	return matched
+}
+
+// orsHold reports whether each $or of the object has a branch that holds.
+func (o *object) orsHold(branch func(*object) bool) bool {
 	for _, branches := range o.ors {
 		any := false
 		for i := range branches {
-			if matchAttrObject(&branches[i], attrs) {
+			if branch(&branches[i]) {
 				any = true
 				break
 			}
@@ -256,46 +281,32 @@ func ParseBody(body string) (b map[string]any, ok bool) {
 }
 
 // MatchBody matches a MessageBody-scope policy against a body ParseBody parsed (nil: the
-// body is not a JSON object, which matches nothing).
+// body is not a JSON object, which matches nothing); numbers may also be float64s, as
+// json.Unmarshal decodes them.
 func (p *Pattern) MatchBody(b map[string]any) bool {
-	return b != nil && matchBodyObject(&p.root, b)
+	return b != nil && matchBodyObject(&p.root, b, p.flat)
 }
 
-func matchBodyObject(o *object, m map[string]any) bool {
+func matchBodyObject(o *object, m map[string]any, flat bool) bool {
 	for i := range o.keys {
 		r := &o.keys[i]
-		found, matched := lookup(r, m, r.key)
-		if !found {
-			if !r.existence(false) {
-				return false
-			}
-			continue
-		}
-		if !matched {
+		if !r.holds(lookup(r, m, r.key, flat)) {
 			return false
 		}
 	}
-	for _, branches := range o.ors {
-		any := false
-		for i := range branches {
-			if matchBodyObject(&branches[i], m) {
-				any = true
-				break
-			}
-		}
-		if !any {
-			return false
-		}
-	}
-	return true
+	return o.orsHold(func(b *object) bool { return matchBodyObject(b, m, flat) })
 }
 
 // lookup finds key in m — as a key, or dotted through nested objects ("a.b" is m["a"]["b"]
-// too) — and reports whether it was found and whether one of its values matches r.
-func lookup(r *keyRule, m map[string]any, key string) (found, matched bool) {
+// too) — and reports whether it was found and whether one of its values matches r. A
+// list of matchers finds leaves only: a key holding an object is not there for it
+// ("exists" works on leaf nodes, SNS's guide says).
+func lookup(r *keyRule, m map[string]any, key string, flat bool) (found, matched bool) {
 	if v, ok := m[key]; ok {
-		found = true
-		if matchBodyValue(r, v) {
+		if _, obj := v.(map[string]any); !obj || r.child != nil {
+			found = true
+		}
+		if matchBodyValue(r, v, flat) {
 			return true, true
 		}
 	}
@@ -304,7 +315,7 @@ func lookup(r *keyRule, m map[string]any, key string) (found, matched bool) {
 			continue
 		}
 		if sub, ok := m[key[:i]].(map[string]any); ok {
-			f, mt := lookup(r, sub, key[i+1:])
+			f, mt := lookup(r, sub, key[i+1:], flat)
 			found = found || f
 			if mt {
 				return true, true
@@ -314,10 +325,13 @@ func lookup(r *keyRule, m map[string]any, key string) (found, matched bool) {
 	return found, false
 }
 
-func matchBodyValue(r *keyRule, v any) bool {
+func matchBodyValue(r *keyRule, v any, flat bool) bool {
 	if arr, ok := v.([]any); ok {
+		if flat && r.child != nil {
+			return matchFlattened(r.child, arr)
+		}
 		for _, e := range arr {
-			if matchBodyValue(r, e) {
+			if matchBodyValue(r, e, flat) {
 				return true
 			}
 		}
@@ -325,7 +339,10 @@ func matchBodyValue(r *keyRule, v any) bool {
 	}
 	if r.child != nil {
 		obj, ok := v.(map[string]any)
-		return ok && matchBodyObject(r.child, obj)
+		return ok && matchBodyObject(r.child, obj, flat)
+	}
+	if _, obj := v.(map[string]any); obj {
+		return false // matchers match leaves
 	}
 	if r.existence(true) {
 		return true
@@ -340,6 +357,8 @@ func matchBodyValue(r *keyRule, v any) bool {
 			return false
 		}
 		c.isNum, c.n = true, f
+	case float64: // a body decoded without UseNumber
+		c.isNum, c.n = true, x
 	case bool:
 		c.isBool, c.b = true, x
 	case nil:
@@ -348,4 +367,56 @@ func matchBodyValue(r *keyRule, v any) bool {
 		return false
 	}
 	return r.matchValue(&c)
+}
+
+// matchFlattened matches an object pattern against an array as Options.FlattenArrays says:
+// each key of the pattern against the values that key has in any element that is an object
+// (an array value contributing its elements), so two keys may match in different elements.
+func matchFlattened(o *object, list []any) bool {
+	for i := range o.keys {
+		r := &o.keys[i]
+		found, matched := false, false
+		if r.child == nil {
+			for _, e := range list {
+				if m, ok := e.(map[string]any); ok {
+					f, mt := lookup(r, m, r.key, true)
+					found = found || f
+					if mt {
+						matched = true
+						break
+					}
+				}
+			}
+		} else {
+			// An object pattern nested under the array: its values gathered from every
+			// element, matched as one value or flattened again (this allocates; SNS's
+			// dialect never comes here).
+			var values []any
+			for _, e := range list {
+				m, ok := e.(map[string]any)
+				if !ok {
+					continue
+				}
+				v, ok := m[r.key]
+				if !ok {
+					continue
+				}
+				found = true
+				if inner, ok := v.([]any); ok {
+					values = append(values, inner...)
+				} else {
+					values = append(values, v)
+				}
+			}
+			if len(values) == 1 {
+				matched = matchBodyValue(r, values[0], true)
+			} else {
+				matched = matchFlattened(r.child, values)
+			}
+		}
+		if !r.holds(found, matched) {
+			return false
+		}
+	}
+	return o.orsHold(func(b *object) bool { return matchFlattened(b, list) })
 }

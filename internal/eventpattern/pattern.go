@@ -1,7 +1,10 @@
-// Package eventpattern compiles and matches Amazon SNS subscription filter policies (the
-// EventBridge pattern language as SNS documents it): compiled once, matched without
-// allocating against message attributes, or against a message body parsed once per
-// publish. Refusals carry SNS's texts (SPEC-sns.md §8.4) without Jackson's location suffix.
+// Package eventpattern compiles and matches EventBridge's pattern language in the two dialects
+// the fakes speak: Amazon SNS subscription filter policies (CompileFilterPolicy) and Lambda's
+// event filters for SQS event source mappings (package lambdasqs, through Compile and its
+// Options). One compiler and one evaluator serve both; Options carries where the dialects
+// differ. Patterns are compiled once and matched without allocating against message
+// attributes, or against a message body parsed once per publish. SNS's refusals carry SNS's
+// texts (SPEC-sns.md §8.4) without Jackson's location suffix.
 package eventpattern
 
 import (
@@ -20,11 +23,55 @@ const (
 	MaxPolicyBytes  = 256 * 1024
 )
 
-// Pattern is a compiled filter policy.
+// Pattern is a compiled filter policy or event pattern.
 type Pattern struct {
 	root object
 	body bool // MessageBody scope
+	flat bool // Options.FlattenArrays
 }
+
+// Options are the differences between the dialects one compiler reads: SNS's filter policies
+// (CompileFilterPolicy's options) and Lambda's event filters (lambdasqs's).
+type Options struct {
+	// Body lets a pattern nest objects (SNS's MessageBody scope; Lambda's patterns on the
+	// record); without it a nested object is SNS's MessageAttributes-scope refusal.
+	Body bool
+	// Limits applies SNS's limits (SPEC-sns.md §8.3): MaxPolicyBytes, MaxKeys top-level
+	// keys, MaxCombinations.
+	Limits bool
+	// NoEmptyObjects refuses an empty object anywhere, the pattern itself included.
+	NoEmptyObjects bool
+	// Unsupported is the features this dialect refuses with an *UnsupportedError instead
+	// of evaluating them (or, for ObjectOperand, of refusing them as invalid).
+	Unsupported Feature
+	// FlattenArrays matches an object pattern against an array of objects as one object
+	// whose fields hold the values they have in any of the elements, so two fields may match
+	// in different elements (Lambda's dialect as lambdasqs models it). Without it one element
+	// must match the whole object pattern (SNS: event-ruler's array consistency).
+	FlattenArrays bool
+}
+
+// Feature is a part of the pattern language a dialect may leave out (Options.Unsupported).
+type Feature uint8
+
+// The features of Options.Unsupported.
+const (
+	Or                  Feature = 1 << iota // {"$or": [pattern, …]}, and any key named $or
+	Wildcard                                // {"wildcard": "…*…"}
+	CIDR                                    // {"cidr": "10.0.0.0/24"}
+	AnythingButOperator                     // {"anything-but": {"prefix": "…"}}
+	ObjectOperand                           // {"prefix": {"equals-ignore-case": "…"}} and the like
+)
+
+// UnsupportedError is the refusal of a pattern that uses a feature its dialect leaves out.
+type UnsupportedError struct {
+	// What names the feature as a pattern writes it: "$or", "wildcard", …
+	What string
+}
+
+func (e *UnsupportedError) Error() string { return e.What + " is not supported" }
+
+func (o *Options) refuses(f Feature) bool { return o.Unsupported&f != 0 }
 
 // object is a policy object: every key must match, and one branch of each $or.
 type object struct {
@@ -82,7 +129,14 @@ func fail(msg string) error { return errors.New("FilterPolicy: " + msg) }
 // CompileFilterPolicy compiles a FilterPolicy for the scope (body: MessageBody, else
 // MessageAttributes). Its error's text is what follows SNS's "Invalid parameter: " prefix.
 func CompileFilterPolicy(text string, body bool) (*Pattern, error) {
-	if len(text) > MaxPolicyBytes {
+	return Compile(text, Options{Body: body, Limits: true})
+}
+
+// Compile compiles a pattern in the dialect the options describe. A refusal is an
+// *UnsupportedError for a feature the dialect leaves out, else an error whose text is SNS's
+// (after its "Invalid parameter: " prefix).
+func Compile(text string, opts Options) (*Pattern, error) {
+	if opts.Limits && len(text) > MaxPolicyBytes {
 		return nil, fail("Filter policy is too large")
 	}
 	dec := json.NewDecoder(strings.NewReader(text))
@@ -98,15 +152,15 @@ func CompileFilterPolicy(text string, body bool) (*Pattern, error) {
 	if !ok {
 		return nil, fail("failed to parse JSON. " + jacksonText(text))
 	}
-	if len(m) > MaxKeys {
+	if opts.Limits && len(m) > MaxKeys {
 		return nil, fail("Filter policy can not have more than 5 keys")
 	}
-	p := &Pattern{body: body}
+	p := &Pattern{body: opts.Body, flat: opts.FlattenArrays}
 	var err error
-	if p.root, err = compileObject(m, body, 1); err != nil {
+	if p.root, err = compileObject(m, &opts); err != nil {
 		return nil, err
 	}
-	if combinations(&p.root) > MaxCombinations {
+	if opts.Limits && combinations(&p.root) > MaxCombinations {
 		return nil, fail("Filter policy is too complex")
 	}
 	return p, nil
@@ -131,8 +185,11 @@ func jacksonText(text string) string {
 	return "Unrecognized token '" + t[:end] + "': was expecting (JSON String, Number, Array, Object or token 'null', 'true' or 'false')"
 }
 
-func compileObject(m map[string]any, body bool, depth int) (object, error) {
+func compileObject(m map[string]any, opts *Options) (object, error) {
 	var o object
+	if opts.NoEmptyObjects && len(m) == 0 {
+		return o, fail("Empty objects are not allowed")
+	}
 	keys := make([]string, 0, len(m))
 	for k := range m {
 		keys = append(keys, k)
@@ -140,11 +197,14 @@ func compileObject(m map[string]any, body bool, depth int) (object, error) {
 	sortStrings(keys)
 	for _, k := range keys {
 		v := m[k]
+		if k == "$or" && opts.refuses(Or) {
+			return o, &UnsupportedError{What: "$or"}
+		}
 		if k == "$or" {
 			if list, ok := v.([]any); ok && len(list) >= 2 && allObjects(list) {
 				var branches []object
 				for _, b := range list {
-					bo, err := compileObject(b.(map[string]any), body, depth)
+					bo, err := compileObject(b.(map[string]any), opts)
 					if err != nil {
 						return o, err
 					}
@@ -161,7 +221,7 @@ func compileObject(m map[string]any, body bool, depth int) (object, error) {
 			}
 			r := keyRule{key: k}
 			for _, e := range x {
-				mt, err := compileMatcher(e)
+				mt, err := compileMatcher(e, opts)
 				if err != nil {
 					return o, err
 				}
@@ -169,10 +229,10 @@ func compileObject(m map[string]any, body bool, depth int) (object, error) {
 			}
 			o.keys = append(o.keys, r)
 		case map[string]any:
-			if !body {
+			if !opts.Body {
 				return o, errNestedAttributes
 			}
-			child, err := compileObject(x, body, depth+1)
+			child, err := compileObject(x, opts)
 			if err != nil {
 				return o, err
 			}
@@ -206,7 +266,7 @@ func toFloat(n json.Number) (float64, bool) {
 	return f, err == nil && !math.IsInf(f, 0)
 }
 
-func compileMatcher(e any) (matcher, error) {
+func compileMatcher(e any, opts *Options) (matcher, error) {
 	switch x := e.(type) {
 	case string:
 		return matcher{k: kExactString, str: x}, nil
@@ -228,17 +288,24 @@ func compileMatcher(e any) (matcher, error) {
 			return matcher{}, fail("Only one key allowed in match expression")
 		}
 		for op, v := range x {
-			return compileOperator(op, v)
+			return compileOperator(op, v, opts)
 		}
 	}
 	return matcher{}, fail("Match value must be String, number, true, false, or null")
 }
 
-func compileOperator(op string, v any) (matcher, error) {
+func compileOperator(op string, v any, opts *Options) (matcher, error) {
+	switch {
+	case op == "wildcard" && opts.refuses(Wildcard), op == "cidr" && opts.refuses(CIDR):
+		return matcher{}, &UnsupportedError{What: op}
+	}
 	switch op {
 	case "prefix", "suffix", "equals-ignore-case", "wildcard":
 		s, ok := v.(string)
 		if !ok {
+			if _, obj := v.(map[string]any); obj && opts.refuses(ObjectOperand) {
+				return matcher{}, &UnsupportedError{What: op + " with an object operand"}
+			}
 			return matcher{}, fail(op + " match pattern must be a string")
 		}
 		k := map[string]kind{"prefix": kPrefix, "suffix": kSuffix, "equals-ignore-case": kIgnoreCase, "wildcard": kWildcard}[op]
@@ -258,7 +325,7 @@ func compileOperator(op string, v any) (matcher, error) {
 	case "numeric":
 		return compileNumeric(v)
 	case "anything-but":
-		return compileAnythingBut(v)
+		return compileAnythingBut(v, opts)
 	}
 	return matcher{}, fail("Unrecognized match type " + op)
 }
@@ -361,7 +428,7 @@ func scalarText(v any) string {
 	return "]"
 }
 
-func compileAnythingBut(v any) (matcher, error) {
+func compileAnythingBut(v any, opts *Options) (matcher, error) {
 	m := matcher{k: kAnythingBut}
 	add := func(e any) error {
 		switch x := e.(type) {
@@ -389,6 +456,9 @@ func compileAnythingBut(v any) (matcher, error) {
 			}
 		}
 	case map[string]any:
+		if opts.refuses(AnythingButOperator) {
+			return m, &UnsupportedError{What: "anything-but with an operator"}
+		}
 		if len(x) != 1 {
 			return m, fail("Only one key allowed in match expression")
 		}
