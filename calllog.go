@@ -524,7 +524,7 @@ func (f *Fake) setReceipt(r *callRec, handle *string) {
 	if handle == nil {
 		return
 	}
-	rc, err := decodeReceipt(f.receiptKey(), *handle)
+	rc, err := f.readReceipt(*handle)
 	if err != nil {
 		f.calls.setKey(r, keepBody(*handle))
 		return
@@ -630,7 +630,7 @@ func failureLabel(err error, door Door) string {
 // noteFailedHandle adds a failed call to the timeline of the message a receipt handle
 // names, if the handle is one the fake issued.
 func (f *Fake) noteFailedHandle(id callID, handle, code string, fault bool) {
-	r, err := decodeReceipt(f.receiptKey(), handle)
+	r, err := f.readReceipt(handle)
 	if err != nil {
 		return
 	}

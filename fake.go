@@ -96,6 +96,7 @@ type Fake struct {
 	seed                       uint64
 	epoch                      uint64    // how many times the fake was reset: receipt handles name it
 	handles                    handleKey // the key of this epoch's receipt handles (newHandleKey)
+	lastReceipt                receiptMemo
 	inFlightLimit              int
 	purgeCooldown              time.Duration
 	opts                       sqs.Options

@@ -668,7 +668,11 @@ func TestResetMakesEarlierReceiptHandlesStale(t *testing.T) {
 				require.Len(t, got.Messages, 1)
 				return q.QueueUrl, got.Messages[0].ReceiptHandle
 			}
-			_, old := sendAndReceive("before")
+			oldURL, old := sendAndReceive("before")
+			// The fake reads the handle just before the Reset: what it remembers of the last
+			// handle it read must not outlive the epoch.
+			_, err := d.api.ChangeMessageVisibility(ctx, &sqs.ChangeMessageVisibilityInput{QueueUrl: oldURL, ReceiptHandle: old, VisibilityTimeout: 30})
+			require.NoError(t, err)
 			d.f.Reset()
 			url, current := sendAndReceive("after")
 			assert.NotEqual(t, *old, *current)
@@ -681,7 +685,7 @@ func TestResetMakesEarlierReceiptHandlesStale(t *testing.T) {
 				assert.Equal(t, "ReceiptHandleIsInvalid", invalid.ErrorCode())
 				assert.Equal(t, want, invalid.ErrorMessage())
 			}
-			_, err := d.api.DeleteMessage(ctx, &sqs.DeleteMessageInput{QueueUrl: url, ReceiptHandle: old})
+			_, err = d.api.DeleteMessage(ctx, &sqs.DeleteMessageInput{QueueUrl: url, ReceiptHandle: old})
 			requireInvalid(err)
 			_, err = d.api.ChangeMessageVisibility(ctx, &sqs.ChangeMessageVisibilityInput{QueueUrl: url, ReceiptHandle: old, VisibilityTimeout: 0})
 			requireInvalid(err)

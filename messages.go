@@ -431,7 +431,7 @@ func errHandleExpired(handle string) *sqsError {
 // messageOf resolves a receipt handle of q to its message, which is nil when the message is
 // no longer in the queue.
 func (f *Fake) messageOf(q *queue, handle string) (*message, receipt, *sqsError) {
-	r, err := decodeReceipt(f.receiptKey(), handle)
+	r, err := f.readReceipt(handle)
 	if err != nil {
 		return nil, r, errReceiptHandleIsInvalid(handle)
 	}
