@@ -115,7 +115,8 @@ type Fake struct {
 	deletedAt    map[queueKey]int64 // when a queue was deleted, for the 60-second cooldown on its name
 	nextQueueID  uint32
 	nextMsgID    uint64
-	nextSeqNum   uint64 // FIFO sequence numbers
+	serviceAttrs sharedAttributes // a service principal's last stored attributes (storedAttributes)
+	nextSeqNum   uint64           // FIFO sequence numbers
 	requests     atomic.Uint64
 
 	pollers     []*poller // parked long polls, in the order they parked
