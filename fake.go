@@ -363,7 +363,7 @@ func (f *Fake) begin(ctx context.Context, op string, params any, optFns []func(*
 		return c, operationError(op, "", err)
 	}
 	c.reached = true
-	if c.fault = f.takeFault(op, params); c.fault != nil && c.fault.Err != nil && !c.fault.LoseResponse && c.fault.FailEntries == nil {
+	if c.fault = f.takeFault(op, params); c.fault.refuses() {
 		return c, c.disturbed(ctx) // the call fails without reaching the engine
 	}
 	return c, nil
@@ -372,15 +372,7 @@ func (f *Fake) begin(ctx context.Context, op string, params any, optFns []func(*
 // finish ends a call the engine answered with err: an injected latency still holds the
 // answer back, and the engine's error is shaped for the caller.
 func (c *call) finish(ctx context.Context, err error) error {
-	if c.fault != nil && c.fault.LoseResponse {
-		return c.disturbed(ctx) // the answer is lost, whatever it said
-	}
-	if c.fault != nil && c.fault.Latency > 0 {
-		if werr := c.f.waitClock(ctx, c.fault.Latency); werr != nil {
-			return c.fail(heldError(ctx, werr))
-		}
-	}
-	return c.fail(err)
+	return c.fail(c.settle(ctx, err))
 }
 
 // end finishes a call the engine answered: a fault that lets the operation take effect
@@ -389,7 +381,10 @@ func (c *call) end(ctx context.Context) error {
 	if c.fault == nil || !c.fault.LoseResponse && c.fault.Latency == 0 {
 		return nil
 	}
-	return c.disturbed(ctx)
+	if err := c.settle(ctx, nil); err != nil {
+		return c.fail(err)
+	}
+	return nil
 }
 
 // callNumberKey is the context key under which door 2 (Client) and door 3 (Handler) pass a

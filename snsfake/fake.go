@@ -56,10 +56,28 @@ func New(f *sqsfake.Fake) *Fake {
 	f.OnReset(s.reset)
 	names := make([]string, 0, len(operations))
 	for op := range operations {
-		names = append(names, recordName(op))
+		if op != "PublishBatch" {
+			names = append(names, recordName(op))
+		}
 	}
 	f.RegisterOperations(names...)
+	f.RegisterBatchOperation(recordName("PublishBatch"), publishBatchEntryIDs)
 	return s
+}
+
+// publishBatchEntryIDs is the entry Ids of a PublishBatch input, for Fault.FailEntries.
+func publishBatchEntryIDs(params any) []string {
+	in, _ := params.(*sns.PublishBatchInput)
+	if in == nil {
+		return nil
+	}
+	ids := make([]string, 0, len(in.PublishBatchRequestEntries))
+	for _, e := range in.PublishBatchRequestEntries {
+		if e.Id != nil {
+			ids = append(ids, *e.Id)
+		}
+	}
+	return ids
 }
 
 // SQS is the queue fake the topics deliver into.

@@ -176,7 +176,7 @@ func checkAttribute(name string, a types.MessageAttributeValue) *snsError {
 // subscription whose filter policy matches it (SPEC-sns.md §6, §7). PhoneNumber and
 // platform-endpoint TargetArns are refused as SNS refuses unknown ones: the fake models no
 // SMS or mobile push.
-func (s *Fake) Publish(ctx context.Context, params *sns.PublishInput, optFns ...func(*sns.Options)) (*sns.PublishOutput, error) {
+func (s *Fake) Publish(ctx context.Context, params *sns.PublishInput, optFns ...func(*sns.Options)) (out *sns.PublishOutput, err error) {
 	if params == nil {
 		params = &sns.PublishInput{}
 	}
@@ -184,7 +184,7 @@ func (s *Fake) Publish(ctx context.Context, params *sns.PublishInput, optFns ...
 	if err != nil {
 		return nil, err
 	}
-	defer c.done()
+	defer endCall(ctx, c, &out, &err)
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	t, e := s.publishTarget(c, params)
@@ -228,8 +228,11 @@ func (s *Fake) publishTarget(c *call, in *sns.PublishInput) (*topic, *snsError) 
 }
 
 // PublishBatch publishes up to 10 messages to a topic, in order (SPEC-sns.md §6.4). An
-// entry SNS refuses fails the whole call, as on AWS; Failed is always empty.
-func (s *Fake) PublishBatch(ctx context.Context, params *sns.PublishBatchInput, optFns ...func(*sns.Options)) (*sns.PublishBatchOutput, error) {
+// entry SNS refuses fails the whole call, as on AWS; Failed is empty but for the entries an
+// injected fault fails (sqsfake.Fault.FailEntries on "SNS.PublishBatch": they are not
+// published, and are listed with the fault's Err's code and message — an InternalError,
+// SenderFault false, when Err is nil).
+func (s *Fake) PublishBatch(ctx context.Context, params *sns.PublishBatchInput, optFns ...func(*sns.Options)) (out *sns.PublishBatchOutput, err error) {
 	if params == nil {
 		params = &sns.PublishBatchInput{}
 	}
@@ -237,7 +240,7 @@ func (s *Fake) PublishBatch(ctx context.Context, params *sns.PublishBatchInput, 
 	if err != nil {
 		return nil, err
 	}
-	defer c.done()
+	defer endCall(ctx, c, &out, &err)
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	t, e := s.topicFor(c, *params.TopicArn, "TopicArn", "Publish")
@@ -283,8 +286,12 @@ func (s *Fake) PublishBatch(ctx context.Context, params *sns.PublishBatchInput, 
 	if total > DefaultMaximumMessageSize {
 		return nil, c.fail(newError("BatchRequestTooLong", "The length of all the messages put together is more than the limit."))
 	}
-	out := &sns.PublishBatchOutput{Successful: []types.PublishBatchResultEntry{}, Failed: []types.BatchResultErrorEntry{}}
+	out = &sns.PublishBatchOutput{Successful: []types.PublishBatchResultEntry{}, Failed: []types.BatchResultErrorEntry{}}
 	for i := range ens {
+		if fails, ferr := c.sc.FailsEntry(*entries[i].Id); fails {
+			out.Failed = append(out.Failed, failedEntry(*entries[i].Id, ferr))
+			continue
+		}
 		id, seq := s.publish(t, &ens[i])
 		r := types.PublishBatchResultEntry{Id: entries[i].Id, MessageId: aws.String(id)}
 		if seq != "" {
@@ -293,6 +300,16 @@ func (s *Fake) PublishBatch(ctx context.Context, params *sns.PublishBatchInput, 
 		out.Successful = append(out.Successful, r)
 	}
 	return out, nil
+}
+
+// failedEntry is a PublishBatch entry an injected fault failed with err: its code and
+// message when it is an SNS error (ServiceError), else SNS's InternalError.
+func failedEntry(id string, err error) types.BatchResultErrorEntry {
+	e, ok := err.(*snsError)
+	if !ok {
+		e = errInternal()
+	}
+	return types.BatchResultErrorEntry{Id: aws.String(id), Code: aws.String(e.code), Message: aws.String(e.message), SenderFault: e.status < 500}
 }
 
 // publish publishes one checked message: FIFO deduplication, then delivery. It returns
