@@ -30,9 +30,16 @@
 // The SNS calls are in the queue fake's call record too (sqsfake.ServiceCall), numbered
 // with its calls — CallCount, WaitForCalls, WaitIdle, request ids — with Operation "SNS." and
 // the operation ("SNS.Publish"), their door and caller, and an SNS refusal becomes LastError.
-// sqsfake.InjectFault takes them with an Err (snsfake.ServiceError for an SNS error), Match
-// and Times; LoseResponse, Latency and FailEntries are SQS's only. CallFilter does not name
-// SNS operations: filter Calls by Operation yourself.
+// sqsfake.CallFilter and the call assertions (AssertCallCount, AssertLastCallError, …) name
+// them so too. sqsfake.InjectFault takes them with every kind of fault it has for SQS's
+// operations, applied the same way through every door: Err (snsfake.ServiceError for an SNS
+// error) fails the call without running it; LoseResponse runs it (the message is published
+// and delivered) and the caller gets Err or sqsfake.ErrLostResponse — the SNS wire drops the
+// connection instead; Latency holds the answer back until the fake's clock has moved on by
+// that much (WaitForPollers counts the call); FailEntries on "SNS.PublishBatch" fails the
+// entries it picks, which are not published and are listed in Failed with Err's code and
+// message (SNS's InternalError, SenderFault false, when Err is nil). Match and Times work as
+// on SQS's operations.
 //
 // # Doors
 //
