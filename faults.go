@@ -18,10 +18,12 @@ import (
 
 // Fault describes calls to disturb and how.
 type Fault struct {
-	// Operation is the operation to disturb, e.g. "DeleteMessage"; "" matches every one.
+	// Operation is the operation to disturb, e.g. "DeleteMessage", or a companion's as its
+	// calls carry it, e.g. "SNS.Publish" (RegisterOperations); "" matches every one, the
+	// companions' too.
 	Operation string
-	// Match, if set, must return true for a call's input (a *sqs.<Operation>Input) for the
-	// fault to apply.
+	// Match, if set, must return true for a call's input (a *sqs.<Operation>Input, or a
+	// companion's, such as *sns.PublishInput) for the fault to apply.
 	Match func(params any) bool
 	// Times is how many matching calls the fault disturbs; 0 means every matching call
 	// until it is removed.
