@@ -48,8 +48,8 @@ type Fault struct {
 	// code and message (ErrInternal's when Err is nil; SenderFault false for a server
 	// error), while the call itself and its other entries succeed. A call in which it picks
 	// no entry is left alone and does not count toward Times. Err must then be nil or a
-	// ServiceError (on a companion's operation: the companion's, such as
-	// snsfake.ServiceError, its internal error when nil). Like Match, it runs outside the fake's locks and may call the fake.
+	// ServiceError; on a companion's operation, the companion's (snsfake.ServiceError), any
+	// other Err failing the entries with the companion's internal error. Like Match, it runs outside the fake's locks and may call the fake.
 	FailEntries func(id string) bool
 }
 

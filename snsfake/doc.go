@@ -38,8 +38,8 @@
 // connection instead; Latency holds the answer back until the fake's clock has moved on by
 // that much (WaitForPollers counts the call); FailEntries on "SNS.PublishBatch" fails the
 // entries it picks, which are not published and are listed in Failed with Err's code and
-// message (SNS's InternalError, SenderFault false, when Err is nil). Match and Times work as
-// on SQS's operations.
+// message (SNS's InternalError, SenderFault false, when Err is nil or not an SNS error).
+// Match (which sees the *sns.<Operation>Input) and Times work as on SQS's operations.
 //
 // # Doors
 //
