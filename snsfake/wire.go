@@ -50,7 +50,10 @@ import (
 const snsNamespace = "http://sns.amazonaws.com/doc/2010-03-31/"
 
 // Handler returns an http.Handler that serves SNS's wire protocol and hands every other
-// request to next (the queue fake's Handler), by the routing rule above.
+// request to next (the queue fake's Handler), by the routing rule above. A call whose
+// response an injected fault loses (sqsfake.Fault.LoseResponse) drops the connection, as the
+// queue fake's Handler does: the handler panics with http.ErrAbortHandler, which net/http's
+// server takes as "drop the connection".
 func (s *Fake) Handler(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.Method == http.MethodGet && r.URL.Path == SigningCertPath() {
