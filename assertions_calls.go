@@ -128,7 +128,7 @@ func describeCallError(c Call) string {
 
 // selectCalls returns the calls a filter selects, or what is wrong with the filter.
 func selectCalls(f *Fake, filter CallFilter) ([]Call, string) {
-	if err := filter.check(); err != nil {
+	if err := filter.check(f); err != nil {
 		return nil, err.Error()
 	}
 	return f.Calls(filter), ""

@@ -175,7 +175,8 @@ func errorMessageOf(err error) string {
 // CallFilter selects calls of the record. Its zero value selects every call.
 type CallFilter struct {
 	// Operation, if set, is the operation the calls are, e.g. "DeleteMessage". It must name
-	// an SQS operation.
+	// an SQS operation, or a companion's as its calls carry it (RegisterOperations), such as
+	// "SNS.Publish" for package snsfake's.
 	Operation string
 	// Queue, if set, is the queue the calls name: a name, URL or ARN, matched by the
 	// queue's name.
@@ -209,19 +210,20 @@ func (cf CallFilter) count(n int) string {
 	return s
 }
 
-// check reports a filter that names no SQS operation.
-func (cf CallFilter) check() error {
+// check reports a filter that names no operation of f's, SQS's or a companion's.
+func (cf CallFilter) check(f *Fake) error {
 	if cf.Operation == "" {
 		return nil
 	}
-	if _, ok := operationIndex[cf.Operation]; !ok {
-		return errors.New("CallFilter.Operation " + notAnOperation(cf.Operation))
+	if _, ok := operationIndex[cf.Operation]; !ok && !f.serviceOperation(cf.Operation) {
+		return errors.New("CallFilter.Operation " + f.notAnOperation(cf.Operation))
 	}
 	return nil
 }
 
-func (cf CallFilter) match(op uint8, queue string) bool {
-	if cf.Operation != "" && operationNames[op] != cf.Operation {
+// match reports whether the filter selects a call of the operation named op.
+func (cf CallFilter) match(op, queue string) bool {
+	if cf.Operation != "" && op != cf.Operation {
 		return false
 	}
 	if cf.Queue != "" && (queue == "" || lastSegment(queue) != lastSegment(cf.Queue)) {
@@ -234,14 +236,14 @@ func (cf CallFilter) match(op uint8, queue string) bool {
 // since New or Reset — its operation, caller, times, input and outcome — as far as
 // WithCallLimit keeps it. With filters, it returns the calls that match any of them. A call
 // enters the record when it begins, so a long poll still parked is there, with a zero End.
-// It panics when a filter's Operation names no SQS operation: a misspelt name would
-// silently match nothing.
+// It panics when a filter's Operation names no operation, SQS's or a companion's
+// ("SNS.Publish"): a misspelt name would silently match nothing.
 //
 // The record is deterministic: the same calls in the same order, on the same clock moves,
 // give the same record.
 func (f *Fake) Calls(filters ...CallFilter) []Call {
 	for _, cf := range filters {
-		if err := cf.check(); err != nil {
+		if err := cf.check(f); err != nil {
 			panic("sqsfake: Calls: " + err.Error())
 		}
 	}
@@ -294,7 +296,7 @@ func (f *Fake) callRecords(filters []CallFilter) (views []callView, seqs []uint6
 	l.recs.each(func(r *callRec) {
 		seq++
 		queue := l.queueOf(r)
-		if len(filters) > 0 && !matchAny(filters, r.op, queue) {
+		if len(filters) > 0 && !matchAny(filters, l.opNameOf(r), queue) {
 			return
 		}
 		v := callView{callRec: *r, queue: queue, key: l.keyOf(r), handles: f.handles}
@@ -307,7 +309,16 @@ func (f *Fake) callRecords(filters []CallFilter) (views []callView, seqs []uint6
 	return views, seqs
 }
 
-func matchAny(filters []CallFilter, op uint8, queue string) bool {
+// opNameOf is the name of the operation of an entry: SQS's, or the name a companion's call
+// (or a refused wire request) carries.
+func (l *callLogs) opNameOf(r *callRec) string {
+	if r.op == 0 && r.flags&callHasExtra != 0 {
+		return l.extra(r).opName
+	}
+	return operationNames[r.op]
+}
+
+func matchAny(filters []CallFilter, op, queue string) bool {
 	for _, cf := range filters {
 		if cf.match(op, queue) {
 			return true

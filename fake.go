@@ -117,7 +117,8 @@ type Fake struct {
 	deletedAt    map[queueKey]int64 // when a queue was deleted, for the 60-second cooldown on its name
 	nextQueueID  uint32
 	nextMsgID    uint64
-	nextSeqNum   uint64 // FIFO sequence numbers
+	serviceAttrs sharedAttributes // a service principal's last stored attributes (storedAttributes)
+	nextSeqNum   uint64           // FIFO sequence numbers
 	requests     atomic.Uint64
 
 	pollers     []*poller // parked long polls, in the order they parked
@@ -370,7 +371,7 @@ func (f *Fake) begin(ctx context.Context, op string, params any, optFns []func(*
 		return c, operationError(op, "", err)
 	}
 	c.reached = true
-	if c.fault = f.takeFault(op, params); c.fault != nil && c.fault.Err != nil && !c.fault.LoseResponse && c.fault.FailEntries == nil {
+	if c.fault = f.takeFault(op, params); c.fault.refuses() {
 		return c, c.disturbed(ctx) // the call fails without reaching the engine
 	}
 	return c, nil
@@ -379,15 +380,7 @@ func (f *Fake) begin(ctx context.Context, op string, params any, optFns []func(*
 // finish ends a call the engine answered with err: an injected latency still holds the
 // answer back, and the engine's error is shaped for the caller.
 func (c *call) finish(ctx context.Context, err error) error {
-	if c.fault != nil && c.fault.LoseResponse {
-		return c.disturbed(ctx) // the answer is lost, whatever it said
-	}
-	if c.fault != nil && c.fault.Latency > 0 {
-		if werr := c.f.waitClock(ctx, c.fault.Latency); werr != nil {
-			return c.fail(heldError(ctx, werr))
-		}
-	}
-	return c.fail(err)
+	return c.fail(c.settle(ctx, err))
 }
 
 // end finishes a call the engine answered: a fault that lets the operation take effect
@@ -396,7 +389,10 @@ func (c *call) end(ctx context.Context) error {
 	if c.fault == nil || !c.fault.LoseResponse && c.fault.Latency == 0 {
 		return nil
 	}
-	return c.disturbed(ctx)
+	if err := c.settle(ctx, nil); err != nil {
+		return c.fail(err)
+	}
+	return nil
 }
 
 // callNumberKey is the context key under which door 2 (Client) and door 3 (Handler) pass a

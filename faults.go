@@ -18,10 +18,12 @@ import (
 
 // Fault describes calls to disturb and how.
 type Fault struct {
-	// Operation is the operation to disturb, e.g. "DeleteMessage"; "" matches every one.
+	// Operation is the operation to disturb, e.g. "DeleteMessage", or a companion's as its
+	// calls carry it, e.g. "SNS.Publish" (RegisterOperations); "" matches every one, the
+	// companions' too.
 	Operation string
-	// Match, if set, must return true for a call's input (a *sqs.<Operation>Input) for the
-	// fault to apply.
+	// Match, if set, must return true for a call's input (a *sqs.<Operation>Input, or a
+	// companion's, such as *sns.PublishInput) for the fault to apply.
 	Match func(params any) bool
 	// Times is how many matching calls the fault disturbs; 0 means every matching call
 	// until it is removed.
@@ -40,18 +42,25 @@ type Fault struct {
 	// (the operation itself takes effect when called). WaitForCalls and WaitForPollers count
 	// such a call as waiting on the clock.
 	Latency time.Duration
-	// FailEntries, on SendMessageBatch, DeleteMessageBatch or ChangeMessageVisibilityBatch,
-	// fails only the entries whose Id it returns true for, the partial failure a producer or
+	// FailEntries, on SendMessageBatch, DeleteMessageBatch or ChangeMessageVisibilityBatch
+	// (or a companion's batch operation, such as "SNS.PublishBatch"), fails only the entries whose Id it returns true for, the partial failure a producer or
 	// consumer retries: they take no effect and are listed in the answer's Failed with Err's
 	// code and message (ErrInternal's when Err is nil; SenderFault false for a server
 	// error), while the call itself and its other entries succeed. A call in which it picks
 	// no entry is left alone and does not count toward Times. Err must then be nil or a
-	// ServiceError. Like Match, it runs outside the fake's locks and may call the fake.
+	// ServiceError; on a companion's operation, the companion's (snsfake.ServiceError), any
+	// other Err failing the entries with the companion's internal error. Like Match, it runs outside the fake's locks and may call the fake.
 	FailEntries func(id string) bool
 }
 
 // batchOperations are the operations Fault.FailEntries applies to.
 var batchOperations = map[string]bool{"SendMessageBatch": true, "DeleteMessageBatch": true, "ChangeMessageVisibilityBatch": true}
+
+// refuses reports whether the fault fails the call without the operation running: an Err
+// that is neither a lost response's nor batch entries'.
+func (fl *takenFault) refuses() bool {
+	return fl != nil && fl.Err != nil && !fl.LoseResponse && fl.FailEntries == nil
+}
 
 // takenFault is a fault as one call takes it: with FailEntries, the Ids of the entries it
 // fails, picked when the call took the fault (outside the fake's lock, so FailEntries may
@@ -149,7 +158,7 @@ type activeFault struct {
 type faults struct {
 	mu      sync.Mutex
 	list    []*activeFault
-	service map[string]bool // companions' operations (RegisterOperations)
+	service map[string]serviceOperation // companions' operations (RegisterOperations)
 }
 
 // notAnOperation says that op names no SQS operation, and which it may have meant: one
@@ -163,12 +172,26 @@ func notAnOperation(op string) string {
 	return fmt.Sprintf("%q is not an SQS operation; name one as the SDK does, e.g. \"DeleteMessage\"", op)
 }
 
+// notAnOperation is notAnOperation, suggesting also a companion's operation spelt the same
+// in another case.
+func (f *Fake) notAnOperation(op string) string {
+	f.faults.mu.Lock()
+	defer f.faults.mu.Unlock()
+	for name := range f.faults.service {
+		if strings.EqualFold(name, op) {
+			return fmt.Sprintf("%q is not an operation; did you mean %q?", op, name)
+		}
+	}
+	return notAnOperation(op)
+}
+
 // InjectFault adds a fault; faults apply in the order they were added, the first that
 // matches a call taking it. The returned function removes the fault. It panics when
-// fault.Operation names no SQS operation: a misspelt name would silently never match.
+// fault.Operation names no operation, SQS's or a companion's (RegisterOperations, such as
+// "SNS.Publish"): a misspelt name would silently never match.
 func (f *Fake) InjectFault(fault Fault) (remove func()) {
 	if _, ok := operations[fault.Operation]; !ok && fault.Operation != "" && !f.serviceOperation(fault.Operation) {
-		panic("sqsfake: InjectFault: " + notAnOperation(fault.Operation))
+		panic("sqsfake: InjectFault: " + f.notAnOperation(fault.Operation))
 	}
 	if fault.Times < 0 {
 		panic(fmt.Sprintf("sqsfake: InjectFault: Times %d; want 1 or more calls to disturb, or 0 for every matching call", fault.Times))
@@ -176,14 +199,12 @@ func (f *Fake) InjectFault(fault Fault) (remove func()) {
 	if fault.Latency < 0 || fault.Latency > 0 && fault.Latency < time.Millisecond {
 		panic(fmt.Sprintf("sqsfake: InjectFault: Latency %v; want 0 (none) or %s", fault.Latency, durationRule))
 	}
-	if f.serviceOperation(fault.Operation) && (fault.Err == nil || fault.LoseResponse || fault.Latency > 0 || fault.FailEntries != nil) {
-		panic(fmt.Sprintf("sqsfake: InjectFault: %s is a companion's operation: it takes Err (and Match, Times) only", fault.Operation))
-	}
 	if fault.FailEntries != nil {
-		if !batchOperations[fault.Operation] {
+		companion := f.serviceOperationInfo(fault.Operation)
+		if !batchOperations[fault.Operation] && companion.entryIDs == nil {
 			panic(fmt.Sprintf("sqsfake: InjectFault: FailEntries needs Operation SendMessageBatch, DeleteMessageBatch or ChangeMessageVisibilityBatch; got %q", fault.Operation))
 		}
-		if _, ok := fault.Err.(*sqsError); fault.Err != nil && !ok {
+		if _, ok := fault.Err.(*sqsError); fault.Err != nil && !ok && companion.entryIDs == nil {
 			panic("sqsfake: InjectFault: with FailEntries, Err must be nil or a ServiceError")
 		}
 	}
@@ -237,7 +258,7 @@ func (f *Fake) takeFault(op string, params any) *takenFault {
 		var failing map[string]bool
 		if af.FailEntries != nil {
 			// A call none of whose entries is picked is not disturbed, nor counted.
-			for _, id := range batchEntryIDs(params) {
+			for _, id := range f.entryIDsOf(op, params) {
 				if id != nil && af.FailEntries(*id) {
 					if failing == nil {
 						failing = make(map[string]bool)
@@ -272,10 +293,37 @@ func (f *Fake) takeFault(op string, params any) *takenFault {
 // instead of asking it): it holds the response back for the fault's latency and replaces it
 // with the fault's error. It returns the error the caller gets, or nil to answer normally.
 func (c *call) disturbed(ctx context.Context) error {
+	if err := c.disturbance(ctx); err != nil {
+		return c.fail(err)
+	}
+	return nil
+}
+
+// settle applies a call's fault to the answer of an operation that ran, err being the
+// operation's error (nil: it succeeded): with LoseResponse the answer is lost, whatever it
+// said (disturbance); an injected latency holds it back. It returns the error the caller gets
+// before any shaping, or nil to answer normally.
+func (c *call) settle(ctx context.Context, err error) error {
+	fl := c.fault
+	switch {
+	case fl == nil:
+		return err
+	case fl.LoseResponse:
+		return c.disturbance(ctx)
+	case fl.Latency > 0:
+		if werr := c.f.waitClock(ctx, fl.Latency); werr != nil {
+			return heldError(ctx, werr)
+		}
+	}
+	return err
+}
+
+// disturbance is disturbed's error before it is shaped for the caller.
+func (c *call) disturbance(ctx context.Context) error {
 	fl := c.fault
 	if fl.Latency > 0 {
 		if err := c.f.waitClock(ctx, fl.Latency); err != nil {
-			return c.fail(heldError(ctx, err))
+			return heldError(ctx, err)
 		}
 	}
 	err := fl.Err
@@ -285,10 +333,7 @@ func (c *call) disturbed(ctx context.Context) error {
 	if err == nil && fl.LoseResponse {
 		err = ErrLostResponse
 	}
-	if err == nil {
-		return nil
-	}
-	return c.fail(err)
+	return err
 }
 
 // waitClock blocks until the fake's clock has moved on by d, or ctx ends. It counts as a

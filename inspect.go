@@ -609,6 +609,7 @@ func (f *Fake) reset() {
 	f.idIndex, f.idIndexed = nil, 0
 	f.tasks, f.runningTasks = nil, nil
 	f.nextQueueID, f.nextMsgID, f.nextSeqNum, f.nextTaskID = 0, 0, 0, 0
+	f.serviceAttrs = sharedAttributes{}
 	f.epoch++
 	f.handles = newHandleKey(f.creds.handleSecret(), f.seed, f.epoch)
 	f.requests.Store(0)

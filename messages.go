@@ -1,6 +1,7 @@
 package sqsfake
 
 import (
+	"bytes"
 	"encoding/hex"
 	"strconv"
 	"strings"
@@ -138,12 +139,8 @@ func (f *Fake) enqueue(q *queue, r *sendRequest, now int64) sent {
 		retainFrom: now,
 	}
 	if len(r.attrs) > 0 || len(r.sys) > 0 || r.groupID != nil || r.by != 0 {
-		ext := &messageExt{sender: r.by, attrs: copyMessageAttributes(r.attrs)}
-		if len(ext.attrs) > 0 {
-			// Over the stored copy: it holds what SQS received (invalid UTF-8 replaced by
-			// U+FFFD), and a receive that returns every attribute reuses this digest.
-			ext.md5Attrs = md5OfMessageAttributes(ext.attrs)
-		}
+		ext := &messageExt{sender: r.by}
+		ext.attrs, ext.md5Attrs = f.storedAttributes(r)
 		if len(r.sys) > 0 {
 			sys := r.sys
 			if !systemAttributesValidUTF8(sys) {
@@ -197,6 +194,59 @@ func (f *Fake) enqueue(q *queue, r *sendRequest, now int64) sent {
 	}
 	f.sourceGained(q)
 	return out
+}
+
+// storedAttributes returns the copy of r's MessageAttributes a message keeps, and its
+// MD5OfMessageAttributes (computed over the stored copy: it holds what SQS received, invalid
+// UTF-8 replaced by U+FFFD, and a receive that returns every attribute reuses this digest).
+// A service principal fanning one message out (an SNS topic's raw deliveries) sends the same
+// attributes to many queues: its sends share one stored copy, which nothing writes to
+// (reads hand out copies), while the attributes are the same as its last send's. f.mu is held.
+func (f *Fake) storedAttributes(r *sendRequest) (map[string]types.MessageAttributeValue, string) {
+	if len(r.attrs) == 0 {
+		return nil, ""
+	}
+	service := r.by != 0 && int(r.by) <= len(f.actorList) && f.actorList[r.by-1].service.Service != ""
+	if service && f.serviceAttrs.stored != nil && sameAttributes(r.attrs, f.serviceAttrs.stored) {
+		return f.serviceAttrs.stored, f.serviceAttrs.md5
+	}
+	stored := copyMessageAttributes(r.attrs)
+	sum := md5OfMessageAttributes(stored)
+	if service {
+		f.serviceAttrs.stored, f.serviceAttrs.md5 = stored, sum
+	}
+	return stored, sum
+}
+
+// sharedAttributes is the stored copy of a service principal's last sent attributes.
+type sharedAttributes struct {
+	stored map[string]types.MessageAttributeValue
+	md5    string
+}
+
+// sameAttributes reports whether in, a send's attributes, are exactly what stored, a stored
+// copy, holds: the same names, data types and values. Lists (which SQS does not support
+// yet) never compare the same.
+func sameAttributes(in, stored map[string]types.MessageAttributeValue) bool {
+	if len(in) != len(stored) {
+		return false
+	}
+	for name, v := range in {
+		s, ok := stored[name]
+		if !ok || v.StringListValues != nil || v.BinaryListValues != nil || !samePtrString(v.DataType, s.DataType) ||
+			!samePtrString(v.StringValue, s.StringValue) || (v.BinaryValue == nil) != (s.BinaryValue == nil) ||
+			!bytes.Equal(v.BinaryValue, s.BinaryValue) {
+			return false
+		}
+	}
+	return true
+}
+
+func samePtrString(a, b *string) bool {
+	if a == nil || b == nil {
+		return a == b
+	}
+	return *a == *b
 }
 
 // systemAttributesValidUTF8 reports whether every string of attrs is valid UTF-8, so that it

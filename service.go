@@ -201,32 +201,102 @@ func (p *ResourcePolicy) Decide(r PolicyRequest) PolicyDecision {
 
 // RegisterOperations registers a companion service's operations under the names its calls
 // carry, the service's ID and the operation as the service's SDK names it, such as
-// "SNS.Publish", so that InjectFault takes them (a Fault with Err, and Match or Times: the
-// call fails with Err without running; LoseResponse, Latency and FailEntries are SQS's).
+// "SNS.Publish", so that InjectFault, CallFilter and the call assertions take them. A Fault
+// on one works as on the fake's own operations, the companion applying it through its
+// ServiceCall: Err fails the call without running, LoseResponse runs it and loses the
+// answer, Latency holds the answer back on the fake's clock; FailEntries needs a batch
+// operation (RegisterBatchOperation).
 func (f *Fake) RegisterOperations(names ...string) {
+	for _, n := range names {
+		f.registerOperation(n, serviceOperation{})
+	}
+}
+
+// RegisterBatchOperation registers a companion's batch operation, as RegisterOperations
+// does, with entryIDs, which returns the Ids of the entries of a call's input (the params
+// BeginServiceCall gets), for Fault.FailEntries.
+func (f *Fake) RegisterBatchOperation(name string, entryIDs func(params any) []string) {
+	f.registerOperation(name, serviceOperation{entryIDs: entryIDs})
+}
+
+// serviceOperation is a companion's operation as the faults know it.
+type serviceOperation struct {
+	entryIDs func(params any) []string // a batch operation's entry Ids; nil for others
+}
+
+func (f *Fake) registerOperation(name string, op serviceOperation) {
 	f.faults.mu.Lock()
 	defer f.faults.mu.Unlock()
 	if f.faults.service == nil {
-		f.faults.service = make(map[string]bool, len(names))
+		f.faults.service = make(map[string]serviceOperation)
 	}
-	for _, n := range names {
-		f.faults.service[n] = true
-	}
+	f.faults.service[name] = op
 }
 
 func (f *Fake) serviceOperation(name string) bool {
 	f.faults.mu.Lock()
 	defer f.faults.mu.Unlock()
+	_, ok := f.faults.service[name]
+	return ok
+}
+
+func (f *Fake) serviceOperationInfo(name string) serviceOperation {
+	f.faults.mu.Lock()
+	defer f.faults.mu.Unlock()
 	return f.faults.service[name]
 }
 
-// ServiceCall is one call of a companion's operation, from BeginServiceCall to End.
+// entryIDsOf returns the entry Ids of a batch operation's input, the fake's or a
+// companion's.
+func (f *Fake) entryIDsOf(op string, params any) []*string {
+	if batchOperations[op] {
+		return batchEntryIDs(params)
+	}
+	var ids []*string
+	if get := f.serviceOperationInfo(op).entryIDs; get != nil {
+		for _, id := range get(params) {
+			ids = append(ids, &id)
+		}
+	}
+	return ids
+}
+
+// ServiceCall is one call of a companion's operation, from BeginServiceCall to End. The
+// companion applies the call's injected fault as the fake's own operations do: Refusal
+// before running the operation, FailsEntry on each batch entry, Settle on its answer.
 type ServiceCall struct {
 	c call
-	// Fault is the fault InjectFault gave the call, or nil: the companion answers its Err
-	// without running the operation.
+	// Fault is the fault InjectFault gave the call, or nil.
 	Fault *Fault
 }
+
+// Refusal returns the error the call fails with without running, when its fault says so
+// (an Err, without LoseResponse or FailEntries), once the fault's Latency has passed on the
+// fake's clock (or the caller's context ended: then its error); else nil: run the operation,
+// then Settle. The error is the fault's as it is, for the companion to shape as its SDK does.
+func (sc *ServiceCall) Refusal(ctx context.Context) error {
+	if !sc.c.fault.refuses() {
+		return nil
+	}
+	return sc.c.disturbance(ctx)
+}
+
+// FailsEntry reports whether the call's fault fails the batch entry with this Id
+// (Fault.FailEntries: the entry takes no effect and is listed as failed), with the fault's
+// Err for the entry's code and message (nil: the companion's internal error).
+func (sc *ServiceCall) FailsEntry(id string) (bool, error) {
+	fl := sc.c.fault
+	if fl == nil || !fl.failing[id] {
+		return false, nil
+	}
+	return true, fl.Err
+}
+
+// Settle applies the call's fault to the answer of the operation, which ran with the error
+// err (nil: it succeeded): the fault's Latency holds the answer back on the fake's clock,
+// LoseResponse replaces it with the fault's Err, or ErrLostResponse. It returns the error the
+// caller gets (err, as it is, when the fault leaves the answer alone), or nil to answer.
+func (sc *ServiceCall) Settle(ctx context.Context, err error) error { return sc.c.settle(ctx, err) }
 
 // BeginServiceCall starts a call of the registered operation op through door, acting as
 // who (nil: the fake's own identity), with its input params (which a fault's Match sees):

@@ -63,17 +63,27 @@ func (s *Fake) begin(ctx context.Context, op string, params any, optFns []func(*
 		c.done()
 		return nil, c.err
 	}
-	if c.sc.Fault != nil {
-		c.err = c.fail(faultError(c.sc.Fault.Err))
+	if ferr := c.sc.Refusal(ctx); ferr != nil {
+		// An injected Err fails the call without running it (after the fault's Latency).
+		c.err = c.fail(ferr)
 		c.done()
 		return nil, c.err
 	}
 	return c, nil
 }
 
-// faultError is an injected fault's error as SNS answers it: an snsfake ServiceError as
-// it is, anything else wrapped as the SDK wraps a transport error.
-func faultError(err error) error { return err }
+// endCall ends a call whose operation ran, deferred by its method (after s.mu is unlocked):
+// the call's injected fault settles the answer as on the fake's own operations — its Latency
+// holds it back on the fake's clock, LoseResponse replaces it with the fault's Err or
+// sqsfake.ErrLostResponse — and the call record gets the outcome.
+func endCall[O any](ctx context.Context, c *call, out **O, err *error) {
+	if c.sc.Fault != nil {
+		if ferr := c.sc.Settle(ctx, nil); ferr != nil {
+			*out, *err = nil, c.fail(ferr)
+		}
+	}
+	c.done()
+}
 
 // requestIDKey carries, for Client's middleware and the wire, a *wireNote: the door the call
 // came through, and where to write its request id.

@@ -3,6 +3,7 @@ package snsfake_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"testing"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
@@ -78,6 +79,45 @@ func TestFaultsInjectedOnSNSOperations(t *testing.T) {
 	assert.Equal(t, snsfake.Lost, p.Deliveries[0].Outcome)
 	assert.Equal(t, "InternalError: We encountered an internal error. Please try again.", p.Deliveries[0].Reason)
 
-	assert.Panics(t, func() { f.InjectFault(sqsfake.Fault{Operation: "SNS.Publish", LoseResponse: true}) })
+	assert.Panics(t, func() {
+		f.InjectFault(sqsfake.Fault{Operation: "SNS.Publish", FailEntries: func(string) bool { return true }})
+	})
 	assert.Panics(t, func() { f.InjectFault(sqsfake.Fault{Operation: "SNS.Nope", Err: sqsfake.ErrInternal}) })
 }
+
+func TestCallFiltersAndCallAssertionsNameSNSOperations(t *testing.T) {
+	ctx := context.Background()
+	s, topic, queue := setup(t, "t", nil, "q")
+	f := s.SQS()
+	subscribe(t, s, topic, queue, nil)
+	for _, m := range []string{"a", "b"} {
+		_, err := s.Publish(ctx, &sns.PublishInput{TopicArn: aws.String(topic), Message: aws.String(m)})
+		require.NoError(t, err)
+	}
+	_, err := s.GetTopicAttributes(ctx, &sns.GetTopicAttributesInput{TopicArn: aws.String(topic + "-nope")})
+	require.Error(t, err)
+
+	var ops []string
+	for _, c := range f.Calls(sqsfake.CallFilter{Operation: "SNS.Publish"}, sqsfake.CallFilter{Operation: "SendMessage"}) {
+		ops = append(ops, c.Operation)
+	}
+	assert.Equal(t, []string{"SNS.Publish", "SendMessage", "SNS.Publish", "SendMessage"}, ops)
+	assert.Len(t, f.Calls(sqsfake.CallFilter{Operation: "SNS.Subscribe"}), 1)
+	assert.True(t, sqsfake.AssertCallCount(t, f, sqsfake.CallFilter{Operation: "SNS.Publish"}, 2))
+	var notFound *types.NotFoundException
+	assert.True(t, sqsfake.AssertLastCallError(t, f, sqsfake.CallFilter{Operation: "SNS.GetTopicAttributes"}, &notFound))
+
+	assert.PanicsWithValue(t, `sqsfake: Calls: CallFilter.Operation "SNS.publish" is not an operation; did you mean "SNS.Publish"?`,
+		func() { f.Calls(sqsfake.CallFilter{Operation: "SNS.publish"}) })
+	assert.PanicsWithValue(t, `sqsfake: InjectFault: "sns.publish" is not an operation; did you mean "SNS.Publish"?`,
+		func() { f.InjectFault(sqsfake.Fault{Operation: "sns.publish", Err: sqsfake.ErrInternal}) })
+	rec := &recordingT{}
+	assert.False(t, sqsfake.AssertCallCount(rec, f, sqsfake.CallFilter{Operation: "SNS.Nope"}, 0))
+	assert.Contains(t, rec.msg, `"SNS.Nope" is not an SQS operation`)
+}
+
+// recordingT is a TestingT that keeps the failure message.
+type recordingT struct{ msg string }
+
+func (r *recordingT) Errorf(format string, args ...any) { r.msg += fmt.Sprintf(format, args...) }
+func (r *recordingT) Helper()                           {}

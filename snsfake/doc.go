@@ -30,9 +30,16 @@
 // The SNS calls are in the queue fake's call record too (sqsfake.ServiceCall), numbered
 // with its calls — CallCount, WaitForCalls, WaitIdle, request ids — with Operation "SNS." and
 // the operation ("SNS.Publish"), their door and caller, and an SNS refusal becomes LastError.
-// sqsfake.InjectFault takes them with an Err (snsfake.ServiceError for an SNS error), Match
-// and Times; LoseResponse, Latency and FailEntries are SQS's only. CallFilter does not name
-// SNS operations: filter Calls by Operation yourself.
+// sqsfake.CallFilter and the call assertions (AssertCallCount, AssertLastCallError, …) name
+// them so too. sqsfake.InjectFault takes them with every kind of fault it has for SQS's
+// operations, applied the same way through every door: Err (snsfake.ServiceError for an SNS
+// error) fails the call without running it; LoseResponse runs it (the message is published
+// and delivered) and the caller gets Err or sqsfake.ErrLostResponse — the SNS wire drops the
+// connection instead; Latency holds the answer back until the fake's clock has moved on by
+// that much (WaitForPollers counts the call); FailEntries on "SNS.PublishBatch" fails the
+// entries it picks, which are not published and are listed in Failed with Err's code and
+// message (SNS's InternalError, SenderFault false, when Err is nil or not an SNS error).
+// Match (which sees the *sns.<Operation>Input) and Times work as on SQS's operations.
 //
 // # Doors
 //
@@ -73,9 +80,9 @@
 // # Publishing and delivery
 //
 // Publish and PublishBatch validate as SNS does (a refused batch entry fails the whole
-// call; Failed is always empty, as in every recording) and deliver at the publish instant,
-// synchronously, into every confirmed sqs subscription whose filter policy matches, in the
-// order the subscriptions were made. The notification envelope is AWS's byte for byte:
+// call; Failed is empty, as in every recording, but for an injected FailEntries fault) and
+// deliver at the publish instant, synchronously, into every confirmed sqs subscription whose
+// filter policy matches, in the order the subscriptions were made. The notification envelope is AWS's byte for byte:
 // pretty-printed, fields in AWS's order, millisecond timestamps, MessageAttributes one a
 // line in key order, UnsubscribeURL; standard topics' envelopes are signed (SignatureVersion
 // 1, SHA1withRSA, or 2, SHA256withRSA) with a fixed test key whose certificate is
@@ -98,16 +105,19 @@
 // # Cost
 //
 // A publish costs its SNS checks and bookkeeping plus one SendMessage per delivery
-// (bench_test.go, compared at the same heap). On a shared 2-core machine under load the
-// figures vary twofold from run to run; in the quieter runs a publish to one raw
-// subscription took about 2.0–2.4× a SendMessage with the same body and attributes (bar:
-// 2×), and a fan-out to 10 filtered raw subscriptions 13–15× (bar: 12×; its floor is 10
-// SendMessages). Most of the difference is the queue fake's own work per delivery — copying
-// the message's attributes into the queue, the policy check for the service principal —
-// and the garbage collector on 10 queues' messages. A filter-policy match of 5 keys costs
-// about 0.2–0.4 µs with no allocation (internal/eventpattern's BenchmarkMatchAttributes).
-// An enveloped delivery of a standard topic is signed with the fake's RSA-1024 test key:
-// about 0.3 ms a publish on that machine, once for all its enveloped subscriptions.
+// (bench_test.go, compared at the same heap). The deliveries of one publication share what
+// they can: the filter's view of the attributes, the envelope's timestamp and signature, and
+// in the queue fake one stored copy of identical attributes (and its MD5) across a service
+// principal's sends; the publication's record is carved from shared chunks. Measured
+// interleaved on a shared 2-core machine (test binaries run alternately at -test.cpu 1, six
+// rounds, median of the per-run ratios): a publish to one raw subscription took 0.8× a
+// SendMessage with the same body and attributes, 1.4× when the attributes differ from one
+// publish to the next (bar: 2×); a fan-out to 10 filtered raw subscriptions 3.4×, 4.1× with
+// varying attributes (bar: 12×; its floor was 10 SendMessages before deliveries shared the
+// stored attributes). A filter-policy match of 5 keys costs about 0.3 µs with no allocation
+// (internal/eventpattern's BenchmarkMatchAttributes). An enveloped delivery of a standard
+// topic is signed with the fake's RSA-1024 test key: about 0.3 ms a publish on that machine,
+// once for all its enveloped subscriptions.
 //
 // # Not modelled
 //

@@ -40,6 +40,10 @@ func errInvalidParameter(what string) *snsError {
 	return newError("InvalidParameter", "Invalid parameter: "+what)
 }
 
+// errInternal is SNS's server fault, for an injected fault that names no error. The
+// message is UNVERIFIED (SPEC-sns.md §9 lists the code, not its text).
+func errInternal() *snsError { return newError("InternalError", "Internal Error") }
+
 func errTopicNotFound() *snsError { return newError("NotFound", "Topic does not exist") }
 
 func errSubscriptionNotFound() *snsError { return newError("NotFound", "Subscription does not exist") }

@@ -3,6 +3,7 @@ package snsfake_test
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strings"
 
@@ -190,4 +191,36 @@ func Example_crossAccountConfirmation() {
 	// in the queue: SubscriptionConfirmation
 	// confirmed: true
 	// in the queue: Notification hello, other account
+}
+
+// A producer's Publish whose answer is lost (the message was published all the same) is
+// retried: the queue gets the message twice, the duplicate a consumer must tolerate. A
+// PublishBatch fault fails one entry only, the partial failure a producer retries.
+func Example_faultsOnPublish() {
+	ctx := context.Background()
+	f := sqsfake.New()
+	topics := snsfake.New(f)
+	tp, _ := topics.CreateTopic(ctx, &sns.CreateTopicInput{Name: aws.String("orders")})
+	_, _ = topics.Subscribe(ctx, &sns.SubscribeInput{TopicArn: tp.TopicArn, Protocol: aws.String("sqs"),
+		Endpoint: aws.String(queueFor(f, "orders", *tp.TopicArn)), Attributes: map[string]string{"RawMessageDelivery": "true"}})
+
+	f.InjectFault(sqsfake.Fault{Operation: "SNS.Publish", Times: 1, LoseResponse: true})
+	in := &sns.PublishInput{TopicArn: tp.TopicArn, Message: aws.String("order 1")}
+	_, err := topics.Publish(ctx, in)
+	fmt.Println("first attempt timed out:", errors.Is(err, context.DeadlineExceeded))
+	_, err = topics.Publish(ctx, in)
+	fmt.Println("retry:", err)
+	fmt.Println(bodies(f, "orders"))
+	fmt.Println(len(f.Calls(sqsfake.CallFilter{Operation: "SNS.Publish"})), "SNS.Publish calls")
+
+	f.InjectFault(sqsfake.Fault{Operation: "SNS.PublishBatch", Times: 1, FailEntries: func(id string) bool { return id == "b" }})
+	out, _ := topics.PublishBatch(ctx, &sns.PublishBatchInput{TopicArn: tp.TopicArn, PublishBatchRequestEntries: []types.PublishBatchRequestEntry{
+		{Id: aws.String("a"), Message: aws.String("order 2")}, {Id: aws.String("b"), Message: aws.String("order 3")}}})
+	fmt.Println(len(out.Successful), "published;", *out.Failed[0].Id, "failed with", *out.Failed[0].Code)
+	// Output:
+	// first attempt timed out: true
+	// retry: <nil>
+	// [order 1 order 1]
+	// 2 SNS.Publish calls
+	// 1 published; b failed with InternalError
 }

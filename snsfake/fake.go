@@ -25,18 +25,20 @@ type Fake struct {
 	opts    sns.Options
 	ownRoot string // the principal ARN of the fake's own account's root user
 
-	mu        sync.Mutex
-	topics    map[string]*topic        // by ARN
-	counts    map[topicKind]int        // topics per account and kind, for the quotas
-	subs      map[string]*subscription // by ARN
-	tokens    map[string]*subscription // pending confirmations by token
-	nextMsg   uint64
-	nextSub   uint64
-	nextToken uint64
-	nextSeq   uint64
-	pubs      []Publication
-	scratch   map[string]sqstypes.MessageAttributeValue // raw deliveries' attributes (publish.go)
-	scratchIn sqs.SendMessageInput                      // the SendMessage of a delivery (publish.go)
+	mu            sync.Mutex
+	topics        map[string]*topic        // by ARN
+	counts        map[topicKind]int        // topics per account and kind, for the quotas
+	subs          map[string]*subscription // by ARN
+	tokens        map[string]*subscription // pending confirmations by token
+	nextMsg       uint64
+	nextSub       uint64
+	nextToken     uint64
+	nextSeq       uint64
+	pubs          []Publication
+	scratch       map[string]sqstypes.MessageAttributeValue // raw deliveries' attributes (publish.go)
+	scratchIn     sqs.SendMessageInput                      // the SendMessage of a delivery (publish.go)
+	pst           publishState                              // the publish being delivered (publish.go)
+	deliveryArena []Delivery                                // where publications' Deliveries are carved from (publish.go)
 }
 
 // New returns an SNS fake on f: it shares f's clock, seed, account and region, and Reset
@@ -54,10 +56,28 @@ func New(f *sqsfake.Fake) *Fake {
 	f.OnReset(s.reset)
 	names := make([]string, 0, len(operations))
 	for op := range operations {
-		names = append(names, recordName(op))
+		if op != "PublishBatch" {
+			names = append(names, recordName(op))
+		}
 	}
 	f.RegisterOperations(names...)
+	f.RegisterBatchOperation(recordName("PublishBatch"), publishBatchEntryIDs)
 	return s
+}
+
+// publishBatchEntryIDs is the entry Ids of a PublishBatch input, for Fault.FailEntries.
+func publishBatchEntryIDs(params any) []string {
+	in, _ := params.(*sns.PublishBatchInput)
+	if in == nil {
+		return nil
+	}
+	ids := make([]string, 0, len(in.PublishBatchRequestEntries))
+	for _, e := range in.PublishBatchRequestEntries {
+		if e.Id != nil {
+			ids = append(ids, *e.Id)
+		}
+	}
+	return ids
 }
 
 // SQS is the queue fake the topics deliver into.
@@ -73,6 +93,7 @@ func (s *Fake) clear() {
 	s.tokens = make(map[string]*subscription)
 	s.nextMsg, s.nextSub, s.nextToken, s.nextSeq = 0, 0, 0, 0
 	s.pubs = nil
+	s.pst, s.deliveryArena = publishState{}, nil
 }
 
 func (s *Fake) reset() {

@@ -6,7 +6,6 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"errors"
-	"maps"
 	"slices"
 	"strconv"
 	"strings"
@@ -177,7 +176,7 @@ func checkAttribute(name string, a types.MessageAttributeValue) *snsError {
 // subscription whose filter policy matches it (SPEC-sns.md §6, §7). PhoneNumber and
 // platform-endpoint TargetArns are refused as SNS refuses unknown ones: the fake models no
 // SMS or mobile push.
-func (s *Fake) Publish(ctx context.Context, params *sns.PublishInput, optFns ...func(*sns.Options)) (*sns.PublishOutput, error) {
+func (s *Fake) Publish(ctx context.Context, params *sns.PublishInput, optFns ...func(*sns.Options)) (out *sns.PublishOutput, err error) {
 	if params == nil {
 		params = &sns.PublishInput{}
 	}
@@ -185,7 +184,7 @@ func (s *Fake) Publish(ctx context.Context, params *sns.PublishInput, optFns ...
 	if err != nil {
 		return nil, err
 	}
-	defer c.done()
+	defer endCall(ctx, c, &out, &err)
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	t, e := s.publishTarget(c, params)
@@ -199,11 +198,18 @@ func (s *Fake) Publish(ctx context.Context, params *sns.PublishInput, optFns ...
 		return nil, c.fail(e)
 	}
 	id, seq := s.publish(t, &en)
-	out := &sns.PublishOutput{MessageId: aws.String(id)}
+	res := &publishResult{id: id, seq: seq}
+	res.out.MessageId = &res.id
 	if seq != "" {
-		out.SequenceNumber = aws.String(seq)
+		res.out.SequenceNumber = &res.seq
 	}
-	return out, nil
+	return &res.out, nil
+}
+
+// publishResult holds a Publish output and the strings it points to in one allocation.
+type publishResult struct {
+	out     sns.PublishOutput
+	id, seq string
 }
 
 func (s *Fake) publishTarget(c *call, in *sns.PublishInput) (*topic, *snsError) {
@@ -222,8 +228,11 @@ func (s *Fake) publishTarget(c *call, in *sns.PublishInput) (*topic, *snsError) 
 }
 
 // PublishBatch publishes up to 10 messages to a topic, in order (SPEC-sns.md §6.4). An
-// entry SNS refuses fails the whole call, as on AWS; Failed is always empty.
-func (s *Fake) PublishBatch(ctx context.Context, params *sns.PublishBatchInput, optFns ...func(*sns.Options)) (*sns.PublishBatchOutput, error) {
+// entry SNS refuses fails the whole call, as on AWS; Failed is empty but for the entries an
+// injected fault fails (sqsfake.Fault.FailEntries on "SNS.PublishBatch": they are not
+// published, and are listed with the fault's Err's code and message — an InternalError,
+// SenderFault false, when Err is nil).
+func (s *Fake) PublishBatch(ctx context.Context, params *sns.PublishBatchInput, optFns ...func(*sns.Options)) (out *sns.PublishBatchOutput, err error) {
 	if params == nil {
 		params = &sns.PublishBatchInput{}
 	}
@@ -231,7 +240,7 @@ func (s *Fake) PublishBatch(ctx context.Context, params *sns.PublishBatchInput, 
 	if err != nil {
 		return nil, err
 	}
-	defer c.done()
+	defer endCall(ctx, c, &out, &err)
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	t, e := s.topicFor(c, *params.TopicArn, "TopicArn", "Publish")
@@ -277,8 +286,12 @@ func (s *Fake) PublishBatch(ctx context.Context, params *sns.PublishBatchInput, 
 	if total > DefaultMaximumMessageSize {
 		return nil, c.fail(newError("BatchRequestTooLong", "The length of all the messages put together is more than the limit."))
 	}
-	out := &sns.PublishBatchOutput{Successful: []types.PublishBatchResultEntry{}, Failed: []types.BatchResultErrorEntry{}}
+	out = &sns.PublishBatchOutput{Successful: []types.PublishBatchResultEntry{}, Failed: []types.BatchResultErrorEntry{}}
 	for i := range ens {
+		if fails, ferr := c.sc.FailsEntry(*entries[i].Id); fails {
+			out.Failed = append(out.Failed, failedEntry(*entries[i].Id, ferr))
+			continue
+		}
 		id, seq := s.publish(t, &ens[i])
 		r := types.PublishBatchResultEntry{Id: entries[i].Id, MessageId: aws.String(id)}
 		if seq != "" {
@@ -287,6 +300,16 @@ func (s *Fake) PublishBatch(ctx context.Context, params *sns.PublishBatchInput, 
 		out.Successful = append(out.Successful, r)
 	}
 	return out, nil
+}
+
+// failedEntry is a PublishBatch entry an injected fault failed with err: its code and
+// message when it is an SNS error (ServiceError), else SNS's InternalError.
+func failedEntry(id string, err error) types.BatchResultErrorEntry {
+	e, ok := err.(*snsError)
+	if !ok {
+		e = errInternal()
+	}
+	return types.BatchResultErrorEntry{Id: aws.String(id), Code: aws.String(e.code), Message: aws.String(e.message), SenderFault: e.status < 500}
 }
 
 // publish publishes one checked message: FIFO deduplication, then delivery. It returns
@@ -349,7 +372,12 @@ func packAttrs(a map[string]types.MessageAttributeValue) []packedAttr {
 	}
 	// One order for the three passes below: ranging over a map twice need not give the
 	// same order twice, and the cuts must follow the appends.
-	names := slices.Sorted(maps.Keys(a))
+	var nameBuf [16]string
+	names := nameBuf[:0]
+	for k := range a {
+		names = append(names, k)
+	}
+	slices.Sort(names)
 	n := 0
 	for _, k := range names {
 		v := a[k]
@@ -397,14 +425,19 @@ func unpackAttrs(packed []packedAttr) map[string]types.MessageAttributeValue {
 	return out
 }
 
-// delivery state shared by the subscriptions of one publish, built when first needed.
+// delivery state shared by the subscriptions of one publish, built when first needed. The
+// fake keeps one (Fake.pst), reused publish after publish: deliveries run one at a time
+// under s.mu, and nothing of it outlives its publish.
 type publishState struct {
-	e         *entry
+	e         entry
 	t         *topic
-	p         *Publication
+	messageID string
+	seq       string
+	time      time.Time
 	ts        string
-	sqsText   string // the message an sqs subscription gets (MessageStructure=json: its sqs or default part)
-	attrs     map[string]eventpattern.Attr
+	sqsText   string                       // the message an sqs subscription gets (MessageStructure=json: its sqs or default part)
+	attrs     map[string]eventpattern.Attr // the filter's view of the attributes; reused, cleared
+	attrsDone bool
 	body      map[string]any
 	bodyDone  bool
 	signature string
@@ -414,14 +447,17 @@ type publishState struct {
 // timestamp is the envelope's Timestamp, formatted once.
 func (st *publishState) timestamp() string {
 	if st.ts == "" {
-		st.ts = timestamp(st.p.Time)
+		st.ts = timestamp(st.time)
 	}
 	return st.ts
 }
 
 func (st *publishState) filterAttrs() map[string]eventpattern.Attr {
-	if st.attrs == nil {
-		st.attrs = make(map[string]eventpattern.Attr, len(st.e.attrs))
+	if !st.attrsDone {
+		st.attrsDone = true
+		if st.attrs == nil {
+			st.attrs = make(map[string]eventpattern.Attr, len(st.e.attrs))
+		}
 		for k, v := range st.e.attrs {
 			if !strings.HasPrefix(*v.DataType, "Binary") {
 				st.attrs[k] = eventpattern.Attr{Type: *v.DataType, Value: aws.ToString(v.StringValue)}
@@ -455,8 +491,11 @@ func sqsMessage(e *entry) string {
 }
 
 func (s *Fake) deliver(t *topic, e *entry, p *Publication) {
-	st := publishState{e: e, t: t, p: p, sqsText: sqsMessage(e)}
-	p.Deliveries = make([]Delivery, 0, len(t.subs))
+	st := &s.pst
+	attrs := st.attrs
+	clear(attrs)
+	*st = publishState{e: *e, t: t, messageID: p.MessageID, seq: p.SequenceNumber, time: p.Time, sqsText: sqsMessage(e), attrs: attrs}
+	p.Deliveries = s.deliveries(len(t.subs))
 	for _, sub := range t.subs {
 		if sub.protocol != "sqs" {
 			continue
@@ -469,13 +508,31 @@ func (s *Fake) deliver(t *topic, e *entry, p *Publication) {
 		switch {
 		case sub.pending:
 			d.Outcome, d.Reason = Pending, "the subscription is pending confirmation"
-		case sub.compiled != nil && !s.matches(sub, &st):
+		case sub.compiled != nil && !s.matches(sub, st):
 			d.Outcome, d.Reason = Filtered, "the message does not match the subscription's filter policy"
 		default:
-			s.send(sub, &st, &d)
+			s.send(sub, st, &d)
 		}
 		p.Deliveries = append(p.Deliveries, d)
 	}
+}
+
+// deliveryChunk is how many Delivery records deliveries carves from one allocation.
+const deliveryChunk = 64
+
+// deliveries returns an empty slice of capacity n for a publication's deliveries: carved,
+// capacity-limited, from a chunk shared by the records of several publications, so that a
+// publication's record keeping does not cost an allocation per publish.
+func (s *Fake) deliveries(n int) []Delivery {
+	if n > deliveryChunk/4 {
+		return make([]Delivery, 0, n)
+	}
+	if cap(s.deliveryArena)-len(s.deliveryArena) < n {
+		s.deliveryArena = make([]Delivery, 0, deliveryChunk)
+	}
+	at := len(s.deliveryArena)
+	s.deliveryArena = s.deliveryArena[:at+n]
+	return s.deliveryArena[at : at : at+n]
 }
 
 func (s *Fake) matches(sub *subscription, st *publishState) bool {
@@ -587,13 +644,13 @@ func (s *Fake) snsBase(region string) string {
 }
 
 func (s *Fake) envelope(sub *subscription, st *publishState) string {
-	t, e, p := st.t, st.e, st.p
+	t, e := st.t, &st.e
 	base := s.snsBase(t.region)
 	w := newEnvelope(len(st.sqsText))
 	w.field("Type", "Notification")
-	w.field("MessageId", p.MessageID)
+	w.field("MessageId", st.messageID)
 	if t.fifo {
-		w.field("SequenceNumber", p.SequenceNumber)
+		w.field("SequenceNumber", st.seq)
 	}
 	w.field("TopicArn", t.arn)
 	if e.hasSubject {
@@ -604,7 +661,7 @@ func (s *Fake) envelope(sub *subscription, st *publishState) string {
 	if !t.fifo {
 		version := cmpOr(t.attrs["SignatureVersion"], "1")
 		if st.signature == "" {
-			st.signature = theSigner().sign(version, notificationSignedText(st.sqsText, p.MessageID, e.subject, st.timestamp(), t.arn, e.hasSubject))
+			st.signature = theSigner().sign(version, notificationSignedText(st.sqsText, st.messageID, e.subject, st.timestamp(), t.arn, e.hasSubject))
 		}
 		w.field("SignatureVersion", version)
 		w.field("Signature", st.signature)

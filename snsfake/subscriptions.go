@@ -118,7 +118,7 @@ func checkEndpoint(protocol, endpoint string, fifoTopic bool) *snsError {
 // pending (the fake delivers to none of them, and sends them no confirmation); sms, lambda,
 // application and firehose ones are confirmed, and receive nothing: the fake delivers only
 // into its queues.
-func (s *Fake) Subscribe(ctx context.Context, params *sns.SubscribeInput, optFns ...func(*sns.Options)) (*sns.SubscribeOutput, error) {
+func (s *Fake) Subscribe(ctx context.Context, params *sns.SubscribeInput, optFns ...func(*sns.Options)) (out *sns.SubscribeOutput, err error) {
 	if params == nil {
 		params = &sns.SubscribeInput{}
 	}
@@ -126,7 +126,7 @@ func (s *Fake) Subscribe(ctx context.Context, params *sns.SubscribeInput, optFns
 	if err != nil {
 		return nil, err
 	}
-	defer c.done()
+	defer endCall(ctx, c, &out, &err)
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	sub, e := s.subscribe(c, params)
@@ -377,7 +377,7 @@ func mayManage(c *call, sub *subscription) *snsError {
 }
 
 // GetSubscriptionAttributes returns a subscription's attributes.
-func (s *Fake) GetSubscriptionAttributes(ctx context.Context, params *sns.GetSubscriptionAttributesInput, optFns ...func(*sns.Options)) (*sns.GetSubscriptionAttributesOutput, error) {
+func (s *Fake) GetSubscriptionAttributes(ctx context.Context, params *sns.GetSubscriptionAttributesInput, optFns ...func(*sns.Options)) (out *sns.GetSubscriptionAttributesOutput, err error) {
 	if params == nil {
 		params = &sns.GetSubscriptionAttributesInput{}
 	}
@@ -385,7 +385,7 @@ func (s *Fake) GetSubscriptionAttributes(ctx context.Context, params *sns.GetSub
 	if err != nil {
 		return nil, err
 	}
-	defer c.done()
+	defer endCall(ctx, c, &out, &err)
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	sub, e := s.subscriptionFor(c, *params.SubscriptionArn)
@@ -405,7 +405,7 @@ func (s *Fake) GetSubscriptionAttributes(ctx context.Context, params *sns.GetSub
 // FilterPolicy, FilterPolicyScope, RedrivePolicy, DeliveryPolicy (http/https),
 // SubscriptionRoleArn (firehose) or ReplayPolicy (FIFO topics). A new filter policy applies
 // to the next publish (AWS: within 15 minutes).
-func (s *Fake) SetSubscriptionAttributes(ctx context.Context, params *sns.SetSubscriptionAttributesInput, optFns ...func(*sns.Options)) (*sns.SetSubscriptionAttributesOutput, error) {
+func (s *Fake) SetSubscriptionAttributes(ctx context.Context, params *sns.SetSubscriptionAttributesInput, optFns ...func(*sns.Options)) (out *sns.SetSubscriptionAttributesOutput, err error) {
 	if params == nil {
 		params = &sns.SetSubscriptionAttributesInput{}
 	}
@@ -413,7 +413,7 @@ func (s *Fake) SetSubscriptionAttributes(ctx context.Context, params *sns.SetSub
 	if err != nil {
 		return nil, err
 	}
-	defer c.done()
+	defer endCall(ctx, c, &out, &err)
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	sub, e := s.subscriptionFor(c, *params.SubscriptionArn)
@@ -439,7 +439,7 @@ func (s *Fake) SetSubscriptionAttributes(ctx context.Context, params *sns.SetSub
 
 // Unsubscribe deletes a subscription; an unknown well-formed ARN is no error (SPEC-sns.md
 // §5.4). The subscriber's and the topic owner's accounts may.
-func (s *Fake) Unsubscribe(ctx context.Context, params *sns.UnsubscribeInput, optFns ...func(*sns.Options)) (*sns.UnsubscribeOutput, error) {
+func (s *Fake) Unsubscribe(ctx context.Context, params *sns.UnsubscribeInput, optFns ...func(*sns.Options)) (out *sns.UnsubscribeOutput, err error) {
 	if params == nil {
 		params = &sns.UnsubscribeInput{}
 	}
@@ -447,7 +447,7 @@ func (s *Fake) Unsubscribe(ctx context.Context, params *sns.UnsubscribeInput, op
 	if err != nil {
 		return nil, err
 	}
-	defer c.done()
+	defer endCall(ctx, c, &out, &err)
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	sub, e := s.subscriptionFor(c, *params.SubscriptionArn)
@@ -474,7 +474,7 @@ func (s *Fake) dropSubscription(sub *subscription) {
 
 // ConfirmSubscription confirms a pending subscription by its token (SPEC-sns.md §5.2); a
 // confirmed one answers its ARN again.
-func (s *Fake) ConfirmSubscription(ctx context.Context, params *sns.ConfirmSubscriptionInput, optFns ...func(*sns.Options)) (*sns.ConfirmSubscriptionOutput, error) {
+func (s *Fake) ConfirmSubscription(ctx context.Context, params *sns.ConfirmSubscriptionInput, optFns ...func(*sns.Options)) (out *sns.ConfirmSubscriptionOutput, err error) {
 	if params == nil {
 		params = &sns.ConfirmSubscriptionInput{}
 	}
@@ -482,7 +482,7 @@ func (s *Fake) ConfirmSubscription(ctx context.Context, params *sns.ConfirmSubsc
 	if err != nil {
 		return nil, err
 	}
-	defer c.done()
+	defer endCall(ctx, c, &out, &err)
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	arn, e := s.confirm(c, *params.TopicArn, *params.Token, true)
@@ -537,7 +537,7 @@ func (s *Fake) tokenExpired(sub *subscription) bool {
 }
 
 // ListSubscriptions lists the caller's own subscriptions, 100 a page.
-func (s *Fake) ListSubscriptions(ctx context.Context, params *sns.ListSubscriptionsInput, optFns ...func(*sns.Options)) (*sns.ListSubscriptionsOutput, error) {
+func (s *Fake) ListSubscriptions(ctx context.Context, params *sns.ListSubscriptionsInput, optFns ...func(*sns.Options)) (out *sns.ListSubscriptionsOutput, err error) {
 	if params == nil {
 		params = &sns.ListSubscriptionsInput{}
 	}
@@ -545,7 +545,7 @@ func (s *Fake) ListSubscriptions(ctx context.Context, params *sns.ListSubscripti
 	if err != nil {
 		return nil, err
 	}
-	defer c.done()
+	defer endCall(ctx, c, &out, &err)
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	var keys []string
@@ -561,7 +561,7 @@ func (s *Fake) ListSubscriptions(ctx context.Context, params *sns.ListSubscripti
 	if e != nil {
 		return nil, c.fail(e)
 	}
-	out := &sns.ListSubscriptionsOutput{NextToken: next, Subscriptions: []types.Subscription{}}
+	out = &sns.ListSubscriptionsOutput{NextToken: next, Subscriptions: []types.Subscription{}}
 	for _, k := range page {
 		out.Subscriptions = append(out.Subscriptions, byKey[k].listed())
 	}
@@ -569,7 +569,7 @@ func (s *Fake) ListSubscriptions(ctx context.Context, params *sns.ListSubscripti
 }
 
 // ListSubscriptionsByTopic lists a topic's subscriptions, 100 a page.
-func (s *Fake) ListSubscriptionsByTopic(ctx context.Context, params *sns.ListSubscriptionsByTopicInput, optFns ...func(*sns.Options)) (*sns.ListSubscriptionsByTopicOutput, error) {
+func (s *Fake) ListSubscriptionsByTopic(ctx context.Context, params *sns.ListSubscriptionsByTopicInput, optFns ...func(*sns.Options)) (out *sns.ListSubscriptionsByTopicOutput, err error) {
 	if params == nil {
 		params = &sns.ListSubscriptionsByTopicInput{}
 	}
@@ -577,7 +577,7 @@ func (s *Fake) ListSubscriptionsByTopic(ctx context.Context, params *sns.ListSub
 	if err != nil {
 		return nil, err
 	}
-	defer c.done()
+	defer endCall(ctx, c, &out, &err)
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	t, e := s.topicFor(c, *params.TopicArn, "TopicArn", "ListSubscriptionsByTopic")
@@ -595,7 +595,7 @@ func (s *Fake) ListSubscriptionsByTopic(ctx context.Context, params *sns.ListSub
 	if e != nil {
 		return nil, c.fail(e)
 	}
-	out := &sns.ListSubscriptionsByTopicOutput{NextToken: next, Subscriptions: []types.Subscription{}}
+	out = &sns.ListSubscriptionsByTopicOutput{NextToken: next, Subscriptions: []types.Subscription{}}
 	for _, k := range page {
 		out.Subscriptions = append(out.Subscriptions, byKey[k].listed())
 	}

@@ -177,7 +177,7 @@ func topicARN(region, account, name string) string {
 
 // CreateTopic creates a topic, or returns the ARN of the caller's topic of that name when
 // every attribute and tag sent equals the stored one (SPEC-sns.md §4.1).
-func (s *Fake) CreateTopic(ctx context.Context, params *sns.CreateTopicInput, optFns ...func(*sns.Options)) (*sns.CreateTopicOutput, error) {
+func (s *Fake) CreateTopic(ctx context.Context, params *sns.CreateTopicInput, optFns ...func(*sns.Options)) (out *sns.CreateTopicOutput, err error) {
 	if params == nil {
 		params = &sns.CreateTopicInput{}
 	}
@@ -185,7 +185,7 @@ func (s *Fake) CreateTopic(ctx context.Context, params *sns.CreateTopicInput, op
 	if err != nil {
 		return nil, err
 	}
-	defer c.done()
+	defer endCall(ctx, c, &out, &err)
 	s.mu.Lock()
 	arn, e := s.createTopic(c, params)
 	s.mu.Unlock()
@@ -363,7 +363,7 @@ func (s *Fake) authorizeTopic(c *call, t *topic, action string) *snsError {
 
 // DeleteTopic deletes a topic with its subscriptions and tags; a well-formed ARN of the
 // caller's region naming no topic is no error (SPEC-sns.md §4.4).
-func (s *Fake) DeleteTopic(ctx context.Context, params *sns.DeleteTopicInput, optFns ...func(*sns.Options)) (*sns.DeleteTopicOutput, error) {
+func (s *Fake) DeleteTopic(ctx context.Context, params *sns.DeleteTopicInput, optFns ...func(*sns.Options)) (out *sns.DeleteTopicOutput, err error) {
 	if params == nil {
 		params = &sns.DeleteTopicInput{}
 	}
@@ -371,7 +371,7 @@ func (s *Fake) DeleteTopic(ctx context.Context, params *sns.DeleteTopicInput, op
 	if err != nil {
 		return nil, err
 	}
-	defer c.done()
+	defer endCall(ctx, c, &out, &err)
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	t, e := s.topicOrNil(c, aws.ToString(params.TopicArn), "TopicArn")
@@ -392,7 +392,7 @@ func (s *Fake) DeleteTopic(ctx context.Context, params *sns.DeleteTopicInput, op
 }
 
 // GetTopicAttributes returns every attribute the topic has (SPEC-sns.md §4.2).
-func (s *Fake) GetTopicAttributes(ctx context.Context, params *sns.GetTopicAttributesInput, optFns ...func(*sns.Options)) (*sns.GetTopicAttributesOutput, error) {
+func (s *Fake) GetTopicAttributes(ctx context.Context, params *sns.GetTopicAttributesInput, optFns ...func(*sns.Options)) (out *sns.GetTopicAttributesOutput, err error) {
 	if params == nil {
 		params = &sns.GetTopicAttributesInput{}
 	}
@@ -400,7 +400,7 @@ func (s *Fake) GetTopicAttributes(ctx context.Context, params *sns.GetTopicAttri
 	if err != nil {
 		return nil, err
 	}
-	defer c.done()
+	defer endCall(ctx, c, &out, &err)
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	t, e := s.topicFor(c, aws.ToString(params.TopicArn), "TopicArn", "GetTopicAttributes")
@@ -435,7 +435,7 @@ func (t *topic) attributes() map[string]string {
 
 // SetTopicAttributes sets one attribute of a topic; DeliveryPolicy, ArchivePolicy and
 // DisplayName "" remove theirs (SPEC-sns.md §4.2).
-func (s *Fake) SetTopicAttributes(ctx context.Context, params *sns.SetTopicAttributesInput, optFns ...func(*sns.Options)) (*sns.SetTopicAttributesOutput, error) {
+func (s *Fake) SetTopicAttributes(ctx context.Context, params *sns.SetTopicAttributesInput, optFns ...func(*sns.Options)) (out *sns.SetTopicAttributesOutput, err error) {
 	if params == nil {
 		params = &sns.SetTopicAttributesInput{}
 	}
@@ -443,7 +443,7 @@ func (s *Fake) SetTopicAttributes(ctx context.Context, params *sns.SetTopicAttri
 	if err != nil {
 		return nil, err
 	}
-	defer c.done()
+	defer endCall(ctx, c, &out, &err)
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	t, e := s.topicFor(c, aws.ToString(params.TopicArn), "TopicArn", "SetTopicAttributes")
@@ -469,7 +469,7 @@ func (s *Fake) SetTopicAttributes(ctx context.Context, params *sns.SetTopicAttri
 }
 
 // ListTopics lists the caller's topics of its region, by ARN, 100 a page.
-func (s *Fake) ListTopics(ctx context.Context, params *sns.ListTopicsInput, optFns ...func(*sns.Options)) (*sns.ListTopicsOutput, error) {
+func (s *Fake) ListTopics(ctx context.Context, params *sns.ListTopicsInput, optFns ...func(*sns.Options)) (out *sns.ListTopicsOutput, err error) {
 	if params == nil {
 		params = &sns.ListTopicsInput{}
 	}
@@ -477,7 +477,7 @@ func (s *Fake) ListTopics(ctx context.Context, params *sns.ListTopicsInput, optF
 	if err != nil {
 		return nil, err
 	}
-	defer c.done()
+	defer endCall(ctx, c, &out, &err)
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	var arns []string
@@ -491,7 +491,7 @@ func (s *Fake) ListTopics(ctx context.Context, params *sns.ListTopicsInput, optF
 	if e != nil {
 		return nil, c.fail(e)
 	}
-	out := &sns.ListTopicsOutput{NextToken: next, Topics: []types.Topic{}}
+	out = &sns.ListTopicsOutput{NextToken: next, Topics: []types.Topic{}}
 	for _, arn := range page {
 		out.Topics = append(out.Topics, types.Topic{TopicArn: aws.String(arn)})
 	}
@@ -532,7 +532,7 @@ func (s *Fake) resourceFor(c *call, arn string) (*topic, *snsError) {
 }
 
 // TagResource adds or overwrites tags of a topic (at most 50).
-func (s *Fake) TagResource(ctx context.Context, params *sns.TagResourceInput, optFns ...func(*sns.Options)) (*sns.TagResourceOutput, error) {
+func (s *Fake) TagResource(ctx context.Context, params *sns.TagResourceInput, optFns ...func(*sns.Options)) (out *sns.TagResourceOutput, err error) {
 	if params == nil {
 		params = &sns.TagResourceInput{}
 	}
@@ -540,7 +540,7 @@ func (s *Fake) TagResource(ctx context.Context, params *sns.TagResourceInput, op
 	if err != nil {
 		return nil, err
 	}
-	defer c.done()
+	defer endCall(ctx, c, &out, &err)
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	t, e := s.resourceFor(c, aws.ToString(params.ResourceArn))
@@ -568,7 +568,7 @@ func (s *Fake) TagResource(ctx context.Context, params *sns.TagResourceInput, op
 }
 
 // UntagResource removes tags of a topic; keys it does not have are no error.
-func (s *Fake) UntagResource(ctx context.Context, params *sns.UntagResourceInput, optFns ...func(*sns.Options)) (*sns.UntagResourceOutput, error) {
+func (s *Fake) UntagResource(ctx context.Context, params *sns.UntagResourceInput, optFns ...func(*sns.Options)) (out *sns.UntagResourceOutput, err error) {
 	if params == nil {
 		params = &sns.UntagResourceInput{}
 	}
@@ -576,7 +576,7 @@ func (s *Fake) UntagResource(ctx context.Context, params *sns.UntagResourceInput
 	if err != nil {
 		return nil, err
 	}
-	defer c.done()
+	defer endCall(ctx, c, &out, &err)
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	t, e := s.resourceFor(c, aws.ToString(params.ResourceArn))
@@ -590,7 +590,7 @@ func (s *Fake) UntagResource(ctx context.Context, params *sns.UntagResourceInput
 }
 
 // ListTagsForResource lists a topic's tags by key.
-func (s *Fake) ListTagsForResource(ctx context.Context, params *sns.ListTagsForResourceInput, optFns ...func(*sns.Options)) (*sns.ListTagsForResourceOutput, error) {
+func (s *Fake) ListTagsForResource(ctx context.Context, params *sns.ListTagsForResourceInput, optFns ...func(*sns.Options)) (out *sns.ListTagsForResourceOutput, err error) {
 	if params == nil {
 		params = &sns.ListTagsForResourceInput{}
 	}
@@ -598,14 +598,14 @@ func (s *Fake) ListTagsForResource(ctx context.Context, params *sns.ListTagsForR
 	if err != nil {
 		return nil, err
 	}
-	defer c.done()
+	defer endCall(ctx, c, &out, &err)
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	t, e := s.resourceFor(c, aws.ToString(params.ResourceArn))
 	if e != nil {
 		return nil, c.fail(e)
 	}
-	out := &sns.ListTagsForResourceOutput{Tags: []types.Tag{}}
+	out = &sns.ListTagsForResourceOutput{Tags: []types.Tag{}}
 	for _, k := range slices.Sorted(maps.Keys(t.tags)) {
 		out.Tags = append(out.Tags, types.Tag{Key: aws.String(k), Value: aws.String(t.tags[k])})
 	}
@@ -614,7 +614,7 @@ func (s *Fake) ListTagsForResource(ctx context.Context, params *sns.ListTagsForR
 
 // PutDataProtectionPolicy stores a topic's data protection policy (JSON; "" removes it).
 // The fake stores and returns it; it does not apply it to messages.
-func (s *Fake) PutDataProtectionPolicy(ctx context.Context, params *sns.PutDataProtectionPolicyInput, optFns ...func(*sns.Options)) (*sns.PutDataProtectionPolicyOutput, error) {
+func (s *Fake) PutDataProtectionPolicy(ctx context.Context, params *sns.PutDataProtectionPolicyInput, optFns ...func(*sns.Options)) (out *sns.PutDataProtectionPolicyOutput, err error) {
 	if params == nil {
 		params = &sns.PutDataProtectionPolicyInput{}
 	}
@@ -622,7 +622,7 @@ func (s *Fake) PutDataProtectionPolicy(ctx context.Context, params *sns.PutDataP
 	if err != nil {
 		return nil, err
 	}
-	defer c.done()
+	defer endCall(ctx, c, &out, &err)
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	t, e := s.topicFor(c, aws.ToString(params.ResourceArn), "ResourceArn", "PutDataProtectionPolicy")
@@ -637,7 +637,7 @@ func (s *Fake) PutDataProtectionPolicy(ctx context.Context, params *sns.PutDataP
 }
 
 // GetDataProtectionPolicy returns a topic's data protection policy ("" when it has none).
-func (s *Fake) GetDataProtectionPolicy(ctx context.Context, params *sns.GetDataProtectionPolicyInput, optFns ...func(*sns.Options)) (*sns.GetDataProtectionPolicyOutput, error) {
+func (s *Fake) GetDataProtectionPolicy(ctx context.Context, params *sns.GetDataProtectionPolicyInput, optFns ...func(*sns.Options)) (out *sns.GetDataProtectionPolicyOutput, err error) {
 	if params == nil {
 		params = &sns.GetDataProtectionPolicyInput{}
 	}
@@ -645,7 +645,7 @@ func (s *Fake) GetDataProtectionPolicy(ctx context.Context, params *sns.GetDataP
 	if err != nil {
 		return nil, err
 	}
-	defer c.done()
+	defer endCall(ctx, c, &out, &err)
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	t, e := s.topicFor(c, aws.ToString(params.ResourceArn), "ResourceArn", "GetDataProtectionPolicy")
@@ -659,7 +659,7 @@ func (s *Fake) GetDataProtectionPolicy(ctx context.Context, params *sns.GetDataP
 // (SPEC-sns.md §4.4): Sid = Label, the accounts' root ARNs, the actions as SNS:<Action>.
 // The document is written back with its keys in alphabetical order, as AWS re-serialises
 // it.
-func (s *Fake) AddPermission(ctx context.Context, params *sns.AddPermissionInput, optFns ...func(*sns.Options)) (*sns.AddPermissionOutput, error) {
+func (s *Fake) AddPermission(ctx context.Context, params *sns.AddPermissionInput, optFns ...func(*sns.Options)) (out *sns.AddPermissionOutput, err error) {
 	if params == nil {
 		params = &sns.AddPermissionInput{}
 	}
@@ -667,7 +667,7 @@ func (s *Fake) AddPermission(ctx context.Context, params *sns.AddPermissionInput
 	if err != nil {
 		return nil, err
 	}
-	defer c.done()
+	defer endCall(ctx, c, &out, &err)
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	t, e := s.topicFor(c, aws.ToString(params.TopicArn), "TopicArn", "AddPermission")
@@ -709,7 +709,7 @@ func (s *Fake) AddPermission(ctx context.Context, params *sns.AddPermissionInput
 
 // RemovePermission removes the statement with the label from a topic's Policy. A label the
 // Policy does not have is no error (UNVERIFIED, SPEC-sns.md §4.4).
-func (s *Fake) RemovePermission(ctx context.Context, params *sns.RemovePermissionInput, optFns ...func(*sns.Options)) (*sns.RemovePermissionOutput, error) {
+func (s *Fake) RemovePermission(ctx context.Context, params *sns.RemovePermissionInput, optFns ...func(*sns.Options)) (out *sns.RemovePermissionOutput, err error) {
 	if params == nil {
 		params = &sns.RemovePermissionInput{}
 	}
@@ -717,7 +717,7 @@ func (s *Fake) RemovePermission(ctx context.Context, params *sns.RemovePermissio
 	if err != nil {
 		return nil, err
 	}
-	defer c.done()
+	defer endCall(ctx, c, &out, &err)
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	t, e := s.topicFor(c, aws.ToString(params.TopicArn), "TopicArn", "RemovePermission")

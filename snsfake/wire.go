@@ -50,7 +50,10 @@ import (
 const snsNamespace = "http://sns.amazonaws.com/doc/2010-03-31/"
 
 // Handler returns an http.Handler that serves SNS's wire protocol and hands every other
-// request to next (the queue fake's Handler), by the routing rule above.
+// request to next (the queue fake's Handler), by the routing rule above. A call whose
+// response an injected fault loses (sqsfake.Fault.LoseResponse) drops the connection, as the
+// queue fake's Handler does: the handler panics with http.ErrAbortHandler, which net/http's
+// server takes as "drop the connection".
 func (s *Fake) Handler(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.Method == http.MethodGet && r.URL.Path == SigningCertPath() {
@@ -179,7 +182,7 @@ func (s *Fake) serve(w http.ResponseWriter, r *http.Request, form url.Values) {
 	// The envelopes' links: unsigned GETs without Version. The confirmation link's token
 	// authenticates it, in signed mode too.
 	if r.Method == http.MethodGet && form.Get("Version") == "" && action == "ConfirmSubscription" {
-		s.serveConfirmLink(w, form, region)
+		s.serveConfirmLink(ctx, w, form, region)
 		return
 	}
 	// Signed mode: the request acts as the key that signed it, or is refused as SQS's wire
@@ -208,6 +211,11 @@ func (s *Fake) serve(w http.ResponseWriter, r *http.Request, form url.Values) {
 		return
 	}
 	out, err := call(s, ctx, in.Interface(), []func(*sns.Options){as})
+	if err != nil && errors.Is(err, sqsfake.ErrLostResponse) {
+		// An injected lost response drops the connection, as SQS's wire does: the
+		// operation happened; the answer never comes.
+		panic(http.ErrAbortHandler)
+	}
 	if err != nil {
 		writeError(w, note.requestID, wireError(err))
 		return
@@ -226,10 +234,13 @@ func (s *Fake) refuse(w http.ResponseWriter, action string, e *snsError) {
 // serveConfirmLink answers the SubscribeURL GET: the token decides; a malformed or
 // other-region TopicArn is "Invalid parameter: Topic" (SPEC-sns.md §5.2). Confirmed this way,
 // ConfirmationWasAuthenticated is false.
-func (s *Fake) serveConfirmLink(w http.ResponseWriter, form url.Values, region string) {
+func (s *Fake) serveConfirmLink(ctx context.Context, w http.ResponseWriter, form url.Values, region string) {
 	c := &call{op: "ConfirmSubscription", who: caller{account: s.sq.AccountID(), region: region}}
 	c.sc = s.sq.BeginServiceCall(recordName(c.op), sqsfake.DoorHTTP, &sqsfake.Identity{Region: region}, nil, true)
-	defer c.done()
+	if ferr := c.sc.Refusal(ctx); ferr != nil {
+		s.answerFault(w, c, ferr)
+		return
+	}
 	topicArn := form.Get("TopicArn")
 	p := strings.Split(topicArn, ":")
 	var e *snsError
@@ -241,12 +252,28 @@ func (s *Fake) serveConfirmLink(w http.ResponseWriter, form url.Values, region s
 		arn, e = s.confirmByToken(form.Get("Token"))
 		s.mu.Unlock()
 	}
+	if ferr := c.sc.Settle(ctx, nil); ferr != nil {
+		s.answerFault(w, c, ferr)
+		return
+	}
+	defer c.done()
 	if e != nil {
 		_ = c.fail(e)
 		writeError(w, c.requestID(), e)
 		return
 	}
 	writeResult(w, "ConfirmSubscription", c.requestID(), &sns.ConfirmSubscriptionOutput{SubscriptionArn: &arn})
+}
+
+// answerFault answers, and ends, a wire call an injected fault failed with err: a lost
+// response drops the connection; any other error is answered as SNS's error.
+func (s *Fake) answerFault(w http.ResponseWriter, c *call, err error) {
+	err = c.fail(err)
+	c.done()
+	if errors.Is(err, sqsfake.ErrLostResponse) {
+		panic(http.ErrAbortHandler)
+	}
+	writeError(w, c.requestID(), wireError(err))
 }
 
 // confirmByToken confirms by the token alone (the link's topic name need not match).
