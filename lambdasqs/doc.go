@@ -47,10 +47,11 @@
 //
 // # Handlers that take time
 //
-// Each invocation runs its handler on a goroutine of its own, as Lambda runs each in an
-// execution environment of its own; handlers never run side by side in real time except
-// while they wait on the clock, so a handler may keep package-level state without locks, as a
-// function may on Lambda. A handler takes time in one of two ways:
+// Each invocation runs its handler on a goroutine other than the caller's, as Lambda runs
+// each in an execution environment of its own (one whose handler has returned runs the next
+// invocation, as Lambda reuses a warm environment); handlers never run side by side in real
+// time except while they wait on the clock, so a handler may keep package-level state
+// without locks, as a function may on Lambda. A handler takes time in one of two ways:
 //
 //   - It waits on its context — select on ctx.Done(), or a downstream client that honours
 //     ctx. The invocation then waits on the fake's clock: the waiting call returns while it

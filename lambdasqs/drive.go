@@ -30,8 +30,8 @@ import (
 // fake by anyone else since the last step, no handler returned) costs a lock and a few
 // loads.
 //
-// Each invocation runs its handler on a goroutine of its own, and the step waits for it to
-// settle before it goes on: to return, or to start waiting on the fake's clock, which it
+// Each invocation runs its handler on a worker goroutine (worker), and the step waits for it
+// to settle before it goes on: to return, or to start waiting on the fake's clock, which it
 // does by asking its context for Done (directly, in a select, by deriving a context from
 // it, or through a client that watches it) and then blocking in a select or on a channel
 // (untilBlocked). A handler that does neither within
@@ -64,11 +64,61 @@ type running struct {
 
 	stuck atomic.Bool   // reported as neither returning nor waiting
 	gid   atomic.Uint64 // the handler's goroutine, once it runs
+
+	ev events.SQSEvent // the event, until the worker takes it
+}
+
+// worker is a goroutine that runs handlers, one after another, for the invocations of one
+// step: a goroutine for each invocation would cost its start, and reading its id, at every
+// batch. A worker whose handler returned goes back to the step's idle workers; one whose
+// handler waits on the clock (or is stuck) stays with it and ends when it returns. The step
+// ends its idle workers when it is done, so that no goroutine of the trigger outlives the
+// handlers it runs.
+type worker struct {
+	jobs chan *running // closed to end the worker once its handler returns
+	gone chan struct{} // closed as the worker ends
+	gid  uint64        // its goroutine's id, read once as it starts
+}
+
+// work is a worker's goroutine.
+func (w *worker) work(h handlerFunc) {
+	defer close(w.gone)
+	w.gid = goroutineID()
+	for r := range w.jobs {
+		r.gid.Store(w.gid)
+		r.call(h)
+	}
+}
+
+// worker returns an idle worker of the step, or starts one. Called with t.mu held.
+func (t *Trigger) worker() *worker {
+	if n := len(t.idle); n > 0 {
+		w := t.idle[n-1]
+		t.idle = t.idle[:n-1]
+		return w
+	}
+	w := &worker{jobs: make(chan *running), gone: make(chan struct{})}
+	go w.work(t.h)
+	return w
+}
+
+// endWorkers ends the step's idle workers, and waits for them to be gone: once a step is over,
+// the trigger's only goroutines are those of handlers that wait. Called with t.mu held.
+func (t *Trigger) endWorkers() {
+	for _, w := range t.idle {
+		close(w.jobs)
+	}
+	for i, w := range t.idle {
+		<-w.gone
+		t.idle[i] = nil
+	}
+	t.idle = t.idle[:0]
 }
 
 // call runs the handler and records its answer.
-func (r *running) call(h handlerFunc, ev events.SQSEvent) {
-	r.gid.Store(goroutineID())
+func (r *running) call(h handlerFunc) {
+	ev := r.ev
+	r.ev = events.SQSEvent{}
 	resp, err, panicked := call(r.ctx, h, ev)
 	slept := r.ctx.end()
 	r.resp, r.err, r.panicked = resp, err, panicked
@@ -106,17 +156,9 @@ const stuckAdvice = "its handler blocks on something the fake's clock cannot end
 // Config.HandlerWait of real time, or until ctx ends.
 func (t *Trigger) settle(ctx context.Context, r *running) error {
 	c := r.ctx
-	// The handler's goroutine was just started, next to run on this P: yielding once lets a
-	// handler that returns at once do so without this goroutine parking (a third of an
-	// invocation's cost otherwise). It is not a wait: the select below is.
-	runtime.Gosched()
-	select {
-	case <-c.returned:
-		return nil
-	default:
-	}
-	// One timer per trigger, reset for each wait (settle runs with t.mu held): most
-	// invocations need a wait, however short, for their goroutine to run.
+	// One timer per trigger, reset for each wait (settle runs with t.mu held). The worker,
+	// just handed the invocation, is next to run on this P: blocking here runs it at once,
+	// and its return wakes this goroutine next.
 	wait := t.handlerWait()
 	if t.waitTimer == nil {
 		t.waitTimer = time.NewTimer(wait)
@@ -328,6 +370,7 @@ func (t *Trigger) step(ctx context.Context) error {
 	t.dirty.Store(false)
 	t.seenForeign, t.seenEpoch = t.f.CallCount()-t.calls, t.f.Epoch()
 	err := t.poll(ctx)
+	t.endWorkers()
 	t.rearm(t.next(t.f.Now()))
 	return err
 }

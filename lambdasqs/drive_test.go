@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -424,4 +425,39 @@ func TestAResumedMappingActsAtTheNextMove(t *testing.T) {
 	trig.SetEnabled(true)
 	f.Advance(time.Second)
 	assert.Equal(t, []step{{time.Minute, time.Minute, lambdasqs.Success}}, timeline(trig))
+}
+
+// workers returns the goroutines running the trigger's handlers that were not in before.
+func workers(before map[string]bool) map[string]bool {
+	buf := make([]byte, 1<<20)
+	found := map[string]bool{}
+	for _, g := range strings.Split(string(buf[:runtime.Stack(buf, true)]), "\n\n") {
+		if id, _, _ := strings.Cut(g, " ["); strings.Contains(g, "lambdasqs.(*worker).work(") && !before[id] {
+			found[id] = true
+		}
+	}
+	return found
+}
+
+// TestNoGoroutineOutlivesAStep: the goroutines that run handlers end with the step that used
+// them — Poll or a move returns with none left, but those of handlers that wait on the
+// clock, each of which keeps its own.
+func TestNoGoroutineOutlivesAStep(t *testing.T) {
+	before := workers(nil) // other tests' handlers, ending or blocked
+	f := fill(t, 30, nil)
+	trig, err := lambdasqs.New(f, "q", ok, lambdasqs.Config{})
+	require.NoError(t, err)
+	require.NoError(t, trig.Poll(context.Background()))
+	assert.Len(t, trig.Invocations(), 3)
+	assert.Empty(t, workers(before), "after Poll")
+
+	f2 := fill(t, 3, nil)
+	trig2, err := lambdasqs.New(f2, "q", func(ctx context.Context, _ events.SQSEvent) error {
+		<-ctx.Done()
+		return ctx.Err()
+	}, lambdasqs.Config{BatchSize: 1})
+	require.NoError(t, err)
+	f2.Advance(time.Second)
+	assert.Len(t, workers(before), 3, "one for each handler that waits")
+	trig2.Close()
 }
