@@ -89,6 +89,8 @@ type Fake struct {
 	hooks     fakeHooks  // OnMove's, when the clock is not a *VirtualClock (which keeps them)
 	clk       Clock
 
+	advancing atomic.Bool // an Advance is moving the clock (Advancing)
+
 	region, account, partition string
 	senderID                   string
 	endpoint                   string // WithEndpoint: the base of queue URLs, or "" for AWS's

@@ -244,6 +244,8 @@ func (f *Fake) Advance(d time.Duration) {
 	}
 	f.advanceMu.Lock()
 	defer f.advanceMu.Unlock()
+	f.advancing.Store(true)
+	defer f.advancing.Store(false)
 	to := f.clk.Now().Add(d)
 	if to.After(latestTime) {
 		panic(fmt.Sprintf("sqsfake: Advance(%v) would move the clock to %v, past LatestTime (%v)", d, to.UTC(), latestTime))

@@ -15,6 +15,7 @@ import (
 	"weak"
 
 	"github.com/aws/aws-lambda-go/events"
+	"github.com/benbjohnson/clock"
 
 	"github.com/sqsfake/sqsfake"
 )
@@ -341,11 +342,18 @@ func (t *Trigger) Err() error { return t.takeProblems() }
 
 // onMove is the trigger's step at an instant a move of the fake's clock passes through. It
 // returns the next instant the trigger has something to do, for the fake's Advance on a
-// clock other than a VirtualClock to step there.
+// clock other than a VirtualClock to step there — or now, when its handlers called the fake
+// during the step, so that every trigger looks again at this instant (Fake.OnMove).
 func (t *Trigger) onMove(now time.Time) time.Time {
 	t.mu.Lock()
 	defer t.mu.Unlock()
+	calls, own := t.f.CallCount(), t.calls
 	t.move(now)
+	if t.f.CallCount()-calls > t.calls-own {
+		// Its handlers called the fake (sent to another trigger's queue, say): every trigger
+		// looks again at this instant.
+		return now
+	}
 	if t.wakeSet {
 		return t.wakeAt
 	}
@@ -369,6 +377,9 @@ func (t *Trigger) move(now time.Time) {
 func (t *Trigger) step(ctx context.Context) error {
 	t.dirty.Store(false)
 	t.seenForeign, t.seenEpoch = t.f.CallCount()-t.calls, t.f.Epoch()
+	if t.wakeSet && !t.f.Now().Before(t.wakeAt) {
+		t.rearm(time.Time{}) // its instant is reached: a timer still to fire there is stale
+	}
 	err := t.poll(ctx)
 	t.endWorkers()
 	t.rearm(t.next(t.f.Now()))
@@ -388,8 +399,17 @@ func (t *Trigger) rearm(at time.Time) {
 	if !t.wakeSet || t.closed {
 		return
 	}
+	t.wakeGen++
+	if m, ok := t.f.Clock().(*clock.Mock); ok {
+		// The mock's Add and Set run the function on a goroutine of its own and go on after
+		// 1 ms of real time without waiting for it (see onMockTimer).
+		gen := t.wakeGen
+		timer := m.AfterFunc(m.Until(at), func() { t.onMockTimer(at, gen) })
+		t.stopWake = func() { timer.Stop() }
+		return
+	}
 	// On a VirtualClock the timer's function runs inside the move, at the timer's instant;
-	// on another clock, as that clock runs its timers (a benbjohnson mock: on a goroutine).
+	// on another clock, as that clock runs its timers.
 	timed, cancel := t.f.Clock().WithDeadline(context.Background(), at)
 	fire := func() { t.onMove(t.f.Now()) }
 	var stop func() bool
@@ -399,6 +419,43 @@ func (t *Trigger) rearm(at time.Time) {
 		stop = context.AfterFunc(timed, fire)
 	}
 	t.stopWake = func() { stop(); cancel() } // unregister first: cancel would run fire
+}
+
+// onMockTimer is the trigger's step when a benbjohnson *clock.Mock fires its timer for at.
+// The mock fires it on a goroutine of its own and goes on after 1 ms of real time: when the
+// step runs after the clock has left at, or the clock moves while it runs, the mapping has
+// not acted as Lambda's would, and the trigger says so (*MovedOnError). A move made with the
+// fake's Advance stops at the instant and steps there itself, leaving this timer stale.
+func (t *Trigger) onMockTimer(at time.Time, gen uint64) {
+	if t.f.Advancing() {
+		return // f.Advance stops at the instant and calls onMove there
+	}
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.closed || gen != t.wakeGen || !t.wakeSet {
+		return
+	}
+	t.move(t.f.Now())
+	if now := t.f.Now(); !now.Equal(at) {
+		t.report(&MovedOnError{At: at, Now: now})
+	}
+}
+
+// MovedOnError reports that the fake's clock, a benbjohnson *clock.Mock moved with its own
+// Add or Set, left an instant the trigger had to act at before its step there was done. The
+// mock runs the trigger's timer on a goroutine of its own and moves on after 1 ms of real
+// time without waiting for it, so what the mapping did there depends on scheduling. Move
+// the clock with the fake's Advance, which stops at every instant a trigger acts at and
+// waits for it.
+type MovedOnError struct {
+	At  time.Time // the instant the trigger had to act at
+	Now time.Time // the clock's time when its step there was done
+}
+
+// Error names both instants and says what to do.
+func (e *MovedOnError) Error() string {
+	return fmt.Sprintf("lambdasqs: the clock had moved to %s when the mapping's step at %s was done: a benbjohnson *clock.Mock moved with its own Add or Set runs the mapping's timer on a goroutine of its own and goes on after 1 ms of real time without waiting for it, so the invocations there depend on scheduling. Move the clock with the fake's Advance (f.Advance), which stops at every instant a mapping acts at and waits for it",
+		e.Now.UTC().Format(time.RFC3339Nano), e.At.UTC().Format(time.RFC3339Nano))
 }
 
 // WaitInvocations blocks until at least n invocations (throttled attempts included) are in

@@ -461,3 +461,80 @@ func TestNoGoroutineOutlivesAStep(t *testing.T) {
 	assert.Len(t, workers(before), 3, "one for each handler that waits")
 	trig2.Close()
 }
+
+// TestAMocksOwnAddIsFollowedAndSaysWhenItMovedOn pins what holds when a benbjohnson mock the
+// fake was given is moved with its own Add: the trigger keeps a timer on the mock at each
+// next instant it acts at (here a delayed message's arrival at +30 s), so the mock's Add
+// invokes there; the mock runs that timer on a goroutine of its own and goes on after 1 ms
+// of real time, so a step still running when the mock moves on is reported, naming both
+// instants, never silently. The handler here holds its step until Add has returned.
+func TestAMocksOwnAddIsFollowedAndSaysWhenItMovedOn(t *testing.T) {
+	ctx := context.Background()
+	m := sqsfake.NewMockClock()
+	f := sqsfake.New(sqsfake.WithClock(m))
+	url := queue(t, f, "q", map[string]string{"VisibilityTimeout": "900"})
+	_, err := f.SendMessage(ctx, &sqs.SendMessageInput{QueueUrl: &url, MessageBody: aws.String("m"), DelaySeconds: 30})
+	require.NoError(t, err)
+	entered, release := make(chan struct{}), make(chan struct{})
+	trig, err := lambdasqs.New(f, "q", func(context.Context, events.SQSEvent) error {
+		close(entered)
+		<-release
+		return nil
+	}, lambdasqs.Config{HandlerWait: time.Hour, FunctionTimeout: 5 * time.Minute})
+	require.NoError(t, err)
+	require.NoError(t, trig.Poll(ctx)) // nothing yet: its timer waits for +30 s
+	require.Empty(t, trig.Invocations())
+
+	m.Add(2 * time.Minute)
+	wait, cancel := context.WithTimeout(ctx, 10*time.Second)
+	defer cancel()
+	select {
+	case <-entered: // the mock's timer for +30 s invoked the handler
+	case <-wait.Done():
+		t.Fatal("the mock's Add did not invoke the trigger at the message's arrival")
+	}
+	close(release)
+	err = trig.Poll(ctx) // waits for the timer's step, and returns what it reported
+	var moved *lambdasqs.MovedOnError
+	require.ErrorAs(t, err, &moved)
+	assert.Equal(t, lambdasqs.MovedOnError{At: sqsfake.DefaultStart.Add(30 * time.Second), Now: sqsfake.DefaultStart.Add(2 * time.Minute)}, *moved)
+	assert.Contains(t, err.Error(), "f.Advance")
+	invs := trig.Invocations()
+	require.Len(t, invs, 1)
+	assert.Equal(t, lambdasqs.Success, invs[0].Outcome)
+}
+
+// TestASendFromAHandlerIsInvokedAtItsInstant: a handler that sends to another trigger's
+// queue — at the start of a move, or at a batching window's end inside it — has that
+// trigger invoke at the same instant, whichever trigger was made first and whatever the
+// clock: every trigger looks again at an instant where a handler called the fake.
+func TestASendFromAHandlerIsInvokedAtItsInstant(t *testing.T) {
+	for _, mock := range []bool{false, true} {
+		for _, window := range []int32{0, 3} {
+			t.Run(fmt.Sprintf("mock %v window %d s", mock, window), func(t *testing.T) {
+				var opts []sqsfake.Option
+				if mock {
+					opts = append(opts, sqsfake.WithClock(sqsfake.NewMockClock()))
+				}
+				f := sqsfake.New(opts...)
+				ctx := context.Background()
+				a := queue(t, f, "a", nil)
+				b := queue(t, f, "b", nil)
+				_, err := f.SendMessage(ctx, &sqs.SendMessageInput{QueueUrl: &b, MessageBody: aws.String("x")})
+				require.NoError(t, err)
+				ta, err := lambdasqs.New(f, "a", ok, lambdasqs.Config{}) // first: its step at an instant comes before b's
+				require.NoError(t, err)
+				tb, err := lambdasqs.New(f, "b", func(ctx context.Context, ev events.SQSEvent) error {
+					_, err := f.SendMessage(ctx, &sqs.SendMessageInput{QueueUrl: &a, MessageBody: aws.String("y")})
+					return err
+				}, lambdasqs.Config{BatchSize: 10, MaximumBatchingWindowInSeconds: window})
+				require.NoError(t, err)
+				f.Advance(10 * time.Second)
+				require.NoError(t, errors.Join(ta.Err(), tb.Err()))
+				at := time.Duration(window) * time.Second
+				assert.Equal(t, []step{{at, at, lambdasqs.Success}}, timeline(tb))
+				assert.Equal(t, []step{{at, at, lambdasqs.Success}}, timeline(ta))
+			})
+		}
+	}
+}

@@ -81,6 +81,7 @@ type Trigger struct {
 	stopWake     func()        // disarms the trigger's timer
 	wakeAt       time.Time     // when the trigger's timer fires
 	wakeSet      bool          // whether it is armed
+	wakeGen      uint64        // counts the timers armed: a benbjohnson mock's that fires late is stale
 	seenForeign  int           // f.CallCount() less the trigger's own calls, at the last step
 	seenEpoch    uint64        // f.Epoch() at the last step
 	dirty        atomic.Bool   // a handler has returned since the last step
