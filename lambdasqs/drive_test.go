@@ -103,8 +103,9 @@ func (s *scene) record() string {
 // benbjohnson mock), the VirtualClock's Add or a trigger's Advance — every trigger on the
 // fake, on a queue of its own account or of another, invokes at the same instants with the
 // same outcome. A benbjohnson mock moved with its own Add is not in the table: it runs the
-// trigger's timers on goroutines of their own after a 1 ms real-time pause, so the record
-// depends on scheduling (docs/lambda.md, Not modelled).
+// trigger's timers on goroutines of their own and goes on after a 1 ms real-time pause
+// without waiting for them, so the record depends on scheduling (docs/lambda.md, Not
+// modelled); TestAMocksOwnAddIsFollowedAndSaysWhenItMovedOn pins what holds.
 func TestEveryClockMoveDrivesEveryTrigger(t *testing.T) {
 	moves := []struct {
 		name string
