@@ -22,7 +22,7 @@ type (
 
 // maxHookRounds bounds how many times in a row the OnMove functions are called at one
 // instant because one of them asked to be called again there (see Fake.OnMove).
-const maxHookRounds = 1000
+const maxHookRounds = 100
 
 func (h *moveHooks[F]) any() bool { return len(h.fns) > 0 }
 
@@ -75,7 +75,8 @@ func (f *Fake) Advancing() bool { return f.advancing.Load() }
 //
 // fn may return now itself: what it did there (a Lambda handler's calls to the fake) may give
 // the functions something more to do at that instant, and they are all called again there,
-// in order, until none returns now (at most 1,000 rounds).
+// in order, until none returns now (at most 100 rounds: a caller of the fake on another
+// goroutine, working in real time while the clock moves, could otherwise keep them going).
 //
 // fn runs on the goroutine that moves the clock; it must not move the clock itself. remove
 // unregisters fn; it is idempotent. The root package knows nothing of its companions: this
