@@ -337,7 +337,8 @@ func (t *Trigger) takeProblems() error {
 
 // Err returns what went wrong in the steps that moves of the fake's clock made since the last
 // Poll, Advance, WaitInvocations or Err, which return it too, and forgets it: a call to the
-// fake that failed, a handler that did not settle (a *StuckError). nil when nothing did.
+// fake that failed, a handler that did not settle (a *StuckError), a benbjohnson mock that
+// moved on before a step was done (a *MovedOnError). nil when nothing did.
 func (t *Trigger) Err() error { return t.takeProblems() }
 
 // onMove is the trigger's step at an instant a move of the fake's clock passes through. It
