@@ -90,6 +90,8 @@ type Fake struct {
 	clk       Clock
 	vclk      *VirtualClock // clk, when it is one: read without an interface call or a lock
 
+	advancing atomic.Bool // an Advance is moving the clock (Advancing)
+
 	region, account, partition string
 	senderID                   string
 	endpoint                   string // WithEndpoint: the base of queue URLs, or "" for AWS's

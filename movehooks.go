@@ -16,9 +16,13 @@ type moveHooks[F any] struct {
 
 // clockHooks are a VirtualClock's; fakeHooks a Fake's on another clock.
 type (
-	clockHooks = moveHooks[func(now time.Time)]
+	clockHooks = moveHooks[func(now time.Time) (again bool)]
 	fakeHooks  = moveHooks[func(now time.Time) (next time.Time)]
 )
+
+// maxHookRounds bounds how many times in a row the OnMove functions are called at one
+// instant because one of them asked to be called again there (see Fake.OnMove).
+const maxHookRounds = 100
 
 func (h *moveHooks[F]) any() bool { return len(h.fns) > 0 }
 
@@ -49,6 +53,11 @@ func (h *moveHooks[F]) snapshot() []F {
 	return h.copy
 }
 
+// Advancing reports whether a call to f.Advance is moving the clock. A companion whose timer a
+// clock other than a VirtualClock fires on a goroutine of its own (a benbjohnson mock's) can
+// leave the instant to Advance, which calls its OnMove function there itself.
+func (f *Fake) Advancing() bool { return f.advancing.Load() }
+
 // OnMove registers fn to be called on every move of the fake's clock, for companions that
 // must act at each instant a move passes through (package lambdasqs's triggers do). fn
 // returns the next instant after now at which it has something to do, or the zero time.
@@ -64,12 +73,17 @@ func (h *moveHooks[F]) snapshot() []F {
 // moves made outside the fake arms timers of its own on the clock, which that clock runs as
 // it runs timers (a benbjohnson mock: on goroutines of their own, after a 1 ms pause).
 //
+// fn may return now itself: what it did there (a Lambda handler's calls to the fake) may give
+// the functions something more to do at that instant, and they are all called again there,
+// in order, until none returns now (at most 100 rounds: a caller of the fake on another
+// goroutine, working in real time while the clock moves, could otherwise keep them going).
+//
 // fn runs on the goroutine that moves the clock; it must not move the clock itself. remove
 // unregisters fn; it is idempotent. The root package knows nothing of its companions: this
 // is the one way in, and with no function registered a move pays one length check per step.
 func (f *Fake) OnMove(fn func(now time.Time) (next time.Time)) (remove func()) {
 	if vc, ok := f.clk.(*VirtualClock); ok {
-		return vc.OnMove(func(now time.Time) { fn(now) })
+		return vc.onMove(func(now time.Time) bool { return fn(now).Equal(now) })
 	}
 	f.hookMu.Lock()
 	defer f.hookMu.Unlock()
@@ -88,11 +102,17 @@ func (f *Fake) runHooks() int64 {
 	fns := f.hooks.snapshot()
 	f.hookMu.Unlock()
 	now := f.clk.Now()
-	next := int64(0)
-	for _, fn := range fns {
-		if at := fn(now); at.After(now) && (next == 0 || at.UnixNano() < next) {
-			next = at.UnixNano()
+	for round := 1; ; round++ {
+		next, again := int64(0), false
+		for _, fn := range fns {
+			at := fn(now)
+			again = again || at.Equal(now)
+			if at.After(now) && (next == 0 || at.UnixNano() < next) {
+				next = at.UnixNano()
+			}
+		}
+		if !again || round == maxHookRounds {
+			return next
 		}
 	}
-	return next
 }

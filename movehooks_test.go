@@ -51,3 +51,37 @@ func TestOnMoveOnAnotherClockFollowsAdvance(t *testing.T) {
 	f.Advance(time.Minute)
 	require.Equal(t, []time.Duration{0, 15 * time.Second, 30 * time.Second, 45 * time.Second, time.Minute}, seen)
 }
+
+// TestAnOnMoveFunctionThatReturnsNowHasAllCalledAgain: a function that returns the instant
+// it was called at (what it did there may give the others something to do) has every
+// function called again there, in order, until none does — on the VirtualClock and on
+// another clock alike.
+func TestAnOnMoveFunctionThatReturnsNowHasAllCalledAgain(t *testing.T) {
+	for _, mock := range []bool{false, true} {
+		var opts []Option
+		if mock {
+			opts = append(opts, WithClock(NewMockClock()))
+		}
+		f := New(opts...)
+		var seen []string
+		again := 2
+		f.OnMove(func(now time.Time) time.Time {
+			seen = append(seen, "a "+now.Sub(DefaultStart).String())
+			return time.Time{}
+		})
+		f.OnMove(func(now time.Time) time.Time {
+			seen = append(seen, "b "+now.Sub(DefaultStart).String())
+			if again > 0 {
+				again--
+				return now
+			}
+			return time.Time{}
+		})
+		f.Advance(time.Second)
+		want := []string{"a 0s", "b 0s", "a 0s", "b 0s", "a 0s", "b 0s"}
+		if mock {
+			want = append(want, "a 1s", "b 1s") // Advance on another clock calls them at its end too
+		}
+		require.Equal(t, want, seen, "mock %v", mock)
+	}
+}

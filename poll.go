@@ -225,7 +225,9 @@ func (f *Fake) Pollers() int {
 // ended inside the move, at its function's timeout. On a clock the fake did not make — a
 // benbjohnson *clock.Mock given with WithClock — Advance steps to each of those instants too,
 // while the mock's own Add reaches companions only through the timers it runs on goroutines
-// of their own: move such a clock with Advance. Companions attach with OnMove.
+// of their own, without waiting for them (a lambdasqs trigger that sees the mock move on
+// before it was done at an instant reports a *lambdasqs.MovedOnError): move such a clock
+// with Advance. Companions attach with OnMove.
 //
 // What a caller does after Advance answers its call happens on the caller's goroutine, in
 // real time, while Advance may already have moved on: a consumer that polls again in a loop
@@ -244,6 +246,8 @@ func (f *Fake) Advance(d time.Duration) {
 	}
 	f.advanceMu.Lock()
 	defer f.advanceMu.Unlock()
+	f.advancing.Store(true)
+	defer f.advancing.Store(false)
 	to := f.clk.Now().Add(d)
 	if to.After(latestTime) {
 		panic(fmt.Sprintf("sqsfake: Advance(%v) would move the clock to %v, past LatestTime (%v)", d, to.UTC(), latestTime))

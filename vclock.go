@@ -187,8 +187,14 @@ func (c *VirtualClock) Add(d time.Duration) {
 func (c *VirtualClock) runHooks(now time.Time) {
 	fns := c.hooks.snapshot()
 	c.mu.Unlock()
-	for _, fn := range fns {
-		fn(now)
+	for round := 1; ; round++ {
+		again := false
+		for _, fn := range fns {
+			again = fn(now) || again
+		}
+		if !again || round == maxHookRounds {
+			break
+		}
 	}
 	c.mu.Lock()
 }
@@ -203,6 +209,12 @@ func (c *VirtualClock) runHooks(now time.Time) {
 // were registered. remove unregisters fn; it is idempotent. A clock with no function
 // registered pays one length check per timer for this.
 func (c *VirtualClock) OnMove(fn func(now time.Time)) (remove func()) {
+	return c.onMove(func(now time.Time) bool { fn(now); return false })
+}
+
+// onMove is OnMove for a function that may ask to be called again at the same instant, with
+// the others (Fake.OnMove's, which returns now for it).
+func (c *VirtualClock) onMove(fn func(now time.Time) (again bool)) (remove func()) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	return c.hooks.add(&c.mu, fn)

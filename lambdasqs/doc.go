@@ -28,10 +28,13 @@
 // something to do: messages sent or visible again, a batching window ending, an invocation
 // ending, a throttled batch's retry, a handler's deadline. That is what Lambda's continuous
 // polling sees, so one two-minute move gives the same invocations, at the same instants, as
-// 120 one-second moves. A benbjohnson *clock.Mock moved with its own Add or Set is followed
-// from the trigger's first step on (a Poll, or an f.Advance); see docs/lambda.md. While it
-// has something due, a trigger keeps one timer armed on the clock, which WaitForTimers
-// counts.
+// 120 one-second moves. A handler that sends to another trigger's queue has that trigger
+// invoke at the same instant. A benbjohnson *clock.Mock the fake was given is exact when
+// moved with f.Advance; moved with its own Add or Set it is followed only approximately —
+// the mock runs timers on goroutines of their own and does not wait for them — and a trigger
+// that sees the mock move on before its step there is done says so with a *MovedOnError:
+// move such a clock with f.Advance (docs/lambda.md says why). While it has something due, a
+// trigger keeps one timer armed on the clock, which WaitForTimers counts.
 //
 // # Waiting
 //
@@ -47,10 +50,11 @@
 //
 // # Handlers that take time
 //
-// Each invocation runs its handler on a goroutine of its own, as Lambda runs each in an
-// execution environment of its own; handlers never run side by side in real time except
-// while they wait on the clock, so a handler may keep package-level state without locks, as a
-// function may on Lambda. A handler takes time in one of two ways:
+// Each invocation runs its handler on a goroutine other than the caller's, as Lambda runs
+// each in an execution environment of its own (one whose handler has returned runs the next
+// invocation, as Lambda reuses a warm environment); handlers never run side by side in real
+// time except while they wait on the clock, so a handler may keep package-level state
+// without locks, as a function may on Lambda. A handler takes time in one of two ways:
 //
 //   - It waits on its context — select on ctx.Done(), or a downstream client that honours
 //     ctx. The invocation then waits on the fake's clock: the waiting call returns while it

@@ -15,6 +15,7 @@ import (
 	"weak"
 
 	"github.com/aws/aws-lambda-go/events"
+	"github.com/benbjohnson/clock"
 
 	"github.com/sqsfake/sqsfake"
 )
@@ -30,8 +31,8 @@ import (
 // fake by anyone else since the last step, no handler returned) costs a lock and a few
 // loads.
 //
-// Each invocation runs its handler on a goroutine of its own, and the step waits for it to
-// settle before it goes on: to return, or to start waiting on the fake's clock, which it
+// Each invocation runs its handler on a worker goroutine (worker), and the step waits for it
+// to settle before it goes on: to return, or to start waiting on the fake's clock, which it
 // does by asking its context for Done (directly, in a select, by deriving a context from
 // it, or through a client that watches it) and then blocking in a select or on a channel
 // (untilBlocked). A handler that does neither within
@@ -64,11 +65,61 @@ type running struct {
 
 	stuck atomic.Bool   // reported as neither returning nor waiting
 	gid   atomic.Uint64 // the handler's goroutine, once it runs
+
+	ev events.SQSEvent // the event, until the worker takes it
+}
+
+// worker is a goroutine that runs handlers, one after another, for the invocations of one
+// step: a goroutine for each invocation would cost its start, and reading its id, at every
+// batch. A worker whose handler returned goes back to the step's idle workers; one whose
+// handler waits on the clock (or is stuck) stays with it and ends when it returns. The step
+// ends its idle workers when it is done, so that no goroutine of the trigger outlives the
+// handlers it runs.
+type worker struct {
+	jobs chan *running // closed to end the worker once its handler returns
+	gone chan struct{} // closed as the worker ends
+	gid  uint64        // its goroutine's id, read once as it starts
+}
+
+// work is a worker's goroutine.
+func (w *worker) work(h handlerFunc) {
+	defer close(w.gone)
+	w.gid = goroutineID()
+	for r := range w.jobs {
+		r.gid.Store(w.gid)
+		r.call(h)
+	}
+}
+
+// worker returns an idle worker of the step, or starts one. Called with t.mu held.
+func (t *Trigger) worker() *worker {
+	if n := len(t.idle); n > 0 {
+		w := t.idle[n-1]
+		t.idle = t.idle[:n-1]
+		return w
+	}
+	w := &worker{jobs: make(chan *running), gone: make(chan struct{})}
+	go w.work(t.h)
+	return w
+}
+
+// endWorkers ends the step's idle workers, and waits for them to be gone: once a step is over,
+// the trigger's only goroutines are those of handlers that wait. Called with t.mu held.
+func (t *Trigger) endWorkers() {
+	for _, w := range t.idle {
+		close(w.jobs)
+	}
+	for i, w := range t.idle {
+		<-w.gone
+		t.idle[i] = nil
+	}
+	t.idle = t.idle[:0]
 }
 
 // call runs the handler and records its answer.
-func (r *running) call(h handlerFunc, ev events.SQSEvent) {
-	r.gid.Store(goroutineID())
+func (r *running) call(h handlerFunc) {
+	ev := r.ev
+	r.ev = events.SQSEvent{}
 	resp, err, panicked := call(r.ctx, h, ev)
 	slept := r.ctx.end()
 	r.resp, r.err, r.panicked = resp, err, panicked
@@ -106,17 +157,9 @@ const stuckAdvice = "its handler blocks on something the fake's clock cannot end
 // Config.HandlerWait of real time, or until ctx ends.
 func (t *Trigger) settle(ctx context.Context, r *running) error {
 	c := r.ctx
-	// The handler's goroutine was just started, next to run on this P: yielding once lets a
-	// handler that returns at once do so without this goroutine parking (a third of an
-	// invocation's cost otherwise). It is not a wait: the select below is.
-	runtime.Gosched()
-	select {
-	case <-c.returned:
-		return nil
-	default:
-	}
-	// One timer per trigger, reset for each wait (settle runs with t.mu held): most
-	// invocations need a wait, however short, for their goroutine to run.
+	// One timer per trigger, reset for each wait (settle runs with t.mu held). The worker,
+	// just handed the invocation, is next to run on this P: blocking here runs it at once,
+	// and its return wakes this goroutine next.
 	wait := t.handlerWait()
 	if t.waitTimer == nil {
 		t.waitTimer = time.NewTimer(wait)
@@ -294,16 +337,24 @@ func (t *Trigger) takeProblems() error {
 
 // Err returns what went wrong in the steps that moves of the fake's clock made since the last
 // Poll, Advance, WaitInvocations or Err, which return it too, and forgets it: a call to the
-// fake that failed, a handler that did not settle (a *StuckError). nil when nothing did.
+// fake that failed, a handler that did not settle (a *StuckError), a benbjohnson mock that
+// moved on before a step was done (a *MovedOnError). nil when nothing did.
 func (t *Trigger) Err() error { return t.takeProblems() }
 
 // onMove is the trigger's step at an instant a move of the fake's clock passes through. It
 // returns the next instant the trigger has something to do, for the fake's Advance on a
-// clock other than a VirtualClock to step there.
+// clock other than a VirtualClock to step there — or now, when its handlers called the fake
+// during the step, so that every trigger looks again at this instant (Fake.OnMove).
 func (t *Trigger) onMove(now time.Time) time.Time {
 	t.mu.Lock()
 	defer t.mu.Unlock()
+	calls, own := t.f.CallCount(), t.calls
 	t.move(now)
+	if t.f.CallCount()-calls > t.calls-own {
+		// Its handlers called the fake (sent to another trigger's queue, say): every trigger
+		// looks again at this instant.
+		return now
+	}
 	if t.wakeSet {
 		return t.wakeAt
 	}
@@ -327,7 +378,11 @@ func (t *Trigger) move(now time.Time) {
 func (t *Trigger) step(ctx context.Context) error {
 	t.dirty.Store(false)
 	t.seenForeign, t.seenEpoch = t.f.CallCount()-t.calls, t.f.Epoch()
+	if t.wakeSet && !t.f.Now().Before(t.wakeAt) {
+		t.rearm(time.Time{}) // its instant is reached: a timer still to fire there is stale
+	}
 	err := t.poll(ctx)
+	t.endWorkers()
 	t.rearm(t.next(t.f.Now()))
 	return err
 }
@@ -345,8 +400,17 @@ func (t *Trigger) rearm(at time.Time) {
 	if !t.wakeSet || t.closed {
 		return
 	}
+	t.wakeGen++
+	if m, ok := t.f.Clock().(*clock.Mock); ok {
+		// The mock's Add and Set run the function on a goroutine of its own and go on after
+		// 1 ms of real time without waiting for it (see onMockTimer).
+		gen := t.wakeGen
+		timer := m.AfterFunc(m.Until(at), func() { t.onMockTimer(at, gen) })
+		t.stopWake = func() { timer.Stop() }
+		return
+	}
 	// On a VirtualClock the timer's function runs inside the move, at the timer's instant;
-	// on another clock, as that clock runs its timers (a benbjohnson mock: on a goroutine).
+	// on another clock, as that clock runs its timers.
 	timed, cancel := t.f.Clock().WithDeadline(context.Background(), at)
 	fire := func() { t.onMove(t.f.Now()) }
 	var stop func() bool
@@ -356,6 +420,43 @@ func (t *Trigger) rearm(at time.Time) {
 		stop = context.AfterFunc(timed, fire)
 	}
 	t.stopWake = func() { stop(); cancel() } // unregister first: cancel would run fire
+}
+
+// onMockTimer is the trigger's step when a benbjohnson *clock.Mock fires its timer for at.
+// The mock fires it on a goroutine of its own and goes on after 1 ms of real time: when the
+// step runs after the clock has left at, or the clock moves while it runs, the mapping has
+// not acted as Lambda's would, and the trigger says so (*MovedOnError). A move made with the
+// fake's Advance stops at the instant and steps there itself, leaving this timer stale.
+func (t *Trigger) onMockTimer(at time.Time, gen uint64) {
+	if t.f.Advancing() {
+		return // f.Advance stops at the instant and calls onMove there
+	}
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.closed || gen != t.wakeGen || !t.wakeSet {
+		return
+	}
+	t.move(t.f.Now())
+	if now := t.f.Now(); !now.Equal(at) {
+		t.report(&MovedOnError{At: at, Now: now})
+	}
+}
+
+// MovedOnError reports that the fake's clock, a benbjohnson *clock.Mock moved with its own
+// Add or Set, left an instant the trigger had to act at before its step there was done. The
+// mock runs the trigger's timer on a goroutine of its own and moves on after 1 ms of real
+// time without waiting for it, so what the mapping did there depends on scheduling. Move
+// the clock with the fake's Advance, which stops at every instant a trigger acts at and
+// waits for it.
+type MovedOnError struct {
+	At  time.Time // the instant the trigger had to act at
+	Now time.Time // the clock's time when its step there was done
+}
+
+// Error names both instants and says what to do.
+func (e *MovedOnError) Error() string {
+	return fmt.Sprintf("lambdasqs: the clock had moved to %s when the mapping's step at %s was done: a benbjohnson *clock.Mock moved with its own Add or Set runs the mapping's timer on a goroutine of its own and goes on after 1 ms of real time without waiting for it, so the invocations there depend on scheduling. Move the clock with the fake's Advance (f.Advance), which stops at every instant a mapping acts at and waits for it",
+		e.Now.UTC().Format(time.RFC3339Nano), e.At.UTC().Format(time.RFC3339Nano))
 }
 
 // WaitInvocations blocks until at least n invocations (throttled attempts included) are in

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -102,8 +103,9 @@ func (s *scene) record() string {
 // benbjohnson mock), the VirtualClock's Add or a trigger's Advance — every trigger on the
 // fake, on a queue of its own account or of another, invokes at the same instants with the
 // same outcome. A benbjohnson mock moved with its own Add is not in the table: it runs the
-// trigger's timers on goroutines of their own after a 1 ms real-time pause, so the record
-// depends on scheduling (docs/lambda.md, Not modelled).
+// trigger's timers on goroutines of their own and goes on after a 1 ms real-time pause
+// without waiting for them, so the record depends on scheduling (docs/lambda.md, Not
+// modelled); TestAMocksOwnAddIsFollowedAndSaysWhenItMovedOn pins what holds.
 func TestEveryClockMoveDrivesEveryTrigger(t *testing.T) {
 	moves := []struct {
 		name string
@@ -424,4 +426,116 @@ func TestAResumedMappingActsAtTheNextMove(t *testing.T) {
 	trig.SetEnabled(true)
 	f.Advance(time.Second)
 	assert.Equal(t, []step{{time.Minute, time.Minute, lambdasqs.Success}}, timeline(trig))
+}
+
+// workers returns the goroutines running the trigger's handlers that were not in before.
+func workers(before map[string]bool) map[string]bool {
+	buf := make([]byte, 1<<20)
+	found := map[string]bool{}
+	for _, g := range strings.Split(string(buf[:runtime.Stack(buf, true)]), "\n\n") {
+		if id, _, _ := strings.Cut(g, " ["); strings.Contains(g, "lambdasqs.(*worker).work(") && !before[id] {
+			found[id] = true
+		}
+	}
+	return found
+}
+
+// TestNoGoroutineOutlivesAStep: the goroutines that run handlers end with the step that used
+// them — Poll or a move returns with none left, but those of handlers that wait on the
+// clock, each of which keeps its own.
+func TestNoGoroutineOutlivesAStep(t *testing.T) {
+	before := workers(nil) // other tests' handlers, ending or blocked
+	f := fill(t, 30, nil)
+	trig, err := lambdasqs.New(f, "q", ok, lambdasqs.Config{})
+	require.NoError(t, err)
+	require.NoError(t, trig.Poll(context.Background()))
+	assert.Len(t, trig.Invocations(), 3)
+	assert.Empty(t, workers(before), "after Poll")
+
+	f2 := fill(t, 3, nil)
+	trig2, err := lambdasqs.New(f2, "q", func(ctx context.Context, _ events.SQSEvent) error {
+		<-ctx.Done()
+		return ctx.Err()
+	}, lambdasqs.Config{BatchSize: 1})
+	require.NoError(t, err)
+	f2.Advance(time.Second)
+	assert.Len(t, workers(before), 3, "one for each handler that waits")
+	trig2.Close()
+}
+
+// TestAMocksOwnAddIsFollowedAndSaysWhenItMovedOn pins what holds when a benbjohnson mock the
+// fake was given is moved with its own Add: the trigger keeps a timer on the mock at each
+// next instant it acts at (here a delayed message's arrival at +30 s), so the mock's Add
+// invokes there; the mock runs that timer on a goroutine of its own and goes on after 1 ms
+// of real time, so a step still running when the mock moves on is reported, naming both
+// instants, never silently. The handler here holds its step until Add has returned.
+func TestAMocksOwnAddIsFollowedAndSaysWhenItMovedOn(t *testing.T) {
+	ctx := context.Background()
+	m := sqsfake.NewMockClock()
+	f := sqsfake.New(sqsfake.WithClock(m))
+	url := queue(t, f, "q", map[string]string{"VisibilityTimeout": "900"})
+	_, err := f.SendMessage(ctx, &sqs.SendMessageInput{QueueUrl: &url, MessageBody: aws.String("m"), DelaySeconds: 30})
+	require.NoError(t, err)
+	entered, release := make(chan struct{}), make(chan struct{})
+	trig, err := lambdasqs.New(f, "q", func(context.Context, events.SQSEvent) error {
+		close(entered)
+		<-release
+		return nil
+	}, lambdasqs.Config{HandlerWait: time.Hour, FunctionTimeout: 5 * time.Minute})
+	require.NoError(t, err)
+	require.NoError(t, trig.Poll(ctx)) // nothing yet: its timer waits for +30 s
+	require.Empty(t, trig.Invocations())
+
+	m.Add(2 * time.Minute)
+	wait, cancel := context.WithTimeout(ctx, 10*time.Second)
+	defer cancel()
+	select {
+	case <-entered: // the mock's timer for +30 s invoked the handler
+	case <-wait.Done():
+		t.Fatal("the mock's Add did not invoke the trigger at the message's arrival")
+	}
+	close(release)
+	err = trig.Poll(ctx) // waits for the timer's step, and returns what it reported
+	var moved *lambdasqs.MovedOnError
+	require.ErrorAs(t, err, &moved)
+	assert.Equal(t, lambdasqs.MovedOnError{At: sqsfake.DefaultStart.Add(30 * time.Second), Now: sqsfake.DefaultStart.Add(2 * time.Minute)}, *moved)
+	assert.Contains(t, err.Error(), "f.Advance")
+	invs := trig.Invocations()
+	require.Len(t, invs, 1)
+	assert.Equal(t, lambdasqs.Success, invs[0].Outcome)
+}
+
+// TestASendFromAHandlerIsInvokedAtItsInstant: a handler that sends to another trigger's
+// queue — at the start of a move, or at a batching window's end inside it — has that
+// trigger invoke at the same instant, whichever trigger was made first and whatever the
+// clock: every trigger looks again at an instant where a handler called the fake.
+func TestASendFromAHandlerIsInvokedAtItsInstant(t *testing.T) {
+	for _, mock := range []bool{false, true} {
+		for _, window := range []int32{0, 3} {
+			t.Run(fmt.Sprintf("mock %v window %d s", mock, window), func(t *testing.T) {
+				var opts []sqsfake.Option
+				if mock {
+					opts = append(opts, sqsfake.WithClock(sqsfake.NewMockClock()))
+				}
+				f := sqsfake.New(opts...)
+				ctx := context.Background()
+				a := queue(t, f, "a", nil)
+				b := queue(t, f, "b", nil)
+				_, err := f.SendMessage(ctx, &sqs.SendMessageInput{QueueUrl: &b, MessageBody: aws.String("x")})
+				require.NoError(t, err)
+				ta, err := lambdasqs.New(f, "a", ok, lambdasqs.Config{}) // first: its step at an instant comes before b's
+				require.NoError(t, err)
+				tb, err := lambdasqs.New(f, "b", func(ctx context.Context, ev events.SQSEvent) error {
+					_, err := f.SendMessage(ctx, &sqs.SendMessageInput{QueueUrl: &a, MessageBody: aws.String("y")})
+					return err
+				}, lambdasqs.Config{BatchSize: 10, MaximumBatchingWindowInSeconds: window})
+				require.NoError(t, err)
+				f.Advance(10 * time.Second)
+				require.NoError(t, errors.Join(ta.Err(), tb.Err()))
+				at := time.Duration(window) * time.Second
+				assert.Equal(t, []step{{at, at, lambdasqs.Success}}, timeline(tb))
+				assert.Equal(t, []step{{at, at, lambdasqs.Success}}, timeline(ta))
+			})
+		}
+	}
 }

@@ -69,6 +69,36 @@ func Example_advance() {
 	// 120 move(s): +0s FunctionError; +30s Success;
 }
 
+// A benbjohnson *clock.Mock given with sqsfake.WithClock drives triggers exactly when it is
+// moved with the fake's Advance, which stops at every instant a mapping acts at and waits
+// for it there. The mock's own Add fires timers on goroutines of their own and does not wait
+// for them: a trigger follows it only approximately, and reports a *lambdasqs.MovedOnError
+// (from Err, or the next Poll) when the mock moved on before the trigger was done.
+func Example_benbjohnsonMock() {
+	ctx := context.Background()
+	mock := sqsfake.NewMockClock()
+	f := sqsfake.New(sqsfake.WithClock(mock))
+	q, _ := f.CreateQueue(ctx, &sqs.CreateQueueInput{QueueName: aws.String("jobs"), Attributes: map[string]string{"VisibilityTimeout": "30"}})
+	f.SendMessage(ctx, &sqs.SendMessageInput{QueueUrl: q.QueueUrl, MessageBody: aws.String("m0")})
+	failed := false
+	trig, _ := lambdasqs.New(f, "jobs", func(context.Context, events.SQSEvent) error {
+		if !failed {
+			failed = true
+			return errors.New("first delivery fails")
+		}
+		return nil
+	}, lambdasqs.Config{})
+	f.Advance(2 * time.Minute) // not mock.Add
+	for _, inv := range trig.Invocations() {
+		fmt.Printf("+%v %v\n", inv.At.Sub(sqsfake.DefaultStart), inv.Outcome)
+	}
+	fmt.Println("err:", trig.Err())
+	// Output:
+	// +0s FunctionError
+	// +30s Success
+	// err: <nil>
+}
+
 // A batch of 10 where the handler fails on one message and returns an error: Lambda deletes
 // nothing, so all ten come back after the visibility timeout, again and again, and after
 // maxReceiveCount (3) receives all ten end in the dead-letter queue.

@@ -32,10 +32,11 @@ const MaxPayload = 6 * 1024 * 1024
 // Trigger is an event source mapping from one sqsfake queue to one handler. It follows the
 // fake's clock: every move polls at each instant it passes through where the mapping has
 // something to do (see "How time moves" in the package doc), and Poll polls at the current
-// instant. Each invocation runs its handler on a goroutine of its own; the trigger waits for
-// it to return or to wait on the fake's clock (its context) before it goes on. Its methods
-// are safe for concurrent use; polling is serialized, one step at a time. A handler must not
-// call its own trigger's Poll, Advance or WaitInvocations, nor move the fake's clock.
+// instant. Each invocation runs its handler on a goroutine other than the caller's; the
+// trigger waits for it to return or to wait on the fake's clock (its context) before it goes
+// on. Its methods are safe for concurrent use; polling is serialized, one step at a time. A
+// handler must not call its own trigger's Poll, Advance or WaitInvocations, nor move the
+// fake's clock.
 type Trigger struct {
 	f        *sqsfake.Fake
 	url, arn string
@@ -80,6 +81,7 @@ type Trigger struct {
 	stopWake     func()        // disarms the trigger's timer
 	wakeAt       time.Time     // when the trigger's timer fires
 	wakeSet      bool          // whether it is armed
+	wakeGen      uint64        // counts the timers armed: a benbjohnson mock's that fires late is stale
 	seenForeign  int           // f.CallCount() less the trigger's own calls, at the last step
 	seenEpoch    uint64        // f.Epoch() at the last step
 	dirty        atomic.Bool   // a handler has returned since the last step
@@ -89,6 +91,7 @@ type Trigger struct {
 	moreProblems int           // how many more, beyond maxProblems; guarded by recMu
 	returnedCh   chan struct{} // closed when a handler returns; guarded by recMu
 	waitTimer    *time.Timer   // settle's, reused
+	idle         []*worker     // the step's workers whose handler has returned
 	hadStuck     atomic.Bool   // a handler has been stuck: later waits are short (stuckWait)
 }
 
@@ -507,8 +510,8 @@ func (t *Trigger) record(msg *types.Message) events.SQSMessage {
 	}
 }
 
-// invoke hands the batch to the handler, on a goroutine of its own (Lambda runs each
-// invocation in an execution environment of its own), and waits for it to settle: to return,
+// invoke hands the batch to the handler, on a worker goroutine (Lambda runs each invocation
+// in an execution environment of its own), and waits for it to settle: to return,
 // or to wait on the fake's clock through its context (see drive.go). An answer known now is
 // applied when the invocation ends: at once, or, when the handler used Sleep, later (land);
 // an invocation whose handler waits is applied when it returns or reaches its deadline.
@@ -541,15 +544,20 @@ func (t *Trigger) invoke(ctx context.Context, records []events.SQSMessage, handl
 	}
 	r.ctx = &invocationCtx{parent: lambdacontext.NewContext(context.Background(), lc), clock: t.f.Clock(), deadline: r.deadline, trigger: t,
 		asked: make(chan struct{}), returned: make(chan struct{}), run: r}
-	go r.call(t.h, ev)
+	r.ev = ev
+	w := t.worker()
+	w.jobs <- r
 	if err := t.settle(ctx, r); err != nil {
+		close(w.jobs) // the worker stays with its handler, and ends when it returns
 		t.waiting = append(t.waiting, r)
 		return err
 	}
 	if !r.hasReturned() {
+		close(w.jobs)
 		t.waiting = append(t.waiting, r) // it waits on the clock: applied when it returns
 		return nil
 	}
+	t.idle = append(t.idle, w)
 	return t.apply(ctx, r, false)
 }
 
