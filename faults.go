@@ -43,13 +43,15 @@ type Fault struct {
 	// such a call as waiting on the clock.
 	Latency time.Duration
 	// FailEntries, on SendMessageBatch, DeleteMessageBatch or ChangeMessageVisibilityBatch
-	// (or a companion's batch operation, such as "SNS.PublishBatch"), fails only the entries whose Id it returns true for, the partial failure a producer or
-	// consumer retries: they take no effect and are listed in the answer's Failed with Err's
+	// (or a companion's batch operation, such as "SNS.PublishBatch"), fails only the entries
+	// whose Id it returns true for, the partial failure a producer or consumer retries: they
+	// take no effect and are listed in the answer's Failed with Err's
 	// code and message (ErrInternal's when Err is nil; SenderFault false for a server
 	// error), while the call itself and its other entries succeed. A call in which it picks
 	// no entry is left alone and does not count toward Times. Err must then be nil or a
 	// ServiceError; on a companion's operation, the companion's (snsfake.ServiceError), any
-	// other Err failing the entries with the companion's internal error. Like Match, it runs outside the fake's locks and may call the fake.
+	// other Err failing the entries with the companion's internal error. Like Match, it runs
+	// outside the fake's locks and may call the fake.
 	FailEntries func(id string) bool
 }
 
@@ -202,7 +204,7 @@ func (f *Fake) InjectFault(fault Fault) (remove func()) {
 	if fault.FailEntries != nil {
 		companion := f.serviceOperationInfo(fault.Operation)
 		if !batchOperations[fault.Operation] && companion.entryIDs == nil {
-			panic(fmt.Sprintf("sqsfake: InjectFault: FailEntries needs Operation SendMessageBatch, DeleteMessageBatch or ChangeMessageVisibilityBatch; got %q", fault.Operation))
+			panic(fmt.Sprintf("sqsfake: InjectFault: FailEntries needs Operation SendMessageBatch, DeleteMessageBatch, ChangeMessageVisibilityBatch or a companion's batch operation (SNS.PublishBatch); got %q", fault.Operation))
 		}
 		if _, ok := fault.Err.(*sqsError); fault.Err != nil && !ok && companion.entryIDs == nil {
 			panic("sqsfake: InjectFault: with FailEntries, Err must be nil or a ServiceError")

@@ -618,7 +618,7 @@ func TestFailEntriesFailsChosenBatchEntriesThroughEveryDoor(t *testing.T) {
 
 func TestInjectFaultRefusesFailEntriesWhereItCannotApply(t *testing.T) {
 	f := New()
-	assert.PanicsWithValue(t, `sqsfake: InjectFault: FailEntries needs Operation SendMessageBatch, DeleteMessageBatch or ChangeMessageVisibilityBatch; got "SendMessage"`, func() {
+	assert.PanicsWithValue(t, `sqsfake: InjectFault: FailEntries needs Operation SendMessageBatch, DeleteMessageBatch, ChangeMessageVisibilityBatch or a companion's batch operation (SNS.PublishBatch); got "SendMessage"`, func() {
 		f.InjectFault(Fault{Operation: "SendMessage", FailEntries: func(string) bool { return true }})
 	})
 	assert.PanicsWithValue(t, "sqsfake: InjectFault: with FailEntries, Err must be nil or a ServiceError", func() {

@@ -206,8 +206,11 @@ func (c *VirtualClock) runHooks(now time.Time) {
 // runs on the goroutine that moves the clock, without the clock's lock: it may read the
 // clock and arm timers (they fire within the same Add if they come due within it), but it
 // must not move the clock, which would wait for itself. The functions run in the order they
-// were registered. remove unregisters fn; it is idempotent. A clock with no function
-// registered pays one length check per timer for this.
+// were registered. When one of the fake's own OnMove functions asks to act again at the same
+// instant (a Lambda trigger whose handler sent to another trigger's queue), every function
+// is called again with that instant, up to 100 rounds in all; functions are taken as they
+// were registered when the instant began. remove unregisters fn; it is idempotent. A clock
+// with no function registered pays one length check per timer for this.
 func (c *VirtualClock) OnMove(fn func(now time.Time)) (remove func()) {
 	return c.onMove(func(now time.Time) bool { fn(now); return false })
 }

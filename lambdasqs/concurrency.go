@@ -460,7 +460,7 @@ func (c *invocationCtx) endWith(err error) {
 		stopParent()
 	}
 	// The children first, then Done: a handler woken by Done finds the contexts it derived
-	// ended too (the handler runs on a goroutine of its own, so the order shows).
+	// ended too (the handler runs on a worker goroutine, not this one, so the order shows).
 	for _, f := range funcs {
 		(*f)()
 	}

@@ -94,6 +94,15 @@ func TestFilterCriteriaMatchAsLambdaDoes(t *testing.T) {
 		{"object pattern on an array of objects, no element matches", `{"items":[{"kind":"a"}]}`, "", []string{`{"body":{"items":{"kind":["b"]}}}`}, false},
 		{"flattened fields match across elements", `{"items":[{"kind":"a"},{"qty":2}]}`, "", []string{`{"body":{"items":{"kind":["a"],"qty":[2]}}}`}, true},
 		{"exists on a field of an array's objects", `{"items":[{"kind":"a"}]}`, "", []string{`{"body":{"items":{"kind":[{"exists":true}]}}}`}, true},
+		// event-ruler, which EventBridge, Lambda and SNS filter with, matches fields by their
+		// flattened paths, joined by dots: a key "a.b" names the nested field b of a.
+		{"a dotted key names a nested field", `{"a":{"b":"x"}}`, "", []string{`{"body":{"a.b":["x"]}}`}, true},
+		// exists works on leaf values only (EventBridge's content filtering doc): an empty array has none.
+		{"exists true on an empty array does not match", `{"a":[]}`, "", []string{`{"body":{"a":[{"exists":true}]}}`}, false},
+		// anything-but matches a value it does not list even when it is null, as AWS was seen
+		// to (localstack/localstack#9711); a boolean by the same rule.
+		{"anything-but matches a null", `{"a":null}`, "", []string{`{"body":{"a":[{"anything-but":["x"]}]}}`}, true},
+		{"anything-but matches a boolean", `{"a":true}`, "", []string{`{"body":{"a":[{"anything-but":["x"]}]}}`}, true},
 		{"patterns are ORed", order, "", []string{`{"body":{"kind":["refund"]}}`, `{"body":{"total":[25]}}`}, true},
 		{"no pattern matches", order, "", []string{`{"body":{"kind":["refund"]}}`, `{"body":{"total":[1]}}`}, false},
 		{"plain body, plain pattern", "hello world", "", []string{`{"body":[{"prefix":"hello"}]}`}, true},

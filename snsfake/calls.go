@@ -10,7 +10,7 @@ import (
 
 // call is one call of an operation as it runs: who it acts as, and its entry in the queue
 // fake's call record (sqsfake.ServiceCall), which numbers it with the fake's own calls and
-// gives it its request id. The operation's method ends it (defer c.done()).
+// gives it its request id. The operation's method ends it (defer endCall(...)).
 type call struct {
 	op  string
 	who caller
