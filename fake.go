@@ -96,9 +96,10 @@ type Fake struct {
 	senderID                   string
 	endpoint                   string // WithEndpoint: the base of queue URLs, or "" for AWS's
 	seed                       uint64
-	epoch                      uint64    // how many times the fake was reset: receipt handles name it
-	handles                    handleKey // the key of this epoch's receipt handles (newHandleKey)
-	lastReceipt                receiptMemo
+	epoch                      uint64      // how many times the fake was reset: receipt handles name it
+	handles                    handleKey   // the key of this epoch's receipt handles (newHandleKey)
+	lastReceipt                receiptMemo // the last receipt handle the fake issued or read
+	lastID                     idMemo      // the last MessageId it rendered
 	inFlightLimit              int
 	purgeCooldown              time.Duration
 	opts                       sqs.Options

@@ -111,8 +111,9 @@ func newHandleKey(secret []byte, seed, epoch uint64) handleKey {
 // receiptKey returns the key of the handles f issues now. Called with f.mu held.
 func (f *Fake) receiptKey() *handleKey { return &f.handles }
 
-// receiptMemo remembers the last receipt handle the fake read, for the epoch it read it in:
-// a call that names a handle reads it twice, for the call record and for the engine.
+// receiptMemo remembers the last receipt handle the fake issued or read, for the epoch it
+// did so in: a call that names a handle reads it twice, for the call record and for the
+// engine, and the handle is often the one the last receive issued.
 type receiptMemo struct {
 	handle string
 	epoch  uint64

@@ -308,6 +308,25 @@ func (f *Fake) sendMessage(a *actor, in *sqs.SendMessageInput, zeros *explicitMe
 	return &res.out, nil
 }
 
+// idMemo is the last MessageId the fake rendered: a message's id is rendered when it is
+// sent, and again when it is received, often next.
+type idMemo struct {
+	idNum uint64 // 0: none
+	text  [uuidLen]byte
+}
+
+// appendMessageID appends the MessageId of the message numbered idNum, remembering the last
+// one it rendered. Called with f.mu held.
+func (f *Fake) appendMessageID(dst []byte, idNum uint64) []byte {
+	if m := &f.lastID; m.idNum == idNum && idNum != 0 {
+		return append(dst, m.text[:]...)
+	}
+	dst = appendUUID(dst, f.seed, streamMessageID, idNum)
+	f.lastID.idNum = idNum
+	copy(f.lastID.text[:], dst[len(dst)-uuidLen:])
+	return dst
+}
+
 // idAndMD5 returns a MessageId and an MD5OfMessageBody, made in one allocation.
 func (f *Fake) idAndMD5(idNum uint64, md5Body *[16]byte) (id, sum string) {
 	return f.idAndMD5In(new(idAndMD5Text), idNum, md5Body)
@@ -320,7 +339,7 @@ type idAndMD5Text [uuidLen + 32]byte
 // strings that share its memory, so that a caller that has text inside the object it
 // returns allocates nothing more. Nothing writes to text afterwards.
 func (f *Fake) idAndMD5In(text *idAndMD5Text, idNum uint64, md5Body *[16]byte) (id, sum string) {
-	b := appendUUID(text[:0], f.seed, streamMessageID, idNum)
+	b := f.appendMessageID(text[:0], idNum)
 	hex.AppendEncode(b, md5Body[:])
 	s := unsafe.String(&text[0], len(text))
 	return s[:uuidLen], s[uuidLen:]

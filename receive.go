@@ -302,7 +302,7 @@ func (f *Fake) render(q *queue, msgs []*message, p *receiveParams) *sqs.ReceiveM
 	}
 	const per = receivedTextLen
 	for _, m := range msgs {
-		buf = appendUUID(buf, f.seed, streamMessageID, m.idNum)
+		buf = f.appendMessageID(buf, m.idNum)
 		buf = hex.AppendEncode(buf, m.md5Body[:])
 		buf = appendReceipt(buf, f.receiptKey(), receipt{queue: q.id, msg: m.idNum, receive: m.receiveCount})
 	}
@@ -319,6 +319,8 @@ func (f *Fake) render(q *queue, msgs []*message, p *receiveParams) *sqs.ReceiveM
 		s.id, s.md5, s.handle, s.body = t[:uuidLen], t[uuidLen:uuidLen+32], t[uuidLen+32:], m.body
 		o := &out.Messages[i]
 		o.MessageId, o.MD5OfBody, o.ReceiptHandle, o.Body = &s.id, &s.md5, &s.handle, &s.body
+		// The handle a delete or a visibility change of this message will name, most likely.
+		f.lastReceipt = receiptMemo{handle: s.handle, epoch: f.epoch, r: receipt{queue: q.id, msg: m.idNum, receive: m.receiveCount}}
 		if p.sys != 0 {
 			o.Attributes = f.systemAttributes(m, p.sys)
 		}
