@@ -456,6 +456,9 @@ func (f *Fake) sendMessageBatch(a *actor, in *sqs.SendMessageBatchInput, zeros *
 		if done.seqNo != 0 {
 			entry.SequenceNumber = aws.String(sequenceNumber(done.seqNo))
 		}
+		if out.Successful == nil {
+			out.Successful = make([]types.SendMessageBatchResultEntry, 0, len(in.Entries)) // one allocation, not four
+		}
 		out.Successful = append(out.Successful, entry)
 	}
 	return out, nil
@@ -535,8 +538,11 @@ func (f *Fake) deleteMessageBatch(a *actor, in *sqs.DeleteMessageBatchInput, fai
 		return nil, err
 	}
 	out := &sqs.DeleteMessageBatchOutput{Failed: failed}
-	for _, id := range ok {
-		out.Successful = append(out.Successful, types.DeleteMessageBatchResultEntry{Id: aws.String(id)})
+	if len(ok) > 0 {
+		out.Successful = make([]types.DeleteMessageBatchResultEntry, len(ok))
+	}
+	for i, id := range ok {
+		out.Successful[i] = types.DeleteMessageBatchResultEntry{Id: aws.String(id)}
 	}
 	return out, nil
 }
@@ -574,6 +580,9 @@ func runBatch[E any](f *Fake, a *actor, op string, queueURL *string, entries []E
 		if err != nil {
 			failed = append(failed, failedEntry(ids[i], err))
 			continue
+		}
+		if ok == nil {
+			ok = make([]string, 0, len(entries))
 		}
 		ok = append(ok, ids[i])
 	}
@@ -656,8 +665,11 @@ func (f *Fake) changeMessageVisibilityBatch(a *actor, in *sqs.ChangeMessageVisib
 		return nil, err
 	}
 	out := &sqs.ChangeMessageVisibilityBatchOutput{Failed: failed}
-	for _, id := range ok {
-		out.Successful = append(out.Successful, types.ChangeMessageVisibilityBatchResultEntry{Id: aws.String(id)})
+	if len(ok) > 0 {
+		out.Successful = make([]types.ChangeMessageVisibilityBatchResultEntry, len(ok))
+	}
+	for i, id := range ok {
+		out.Successful[i] = types.ChangeMessageVisibilityBatchResultEntry{Id: aws.String(id)}
 	}
 	return out, nil
 }

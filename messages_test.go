@@ -1362,3 +1362,28 @@ func TestSendReceiveDeleteCycleStaysWithinAllocationBudget(t *testing.T) {
 	assert.LessOrEqual(t, allocs, 15.0)
 	t.Logf("send+receive+delete: %v allocations", allocs)
 }
+
+// A batch none of whose entries succeeds answers with Successful nil, not empty, in each of
+// the three batch operations: the SDK's answer as SQS's JSON decodes, and what a test that
+// compares whole outputs writes.
+func TestABatchWithNoSuccessAnswersSuccessfulNil(t *testing.T) {
+	ctx := context.Background()
+	f := New()
+	q := mustCreateQueue(t, f, "jobs", nil)
+	bad := aws.String("garbage")
+	sent, err := f.SendMessageBatch(ctx, &sqs.SendMessageBatchInput{QueueUrl: q, Entries: []types.SendMessageBatchRequestEntry{
+		{Id: aws.String("a"), MessageBody: aws.String("x"), DelaySeconds: 901}}})
+	require.NoError(t, err)
+	assert.Nil(t, sent.Successful)
+	assert.Len(t, sent.Failed, 1)
+	deleted, err := f.DeleteMessageBatch(ctx, &sqs.DeleteMessageBatchInput{QueueUrl: q, Entries: []types.DeleteMessageBatchRequestEntry{
+		{Id: aws.String("a"), ReceiptHandle: bad}}})
+	require.NoError(t, err)
+	assert.Nil(t, deleted.Successful)
+	assert.Len(t, deleted.Failed, 1)
+	changed, err := f.ChangeMessageVisibilityBatch(ctx, &sqs.ChangeMessageVisibilityBatchInput{QueueUrl: q, Entries: []types.ChangeMessageVisibilityBatchRequestEntry{
+		{Id: aws.String("a"), ReceiptHandle: bad}}})
+	require.NoError(t, err)
+	assert.Nil(t, changed.Successful)
+	assert.Len(t, changed.Failed, 1)
+}
