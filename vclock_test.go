@@ -283,3 +283,31 @@ func TestVirtualClockKeepsItsLocationWhileATimerFires(t *testing.T) {
 	assert.Equal(t, DefaultStart.Add(time.Second), during)
 	assert.Equal(t, DefaultStart.Add(2*time.Second), c.Now())
 }
+
+// The fake reads its VirtualClock's time without the clock's lock while the clock keeps its
+// own time, and through the benbjohnson mock once that tells the time (after a Timer, say);
+// a zero VirtualClock, which keeps no copy, is read as Now reads it. Each reads as Now.
+func TestTheFakeReadsTheTimeItsVirtualClockShows(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		clk  func() *VirtualClock
+	}{
+		{"its own time", func() *VirtualClock { return NewVirtualClock(DefaultStart) }},
+		{"the mock's time", func() *VirtualClock {
+			c := NewVirtualClock(DefaultStart)
+			c.Timer(time.Hour)
+			return c
+		}},
+		{"a zero clock", func() *VirtualClock { return &VirtualClock{} }},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			c := tc.clk()
+			f := New(WithClock(c))
+			assert.Equal(t, c.Now().UnixNano(), f.now())
+			c.Add(90 * time.Second)
+			assert.Equal(t, c.Now().UnixNano(), f.now())
+			f.Advance(time.Minute)
+			assert.Equal(t, c.Now().UnixNano(), f.now())
+		})
+	}
+}
