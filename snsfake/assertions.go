@@ -54,10 +54,8 @@ func AssertDelivered(t sqsfake.TestingT, s *Fake, messageID, queue string, msgAn
 	if !ok {
 		return fail(t, fmt.Sprintf("expected message %s to be delivered into %s, but nothing with that MessageId was published", messageID, queue), msgAndArgs)
 	}
-	for _, d := range p.Deliveries {
-		if queueMatches(d.Endpoint, queue) && d.Outcome == Delivered {
-			return true
-		}
+	if p.deliveredInto(queue) {
+		return true
 	}
 	return fail(t, fmt.Sprintf("expected message %s to be delivered into %s, but it was not:\n%s", messageID, queue, p.explain()), msgAndArgs)
 }
@@ -73,10 +71,8 @@ func AssertNotDelivered(t sqsfake.TestingT, s *Fake, messageID, queue string, ms
 	if !ok {
 		return fail(t, fmt.Sprintf("expected message %s not to be delivered into %s, but nothing with that MessageId was published", messageID, queue), msgAndArgs)
 	}
-	for _, d := range p.Deliveries {
-		if queueMatches(d.Endpoint, queue) && d.Outcome == Delivered {
-			return fail(t, fmt.Sprintf("expected message %s not to be delivered into %s, but it was:\n%s", messageID, queue, p.explain()), msgAndArgs)
-		}
+	if p.deliveredInto(queue) {
+		return fail(t, fmt.Sprintf("expected message %s not to be delivered into %s, but it was:\n%s", messageID, queue, p.explain()), msgAndArgs)
 	}
 	return true
 }
@@ -128,5 +124,16 @@ func fail(t sqsfake.TestingT, failure string, msgAndArgs []any) bool {
 		}
 	}
 	t.Errorf("%s", text)
+	return false
+}
+
+// deliveredInto reports whether the publication was delivered into the queue (its name or
+// ARN, as queueMatches takes it).
+func (p Publication) deliveredInto(queue string) bool {
+	for _, d := range p.Deliveries {
+		if queueMatches(d.Endpoint, queue) && d.Outcome == Delivered {
+			return true
+		}
+	}
 	return false
 }

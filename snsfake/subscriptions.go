@@ -376,6 +376,19 @@ func mayManage(c *call, sub *subscription) *snsError {
 	return newError("AuthorizationError", "Not authorized to access this subscription")
 }
 
+// managedSubscription returns the subscription an ARN names, for a caller who may manage
+// it: NotFound when there is none, AuthorizationError when the caller may not.
+func (s *Fake) managedSubscription(c *call, arn string) (*subscription, *snsError) {
+	sub, e := s.subscriptionFor(c, arn)
+	if e == nil && sub == nil {
+		e = errSubscriptionNotFound()
+	}
+	if e == nil {
+		e = mayManage(c, sub)
+	}
+	return sub, e
+}
+
 // GetSubscriptionAttributes returns a subscription's attributes.
 func (s *Fake) GetSubscriptionAttributes(ctx context.Context, params *sns.GetSubscriptionAttributesInput, optFns ...func(*sns.Options)) (out *sns.GetSubscriptionAttributesOutput, err error) {
 	if params == nil {
@@ -388,13 +401,7 @@ func (s *Fake) GetSubscriptionAttributes(ctx context.Context, params *sns.GetSub
 	defer endCall(ctx, c, &out, &err)
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	sub, e := s.subscriptionFor(c, *params.SubscriptionArn)
-	if e == nil && sub == nil {
-		e = errSubscriptionNotFound()
-	}
-	if e == nil {
-		e = mayManage(c, sub)
-	}
+	sub, e := s.managedSubscription(c, *params.SubscriptionArn)
 	if e != nil {
 		return nil, c.fail(e)
 	}
@@ -416,13 +423,7 @@ func (s *Fake) SetSubscriptionAttributes(ctx context.Context, params *sns.SetSub
 	defer endCall(ctx, c, &out, &err)
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	sub, e := s.subscriptionFor(c, *params.SubscriptionArn)
-	if e == nil && sub == nil {
-		e = errSubscriptionNotFound()
-	}
-	if e == nil {
-		e = mayManage(c, sub)
-	}
+	sub, e := s.managedSubscription(c, *params.SubscriptionArn)
 	if e == nil {
 		// On a copy, so that a refusal changes nothing.
 		cp := *sub
