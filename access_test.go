@@ -199,7 +199,7 @@ func BenchmarkAccessCheckTenStatements(b *testing.B) {
 	require.NoError(b, err)
 	f.mu.Lock()
 	queue, _ := f.lookupURL(f.homeActor, *q.QueueUrl)
-	a := f.actorFor(identity{account: "111122223333", principal: polSession})
+	a := f.actorFor(&identity{account: "111122223333", principal: polSession})
 	f.mu.Unlock()
 	require.Nil(b, access(a, queue, "SendMessage"))
 	b.ReportAllocs()

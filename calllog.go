@@ -345,7 +345,7 @@ func (f *Fake) refuseRequest(op, code, message string, who *identity) string {
 	case who == nil:
 		x.who = unauthenticated
 	case who.bad == nil:
-		if a := f.actorFor(*who); !a.own {
+		if a := f.actorFor(who); !a.own {
 			x.who = a
 		}
 	}

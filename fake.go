@@ -357,11 +357,7 @@ func (f *Fake) begin(ctx context.Context, op string, params any, optFns []func(*
 		bad, who = who.bad, identity{} // refused: the call acts as nobody else
 	}
 	f.mu.Lock()
-	if who == (identity{}) {
-		c.who = f.homeActor // most calls: the fake's own, resolved without copying an identity
-	} else {
-		c.who = f.actorFor(who)
-	}
+	c.who = f.actorFor(&who)
 	c.id = f.startCall(op, c.door, c.who, params)
 	f.mu.Unlock()
 	c.req = c.id.seq

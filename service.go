@@ -312,7 +312,7 @@ func (f *Fake) BeginServiceCall(op string, door Door, who *Identity, params any,
 		}
 	}
 	f.mu.Lock()
-	sc.c.who = f.actorFor(id)
+	sc.c.who = f.actorFor(&id)
 	sc.c.id = f.startCall(op, door, sc.c.who, nil)
 	if r := f.callRecord(sc.c.id); r != nil {
 		r.flags |= callUnread // no SQS input to summarise

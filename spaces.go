@@ -203,8 +203,11 @@ func (f *Fake) findSpace(account, region string) *space {
 // actorFor resolves an identity. A region or account that is not well formed (an SDK
 // configured with the region "local", say) stands for the fake's own, as do the fake's own
 // values given explicitly. Called with f.mu held.
-func (f *Fake) actorFor(id identity) *actor {
-	id = f.trimOwn(id)
+func (f *Fake) actorFor(who *identity) *actor {
+	if *who == (identity{}) {
+		return f.homeActor // most calls: the fake's own, resolved without copying an identity
+	}
+	id := f.trimOwn(*who)
 	if id == (identity{}) {
 		return f.homeActor
 	}
