@@ -155,7 +155,7 @@ func (t *Trigger) retry(ctx context.Context) error {
 			i++
 		default:
 			t.held = append(t.held[:i], t.held[i+1:]...)
-			if err := t.invoke(ctx, h.records, h.handles); err != nil {
+			if err := t.invoke(ctx, h.records, h.handles, nil); err != nil {
 				return err
 			}
 		}
@@ -165,9 +165,9 @@ func (t *Trigger) retry(ctx context.Context) error {
 
 // start invokes the batch, or throttles it when the function already runs as many
 // invocations as its concurrency allows.
-func (t *Trigger) start(ctx context.Context, records []events.SQSMessage, handles []string, since time.Time) error {
+func (t *Trigger) start(ctx context.Context, records []events.SQSMessage, handles []string, since time.Time, rn *runner) error {
 	if t.inFlight() < t.m.functionCap {
-		return t.invoke(ctx, records, handles)
+		return t.invoke(ctx, records, handles, rn)
 	}
 	v, err := t.visibility(ctx)
 	if err != nil {
@@ -312,6 +312,13 @@ func (c *invocationCtx) Value(key any) any {
 	return c.parent.Value(key)
 }
 
+// hasAsked reports whether the handler has asked the context for Done.
+func (c *invocationCtx) hasAsked() bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.askedOnce
+}
+
 // Done returns the context's own channel, arming a timer on the fake's clock at the deadline
 // less the time slept and a watch on the parent the first time.
 func (c *invocationCtx) Done() <-chan struct{} {
@@ -321,10 +328,18 @@ func (c *invocationCtx) Done() <-chan struct{} {
 }
 
 func (c *invocationCtx) doneLocked() chan struct{} {
-	if !c.askedOnce && c.asked != nil {
+	if !c.askedOnce {
 		// From now on the invocation counts as waiting on the fake's clock (drive.go).
 		c.askedOnce = true
-		close(c.asked)
+		if c.asked != nil {
+			close(c.asked)
+		}
+		if rn := c.run.on; rn != nil {
+			select {
+			case rn.asked <- struct{}{}:
+			default:
+			}
+		}
 	}
 	if c.done != nil {
 		return c.done

@@ -66,6 +66,11 @@ type running struct {
 	stuck atomic.Bool   // reported as neither returning nor waiting
 	gid   atomic.Uint64 // the handler's goroutine, once it runs
 
+	// An invocation whose handler runs inline on a step's runner: which, and who goes on
+	// with the step once its handler is done (inlineRunning, then inlineReturned or takenOver).
+	on    *runner
+	state atomic.Uint32
+
 	ev events.SQSEvent // the event, until the worker takes it
 }
 
@@ -114,6 +119,180 @@ func (t *Trigger) endWorkers() {
 		t.idle[i] = nil
 	}
 	t.idle = t.idle[:0]
+}
+
+// A step polls on a runner: a goroutine of its own that calls the handlers of the batches the
+// poll loop dispatches inline, one after another, as one warm execution environment would,
+// while the goroutine that makes the step (a move of the clock, or Poll) watches it (watch).
+// Handing every invocation to another goroutine and back would wake an idle processor twice
+// a batch. When a handler run inline starts waiting on the fake's clock, the watcher takes
+// the step over: the runner is left with its handler (when it returns, the runner records
+// its answer, as a worker does, and ends, touching nothing else of the trigger's), and a new
+// runner polls on from the top of the poll loop — where the first would have gone on, since
+// the handler was called from the loop's dispatch, which the loop follows with land and its
+// next round. A handler stuck, or a step whose ctx ends, is taken over too, and the step then
+// ends with the error, as it does with a worker (settle). The other invocations (a throttled
+// batch's retry, a batch the payload quota ends in the middle of a receive) run on workers,
+// since what the step does after them cannot be done again from the top.
+type runner struct {
+	gid   atomic.Uint64           // its goroutine's id, read as it starts
+	cur   atomic.Pointer[running] // the invocation whose handler it runs; nil between them
+	since atomic.Int64            // when cur's handler was called: nanoseconds since realEpoch
+	asked chan struct{}           // signalled when cur's handler first asks its context for Done
+	done  chan struct{}           // closed when its poll returns, unless it was taken over
+	err   error                   // what its poll returned, set before done is closed
+}
+
+// The states of an invocation whose handler runs inline on a runner.
+const (
+	inlineRunning  = iota // the handler runs
+	inlineReturned        // it returned, and the runner goes on with the step
+	takenOver             // the watcher took the step over: the runner ends once the handler returns
+)
+
+// errTakenOver unwinds, without a trace, a runner whose step a new runner has taken over.
+var errTakenOver = errors.New("lambdasqs: the step was taken over")
+
+// realEpoch is what runner.since counts from.
+var realEpoch = time.Now()
+
+// drive runs the step's poll on runners and watches them. Called with t.mu held.
+func (t *Trigger) drive(ctx context.Context) error {
+	defer func() { t.rn = nil }()
+	for {
+		rn := &runner{asked: make(chan struct{}, 1), done: make(chan struct{})}
+		t.rn = rn
+		go rn.run(t, ctx)
+		again, err := t.watch(ctx, rn)
+		if !again {
+			return err
+		}
+	}
+}
+
+// run is a runner's goroutine.
+func (rn *runner) run(t *Trigger, ctx context.Context) {
+	rn.gid.Store(goroutineID())
+	err := t.poll(ctx)
+	if err == errTakenOver {
+		return
+	}
+	rn.err = err
+	close(rn.done)
+}
+
+// invokeOn calls r's handler inline on rn, the step's runner, and applies its answer, unless
+// the step was taken over meanwhile (errTakenOver).
+func (t *Trigger) invokeOn(ctx context.Context, rn *runner, r *running) error {
+	r.on = rn
+	r.gid.Store(rn.gid.Load())
+	rn.since.Store(int64(time.Since(realEpoch)))
+	rn.cur.Store(r)
+	r.call(t.h)
+	rn.cur.Store(nil)
+	if !r.state.CompareAndSwap(inlineRunning, inlineReturned) {
+		return errTakenOver
+	}
+	return t.apply(ctx, r, false)
+}
+
+// watch waits for rn's poll to return. It takes the step over from rn when the handler rn
+// runs waits on the clock (again: a new runner must poll on), when it neither returns nor
+// waits within Config.HandlerWait of real time (a *StuckError), or when ctx ends first.
+func (t *Trigger) watch(ctx context.Context, rn *runner) (again bool, err error) {
+	// The watcher's own timer: the runner's settle, for a batch on a worker, uses waitTimer.
+	if t.watchTimer == nil {
+		t.watchTimer = time.NewTimer(t.handlerWait())
+	} else {
+		t.watchTimer.Reset(t.handlerWait())
+	}
+	timer := t.watchTimer
+	defer timer.Stop()
+	ctxDone := ctx.Done()
+	for {
+		select {
+		case <-rn.done:
+			return false, rn.err
+		case <-rn.asked:
+			if r := rn.cur.Load(); r != nil {
+				if again, err, over := t.untilBlockedOn(ctx, rn, r, timer); over {
+					return again, err
+				}
+			}
+		case <-ctxDone:
+			ctxDone = nil // the runner sees it too, at its next round
+			if r := rn.cur.Load(); r != nil && t.takeOver(r) {
+				return false, t.notSettled(ctx, r)
+			}
+		case <-timer.C:
+			if r, late := t.overdue(rn); r != nil && late <= 0 && t.takeOver(r) {
+				return false, t.stuck(r)
+			} else {
+				timer.Reset(max(late, time.Millisecond))
+			}
+		}
+	}
+}
+
+// overdue returns the invocation rn runs and how long before it has run for
+// Config.HandlerWait (zero or less: it has); nil when rn runs none.
+func (t *Trigger) overdue(rn *runner) (*running, time.Duration) {
+	r := rn.cur.Load()
+	if r == nil {
+		return nil, t.handlerWait()
+	}
+	ran := time.Since(realEpoch) - time.Duration(rn.since.Load())
+	return r, t.handlerWait() - ran
+}
+
+// takeOver takes the step over from the runner of r, whose handler has not returned: r
+// waits on the clock from now on. It reports false when the handler has returned first.
+func (t *Trigger) takeOver(r *running) bool {
+	if !r.state.CompareAndSwap(inlineRunning, takenOver) {
+		return false
+	}
+	t.waiting = append(t.waiting, r)
+	return true
+}
+
+// untilBlockedOn is untilBlocked for a handler run inline on rn. over reports that the
+// watcher took the step over: again when the handler waits on the clock, with err when it
+// is stuck or ctx ended; not over when the handler returned first.
+func (t *Trigger) untilBlockedOn(ctx context.Context, rn *runner, r *running, timer *time.Timer) (again bool, err error, over bool) {
+	if !r.ctx.hasAsked() {
+		return false, nil, false // the signal was an earlier invocation's, which has returned
+	}
+	for spin := 0; ; spin++ {
+		if r.state.Load() != inlineRunning {
+			return false, nil, false
+		}
+		select {
+		case <-ctx.Done():
+			if t.takeOver(r) {
+				return false, t.notSettled(ctx, r), true
+			}
+			return false, nil, false
+		case <-timer.C:
+			if _, late := t.overdue(rn); late <= 0 && t.takeOver(r) {
+				return false, t.stuck(r), true
+			} else {
+				timer.Reset(max(late, time.Millisecond))
+			}
+		default:
+		}
+		if waitsOnAChannel(rn.gid.Load()) {
+			if t.takeOver(r) {
+				return true, nil, true
+			}
+			return false, nil, false
+		}
+		if spin < 64 {
+			runtime.Gosched()
+			continue
+		}
+		// A handler that works long in real time: look less often (each look stops the world).
+		time.Sleep(min(time.Duration(spin)*5*time.Microsecond, time.Millisecond))
+	}
 }
 
 // call runs the handler and records its answer.
@@ -381,7 +560,7 @@ func (t *Trigger) step(ctx context.Context) error {
 	if t.wakeSet && !t.f.Now().Before(t.wakeAt) {
 		t.rearm(time.Time{}) // its instant is reached: a timer still to fire there is stale
 	}
-	err := t.poll(ctx)
+	err := t.drive(ctx)
 	t.endWorkers()
 	t.rearm(t.next(t.f.Now()))
 	return err

@@ -433,7 +433,7 @@ func workers(before map[string]bool) map[string]bool {
 	buf := make([]byte, 1<<20)
 	found := map[string]bool{}
 	for _, g := range strings.Split(string(buf[:runtime.Stack(buf, true)]), "\n\n") {
-		if id, _, _ := strings.Cut(g, " ["); strings.Contains(g, "lambdasqs.(*worker).work(") && !before[id] {
+		if id, _, _ := strings.Cut(g, " ["); (strings.Contains(g, "lambdasqs.(*worker).work(") || strings.Contains(g, "lambdasqs.(*runner).run(")) && !before[id] {
 			found[id] = true
 		}
 	}

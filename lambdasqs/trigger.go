@@ -91,7 +91,9 @@ type Trigger struct {
 	moreProblems int           // how many more, beyond maxProblems; guarded by recMu
 	returnedCh   chan struct{} // closed when a handler returns; guarded by recMu
 	waitTimer    *time.Timer   // settle's, reused
+	watchTimer   *time.Timer   // watch's, reused
 	idle         []*worker     // the step's workers whose handler has returned
+	rn           *runner       // the step's runner, while it polls
 	hadStuck     atomic.Bool   // a handler has been stuck: later waits are short (stuckWait)
 }
 
@@ -243,7 +245,10 @@ func (t *Trigger) poll(ctx context.Context) error {
 			t.pending, t.handles, t.pendingExpires = nil, nil, time.Time{}
 			continue
 		}
-		if err := t.dispatch(ctx); err != nil {
+		// The one dispatch whose handler runs inline on the step's runner (see drive): when
+		// it waits on the clock, a new runner goes on from the top of this loop, which is
+		// where this one would have gone on.
+		if err := t.dispatch(ctx, t.rn); err != nil {
 			return err
 		}
 		if err := t.land(ctx); err != nil { // an answer known at once is applied now
@@ -272,8 +277,9 @@ func (t *Trigger) expirePending(ctx context.Context) error {
 	return nil
 }
 
-// dispatch starts the pending batch.
-func (t *Trigger) dispatch(ctx context.Context) error {
+// dispatch starts the pending batch: its handler runs inline on rn, the step's runner, or,
+// when rn is nil, on a worker goroutine.
+func (t *Trigger) dispatch(ctx context.Context, rn *runner) error {
 	records, handles := t.pending, t.handles
 	t.pending, t.handles, t.pendingExpires = nil, nil, time.Time{}
 	if t.activeSince.IsZero() {
@@ -281,7 +287,7 @@ func (t *Trigger) dispatch(ctx context.Context) error {
 		t.activeSince = t.since
 		t.recMu.Unlock()
 	}
-	return t.start(ctx, records, handles, t.since)
+	return t.start(ctx, records, handles, t.since, rn)
 }
 
 // gather receives into the pending batch until it is full (batch size or payload) or a receive
@@ -346,7 +352,9 @@ func (t *Trigger) gather(ctx context.Context) (bool, error) {
 				}
 				// Over the payload quota: this record opens the next batch. It keeps the
 				// visibility timeout of its receive.
-				if err := t.dispatch(ctx); err != nil {
+				// On a worker: the rest of this receive is still to be placed when the
+				// handler returns, so this step cannot be taken over here.
+				if err := t.dispatch(ctx, nil); err != nil {
 					return false, err
 				}
 				t.since = t.f.Now()
@@ -510,12 +518,13 @@ func (t *Trigger) record(msg *types.Message) events.SQSMessage {
 	}
 }
 
-// invoke hands the batch to the handler, on a worker goroutine (Lambda runs each invocation
-// in an execution environment of its own), and waits for it to settle: to return,
-// or to wait on the fake's clock through its context (see drive.go). An answer known now is
-// applied when the invocation ends: at once, or, when the handler used Sleep, later (land);
-// an invocation whose handler waits is applied when it returns or reaches its deadline.
-func (t *Trigger) invoke(ctx context.Context, records []events.SQSMessage, handles []string) error {
+// invoke hands the batch to the handler — inline on rn, the step's runner, or on a worker
+// goroutine when rn is nil (Lambda runs each invocation in an execution environment of its
+// own, never on the poller) — and waits for it to settle: to return, or to wait on the
+// fake's clock through its context (see drive.go). An answer known now is applied when the
+// invocation ends: at once, or, when the handler used Sleep, later (land); an invocation
+// whose handler waits is applied when it returns or reaches its deadline.
+func (t *Trigger) invoke(ctx context.Context, records []events.SQSMessage, handles []string, rn *runner) error {
 	ev := events.SQSEvent{Records: records}
 	t.recMu.Lock()
 	t.seq++
@@ -543,8 +552,12 @@ func (t *Trigger) invoke(ctx context.Context, records []events.SQSMessage, handl
 		InvokedFunctionArn: t.functionArn,
 	}
 	r.ctx = &invocationCtx{parent: lambdacontext.NewContext(context.Background(), lc), clock: t.f.Clock(), deadline: r.deadline, trigger: t,
-		asked: make(chan struct{}), returned: make(chan struct{}), run: r}
+		returned: make(chan struct{}), run: r}
 	r.ev = ev
+	if rn != nil {
+		return t.invokeOn(ctx, rn, r)
+	}
+	r.ctx.asked = make(chan struct{})
 	w := t.worker()
 	w.jobs <- r
 	if err := t.settle(ctx, r); err != nil {
