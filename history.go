@@ -347,7 +347,15 @@ func (l *chunkLog[T]) add(v T) *T {
 			n++
 		}
 	}
-	c := append(l.chunks[n-1], v)
+	c := l.chunks[n-1]
+	if len(c) == cap(c) && cap(c) < logChunk {
+		// The first chunk doubles as it grows: append grows a slice past 256 entries by a
+		// quarter, which would copy a busy fake's first chunk a dozen times over.
+		g := make([]T, len(c), min(logChunk, max(16, 2*cap(c))))
+		copy(g, c)
+		c = g
+	}
+	c = append(c, v)
 	l.chunks[n-1] = c
 	return &c[len(c)-1]
 }
