@@ -539,3 +539,38 @@ func TestASendFromAHandlerIsInvokedAtItsInstant(t *testing.T) {
 		}
 	}
 }
+
+// TestAStepGoesOnPastAHandlerThatWaits pins how a step goes on when a handler it runs
+// starts waiting on the clock in the middle of a drain: the batches after it are invoked at
+// the same instant, in order, and the waiting one times out at its deadline — whichever of
+// the batches waits, and however often the test runs (-count, -race).
+func TestAStepGoesOnPastAHandlerThatWaits(t *testing.T) {
+	for _, waits := range []int{1, 2, 3, 4} {
+		t.Run(fmt.Sprint("invocation ", waits), func(t *testing.T) {
+			f := fill(t, 4, map[string]string{"VisibilityTimeout": "60"})
+			n := 0 // the handler's own state, unguarded: invocations never overlap in real time
+			trig, err := lambdasqs.New(f, "q", func(ctx context.Context, _ events.SQSEvent) error {
+				n++
+				if n == waits {
+					<-ctx.Done()
+					return ctx.Err()
+				}
+				return nil
+			}, lambdasqs.Config{BatchSize: 1, FunctionTimeout: 10 * time.Second})
+			require.NoError(t, err)
+			f.Advance(time.Second)
+			want := []step{}
+			for i := 1; i <= 4; i++ {
+				if i != waits {
+					want = append(want, step{0, 0, lambdasqs.Success})
+				}
+			}
+			assert.Equal(t, want, timeline(trig), "after the first move: the waiting one is still running")
+			f.Advance(10 * time.Second)
+			got := timeline(trig)
+			require.Len(t, got, 4)
+			assert.Equal(t, step{0, 10 * time.Second, lambdasqs.Timeout}, got[3], "the waiting one times out at its deadline")
+			require.NoError(t, trig.Err())
+		})
+	}
+}
