@@ -31,11 +31,14 @@ import (
 // fake by anyone else since the last step, no handler returned) costs a lock and a few
 // loads.
 //
-// Each invocation runs its handler on a worker goroutine (worker), and the step waits for it
-// to settle before it goes on: to return, or to start waiting on the fake's clock, which it
-// does by asking its context for Done (directly, in a select, by deriving a context from
-// it, or through a client that watches it) and then blocking in a select or on a channel
-// (untilBlocked). A handler that does neither within
+// A step polls on a runner goroutine (runner), which calls the handlers of the batches it
+// dispatches inline, while the goroutine that makes the step watches it (watch); the few
+// invocations the poll loop cannot go on from (a throttled batch's retry, a batch the payload
+// quota ends in the middle of a receive) run on a worker goroutine (worker). Either way the
+// step waits for each handler to settle before it goes on: to return, or to start waiting on
+// the fake's clock, which it does by asking its context for Done (directly, in a select, by
+// deriving a context from it, or through a client that watches it) and then blocking in a
+// select or on a channel (untilBlocked, untilBlockedOn). A handler that does neither within
 // Config.HandlerWait of real time is reported (stuckError) and from then on counted as
 // waiting, so that no handler can hang a test through the trigger. A waiting invocation
 // holds its slot; when the clock reaches its deadline the move ends its context and waits
@@ -135,7 +138,7 @@ func (t *Trigger) endWorkers() {
 // batch's retry, a batch the payload quota ends in the middle of a receive) run on workers,
 // since what the step does after them cannot be done again from the top.
 type runner struct {
-	gid   atomic.Uint64           // its goroutine's id, read as it starts
+	gid   atomic.Uint64           // its goroutine's id, read as it first invokes
 	cur   atomic.Pointer[running] // the invocation whose handler it runs; nil between them
 	since atomic.Int64            // when cur's handler was called: nanoseconds since realEpoch
 	asked chan struct{}           // signalled when cur's handler first asks its context for Done
@@ -172,7 +175,6 @@ func (t *Trigger) drive(ctx context.Context) error {
 
 // run is a runner's goroutine.
 func (rn *runner) run(t *Trigger, ctx context.Context) {
-	rn.gid.Store(goroutineID())
 	err := t.poll(ctx)
 	if err == errTakenOver {
 		return
@@ -184,6 +186,9 @@ func (rn *runner) run(t *Trigger, ctx context.Context) {
 // invokeOn calls r's handler inline on rn, the step's runner, and applies its answer, unless
 // the step was taken over meanwhile (errTakenOver).
 func (t *Trigger) invokeOn(ctx context.Context, rn *runner, r *running) error {
+	if rn.gid.Load() == 0 {
+		rn.gid.Store(goroutineID()) // once, at the step's first invocation: a step may invoke none
+	}
 	r.on = rn
 	r.gid.Store(rn.gid.Load())
 	rn.since.Store(int64(time.Since(realEpoch)))
@@ -262,36 +267,20 @@ func (t *Trigger) untilBlockedOn(ctx context.Context, rn *runner, r *running, ti
 	if !r.ctx.hasAsked() {
 		return false, nil, false // the signal was an earlier invocation's, which has returned
 	}
-	for spin := 0; ; spin++ {
-		if r.state.Load() != inlineRunning {
-			return false, nil, false
-		}
-		select {
-		case <-ctx.Done():
-			if t.takeOver(r) {
-				return false, t.notSettled(ctx, r), true
+	for {
+		switch t.untilBlocked(ctx, r, timer.C) {
+		case waitsOnClock:
+			return true, nil, t.takeOver(r)
+		case ctxEnded:
+			return false, t.notSettled(ctx, r), t.takeOver(r)
+		case stuckFor:
+			if _, late := t.overdue(rn); late > 0 {
+				timer.Reset(late) // the timer was set for an earlier invocation
+				continue
 			}
-			return false, nil, false
-		case <-timer.C:
-			if _, late := t.overdue(rn); late <= 0 && t.takeOver(r) {
-				return false, t.stuck(r), true
-			} else {
-				timer.Reset(max(late, time.Millisecond))
-			}
-		default:
+			return false, t.stuck(r), t.takeOver(r)
 		}
-		if waitsOnAChannel(rn.gid.Load()) {
-			if t.takeOver(r) {
-				return true, nil, true
-			}
-			return false, nil, false
-		}
-		if spin < 64 {
-			runtime.Gosched()
-			continue
-		}
-		// A handler that works long in real time: look less often (each look stops the world).
-		time.Sleep(min(time.Duration(spin)*5*time.Microsecond, time.Millisecond))
+		return false, nil, false
 	}
 }
 
@@ -350,7 +339,12 @@ func (t *Trigger) settle(ctx context.Context, r *running) error {
 	select {
 	case <-c.returned:
 	case <-c.asked:
-		return t.untilBlocked(ctx, r, timer.C)
+		switch t.untilBlocked(ctx, r, timer.C) {
+		case ctxEnded:
+			return t.notSettled(ctx, r)
+		case stuckFor:
+			return t.stuck(r)
+		}
 	case <-ctx.Done():
 		return t.notSettled(ctx, r)
 	case <-timer.C:
@@ -370,24 +364,25 @@ func (t *Trigger) stuck(r *running) error {
 }
 
 // untilBlocked waits, after the handler asked its context for Done, until it is blocked in a
-// select or a channel operation — waiting, not working — or has returned. Asking for Done
-// alone is not waiting: a handler that derives a context first and then works, or sleeps
-// with Sleep, must not have the clock move past it while its goroutine runs, or the record
-// would depend on scheduling. A handler blocked otherwise (a lock, a system call) is not
-// counted as waiting either, until Config.HandlerWait reports it as stuck.
-func (t *Trigger) untilBlocked(ctx context.Context, r *running, stuck <-chan time.Time) error {
+// select or a channel operation — waiting, not working — or has returned, ctx has ended or
+// stuck has fired. Asking for Done alone is not waiting: a handler that derives a context
+// first and then works, or sleeps with Sleep, must not have the clock move past it while
+// its goroutine runs, or the record would depend on scheduling. A handler blocked otherwise
+// (a lock, a system call) is not counted as waiting either, until Config.HandlerWait
+// reports it as stuck.
+func (t *Trigger) untilBlocked(ctx context.Context, r *running, stuck <-chan time.Time) settling {
 	for spin := 0; ; spin++ {
 		select {
 		case <-r.ctx.returned:
-			return nil
+			return returnedFirst
 		case <-ctx.Done():
-			return t.notSettled(ctx, r)
+			return ctxEnded
 		case <-stuck:
-			return t.stuck(r)
+			return stuckFor
 		default:
 		}
 		if waitsOnAChannel(r.gid.Load()) {
-			return nil
+			return waitsOnClock
 		}
 		if spin < 64 {
 			runtime.Gosched()
@@ -397,6 +392,16 @@ func (t *Trigger) untilBlocked(ctx context.Context, r *running, stuck <-chan tim
 		time.Sleep(min(time.Duration(spin)*5*time.Microsecond, time.Millisecond))
 	}
 }
+
+// settling is what untilBlocked saw.
+type settling int
+
+const (
+	returnedFirst settling = iota // the handler returned
+	waitsOnClock                  // it is blocked in a select or on a channel
+	ctxEnded                      // the caller's ctx ended first
+	stuckFor                      // Config.HandlerWait passed first
+)
 
 // stuckWait is how long, in real time, the trigger waits for each handler to settle once one
 // has been stuck: a handler that always blocks would otherwise cost Config.HandlerWait at
