@@ -1,6 +1,7 @@
 package sqsfake
 
 import (
+	"slices"
 	"strings"
 	"unicode/utf8"
 
@@ -369,6 +370,11 @@ func (f *Fake) noteSent(id callID, idNum uint64) {
 // noteReceived notes the messages a receive returns.
 func (f *Fake) noteReceived(id callID, msgs []*message) {
 	if r := f.callRecord(id); r != nil {
+		if len(msgs) > 2 && r.ref == 0 {
+			// The first id goes in the entry, the rest in its extra: made once at its size.
+			x := f.calls.extra(r)
+			x.ids = slices.Grow(x.ids, len(msgs)-1)
+		}
 		for _, m := range msgs {
 			f.addMessage(r, m.idNum)
 		}

@@ -541,8 +541,8 @@ func (f *Fake) deleteMessageBatch(a *actor, in *sqs.DeleteMessageBatchInput, fai
 	if len(ok) > 0 {
 		out.Successful = make([]types.DeleteMessageBatchResultEntry, len(ok))
 	}
-	for i, id := range ok {
-		out.Successful[i] = types.DeleteMessageBatchResultEntry{Id: aws.String(id)}
+	for i := range ok {
+		out.Successful[i] = types.DeleteMessageBatchResultEntry{Id: &ok[i]} // ok is this call's own
 	}
 	return out, nil
 }
@@ -668,8 +668,8 @@ func (f *Fake) changeMessageVisibilityBatch(a *actor, in *sqs.ChangeMessageVisib
 	if len(ok) > 0 {
 		out.Successful = make([]types.ChangeMessageVisibilityBatchResultEntry, len(ok))
 	}
-	for i, id := range ok {
-		out.Successful[i] = types.ChangeMessageVisibilityBatchResultEntry{Id: aws.String(id)}
+	for i := range ok {
+		out.Successful[i] = types.ChangeMessageVisibilityBatchResultEntry{Id: &ok[i]} // ok is this call's own
 	}
 	return out, nil
 }
