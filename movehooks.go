@@ -87,13 +87,27 @@ func (f *Fake) OnMove(fn func(now time.Time) (next time.Time)) (remove func()) {
 	}
 	f.hookMu.Lock()
 	defer f.hookMu.Unlock()
-	return f.hooks.add(&f.hookMu, fn)
+	unregister := f.hooks.add(&f.hookMu, fn)
+	if f.mock == nil {
+		return unregister
+	}
+	// A catch-up runs the functions at the fake's current time first: the new one has not
+	// seen it. The first function starts the catch-ups there.
+	if f.cu.nHooks.Add(1) == 1 {
+		f.cu.caught.Store(f.clk.Now().UnixNano())
+	}
+	f.cu.calls.Store(callsUnseen)
+	var once sync.Once
+	return func() {
+		unregister()
+		once.Do(func() { f.cu.nHooks.Add(-1) })
+	}
 }
 
 // runHooks calls the OnMove functions of a fake whose clock is not a VirtualClock (whose
-// own Add calls them) and returns the earliest instant after now they asked for, in
+// own Add calls them) at now and returns the earliest instant after now they asked for, in
 // nanoseconds since 1970; 0 when none did.
-func (f *Fake) runHooks() int64 {
+func (f *Fake) runHooks(now time.Time) int64 {
 	f.hookMu.Lock()
 	if !f.hooks.any() {
 		f.hookMu.Unlock()
@@ -101,7 +115,6 @@ func (f *Fake) runHooks() int64 {
 	}
 	fns := f.hooks.snapshot()
 	f.hookMu.Unlock()
-	now := f.clk.Now()
 	for round := 1; ; round++ {
 		next, again := int64(0), false
 		for _, fn := range fns {

@@ -146,6 +146,9 @@ func (f *Fake) longPoll(ctx context.Context, q *queue, p *receiveParams, now int
 		case <-ctx.Done():
 		}
 		cancel()
+		if f.mock != nil {
+			f.awaitCatchUp(ctx) // the mock woke it while the fake's time is pinned in the past
+		}
 
 		f.mu.Lock()
 		if pl.done {
@@ -255,8 +258,16 @@ func (f *Fake) Advance(d time.Duration) {
 	target := to.UnixNano()
 	_, virtual := f.clk.(*VirtualClock) // which calls the OnMove functions itself
 	hookNext := int64(0)                // the earliest instant the OnMove functions asked for
+	if f.mock != nil {
+		// No catch-up runs while Advance moves the mock: first, one catches up with the
+		// mock's own moves since the OnMove functions last ran (catchup.go).
+		f.cu.mu.Lock()
+		defer f.cu.mu.Unlock()
+		defer f.armTimer()
+		f.catchUpLocked(false)
+	}
 	if !virtual {
-		hookNext = f.runHooks()
+		hookNext = f.runHooksAt(f.clk.Now(), false)
 	}
 	for {
 		now := f.now()
@@ -274,7 +285,7 @@ func (f *Fake) Advance(d time.Duration) {
 		f.servePollsAt(f.now())
 		f.mu.Unlock()
 		if !virtual {
-			hookNext = f.runHooks()
+			hookNext = f.runHooksAt(f.clk.Now(), false)
 		}
 		if step >= target {
 			return

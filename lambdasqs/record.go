@@ -73,6 +73,7 @@ type Invocation struct {
 // Invocations returns a copy of the record of every invocation so far (and every throttled
 // attempt), in the order they ended: an invocation still running is not in it yet.
 func (t *Trigger) Invocations() []Invocation {
+	t.f.CatchUp()
 	t.recMu.Lock()
 	defer t.recMu.Unlock()
 	out := make([]Invocation, 0, t.logged)
@@ -85,6 +86,7 @@ func (t *Trigger) Invocations() []Invocation {
 // Filtered returns the ids of the messages deleted without an invocation because they matched
 // no filter of FilterCriteria, in the order they were received.
 func (t *Trigger) Filtered() []string {
+	t.f.CatchUp()
 	t.recMu.Lock()
 	defer t.recMu.Unlock()
 	return append([]string(nil), t.filtered...)
