@@ -88,7 +88,7 @@ func (f *Fake) follow(ctx context.Context) {
 	cu := &f.cu
 	if ctx != nil && ctx.Value(StepKey{}) != nil {
 		if !cu.running.Load() {
-			f.armTimer()
+			f.armTimer(true)
 		}
 		return
 	}
@@ -96,13 +96,13 @@ func (f *Fake) follow(ctx context.Context) {
 		return // a call from the catch-up's own step
 	}
 	if !cu.running.Load() && f.clk.Now().UnixNano() <= cu.caught.Load() {
-		f.armTimer()
+		f.armTimer(ctx != nil)
 		return
 	}
 	cu.mu.Lock()
 	f.catchUpLocked(true)
 	cu.mu.Unlock()
-	f.armTimer()
+	f.armTimer(ctx != nil)
 }
 
 // onMockTimer is the function of the fake's mock timer, which the mock runs on a goroutine
@@ -120,7 +120,7 @@ func (f *Fake) onMockTimer(gen uint64) {
 	cu.mu.Lock()
 	f.catchUpLocked(false)
 	cu.mu.Unlock()
-	f.armTimer()
+	f.armTimer(false)
 }
 
 // catchUpLocked runs the OnMove functions, with the fake's time pinned, at every instant from
@@ -180,10 +180,10 @@ func (f *Fake) runHooksAt(now time.Time, pin bool) int64 {
 }
 
 // armTimer keeps the fake's one mock timer armed at the next instant a catch-up has something
-// to do: just after caught when a call was made since the OnMove functions last ran (so that
-// the mock's next move steps at its start, as Advance does), else the earliest instant they
-// asked for; none when there is neither.
-func (f *Fake) armTimer() {
+// to do: just after caught when a call was made since the OnMove functions last ran, or is
+// about to be (calling), so that the mock's next move steps at its start as Advance does;
+// else the earliest instant they asked for; none when there is neither.
+func (f *Fake) armTimer(calling bool) {
 	cu := &f.cu
 	if cu.nHooks.Load() == 0 {
 		return
@@ -191,7 +191,7 @@ func (f *Fake) armTimer() {
 	cu.timerMu.Lock()
 	defer cu.timerMu.Unlock()
 	want := cu.next
-	if c := cu.calls.Load(); c == callsUnseen || c != f.requests.Load() {
+	if c := cu.calls.Load(); calling || c == callsUnseen || c != f.requests.Load() {
 		if soon := cu.caught.Load() + 1; want == 0 || soon < want {
 			want = soon
 		}

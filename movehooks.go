@@ -97,7 +97,7 @@ func (f *Fake) OnMove(fn func(now time.Time) (next time.Time)) (remove func()) {
 		f.cu.caught.Store(f.clk.Now().UnixNano())
 	}
 	f.cu.calls.Store(callsUnseen)
-	f.armTimer() // the mock's next move steps at its start
+	f.armTimer(false) // the mock's next move steps at its start
 	var once sync.Once
 	return func() {
 		unregister()

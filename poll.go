@@ -263,7 +263,7 @@ func (f *Fake) Advance(d time.Duration) {
 		// mock's own moves since the OnMove functions last ran (catchup.go).
 		f.cu.mu.Lock()
 		defer f.cu.mu.Unlock()
-		defer f.armTimer()
+		defer f.armTimer(false)
 		f.catchUpLocked(false)
 	}
 	if !virtual {

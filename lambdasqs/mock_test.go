@@ -196,3 +196,29 @@ func TestAMockMovedOnOneGoroutineWhileAnotherPollsNeverDeadlocks(t *testing.T) {
 	require.NoError(t, trig.Poll(ctx))
 	assert.Len(t, trig.Invocations(), 10)
 }
+
+// TestASendBetweenTwoMovesOfAMockIsInvokedByTheSecond: a message sent after the fake has
+// caught up with one move of a benbjohnson mock is invoked by the mock's next move, at the
+// instant it was sent, with no call into the fake after the move.
+func TestASendBetweenTwoMovesOfAMockIsInvokedByTheSecond(t *testing.T) {
+	ctx := context.Background()
+	f := sqsfake.New(sqsfake.WithClock(sqsfake.NewMockClock()))
+	url := queue(t, f, "q", nil)
+	handed := make(chan seen, 10)
+	_, err := lambdasqs.New(f, "q", func(ctx context.Context, ev events.SQSEvent) error {
+		handed <- seen{at: f.Now(), ids: []string{ev.Records[0].MessageId}}
+		return nil
+	}, lambdasqs.Config{})
+	require.NoError(t, err)
+	mockOf(f).Add(time.Minute)
+	f.CatchUp()
+	out, err := f.SendMessage(ctx, &sqs.SendMessageInput{QueueUrl: &url, MessageBody: aws.String("m")})
+	require.NoError(t, err)
+	mockOf(f).Add(time.Minute)
+	select {
+	case s := <-handed:
+		assert.Equal(t, seen{at: sqsfake.DefaultStart.Add(time.Minute), ids: []string{*out.MessageId}}, s)
+	case <-time.After(guard):
+		t.Fatal("the mock's second move did not invoke the handler")
+	}
+}
