@@ -164,7 +164,8 @@ type Option func(*Fake)
 // WithClock runs the fake on c: a *VirtualClock (NewVirtualClock, to start at another
 // instant), a *clock.Mock or clock.New() from github.com/benbjohnson/clock, RealClock, or
 // anything adapted with ClockFuncs (with NowFunc and AfterFuncFunc set). A nil c is refused.
-// A benbjohnson *clock.Mock keeps its cost of 1 ms of real time per move.
+// A benbjohnson *clock.Mock keeps its cost of 1 ms of real time per move; the fake follows
+// its own Add and Set as it follows Advance (see OnMove).
 func WithClock(c Clock) Option {
 	return func(f *Fake) {
 		if value, want := checkClock(c); want != "" {
