@@ -76,17 +76,17 @@ func (f *Fake) CatchesUp() bool { return f.mock != nil }
 // own goroutine — it does nothing. On any other clock it does nothing.
 func (f *Fake) CatchUp() {
 	if f.mock != nil && f.cu.nHooks.Load() > 0 {
-		f.follow(nil)
+		f.follow(context.Background(), false)
 	}
 }
 
-// follow catches up before a call with ctx (nil: an inspection, which carries none) acts,
+// follow catches up before a call with ctx (calling: an operation; else an inspection) acts,
 // unless the call is part of a step: it carries StepKey, or runs on the goroutine of the
-// catch-up. A call made while nothing is to be caught up only notes that it was made, so
-// that the mock's next move steps at this instant first.
-func (f *Fake) follow(ctx context.Context) {
+// catch-up. An operation made while nothing is to be caught up only notes that it is made,
+// so that the mock's next move steps at this instant first.
+func (f *Fake) follow(ctx context.Context, calling bool) {
 	cu := &f.cu
-	if ctx != nil && ctx.Value(StepKey{}) != nil {
+	if ctx.Value(StepKey{}) != nil {
 		if !cu.running.Load() {
 			f.armTimer(true)
 		}
@@ -96,13 +96,13 @@ func (f *Fake) follow(ctx context.Context) {
 		return // a call from the catch-up's own step
 	}
 	if !cu.running.Load() && f.clk.Now().UnixNano() <= cu.caught.Load() {
-		f.armTimer(ctx != nil)
+		f.armTimer(calling)
 		return
 	}
 	cu.mu.Lock()
 	f.catchUpLocked(true)
 	cu.mu.Unlock()
-	f.armTimer(ctx != nil)
+	f.armTimer(calling)
 }
 
 // onMockTimer is the function of the fake's mock timer, which the mock runs on a goroutine
@@ -224,7 +224,8 @@ func (f *Fake) awaitCatchUp(ctx context.Context) {
 		return
 	}
 	cu.mu.Lock()
-	cu.mu.Unlock() //nolint:staticcheck // an empty critical section: waiting is the point
+	//lint:ignore SA2001 waiting for the catch-up to release the lock is the point
+	cu.mu.Unlock()
 }
 
 // goroutineID returns the id of the calling goroutine, as its stack trace names it.

@@ -353,7 +353,7 @@ type call struct {
 // client-side validation of params, checks the context, and takes an injected fault.
 func (f *Fake) begin(ctx context.Context, op string, params any, optFns []func(*sqs.Options)) (call, error) {
 	if f.mock != nil && f.cu.nHooks.Load() > 0 {
-		f.follow(ctx) // a benbjohnson mock's own moves: catch up first (catchup.go)
+		f.follow(ctx, true) // a benbjohnson mock's own moves: catch up first (catchup.go)
 	}
 	c := call{f: f, op: op, door: DoorMethods}
 	var who identity
