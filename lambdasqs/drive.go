@@ -337,9 +337,9 @@ func (t *Trigger) takeProblems() error {
 // Err returns what went wrong in the steps that moves of the fake's clock made since the last
 // Poll, Advance, WaitInvocations or Err, which return it too, and forgets it: a call to the
 // fake that failed, or a handler that did not settle (a *StuckError). nil when nothing did.
-// Like every Trigger method but Concurrency, it first brings the fake up to its clock
-// (Fake.CatchUp): a benbjohnson mock moved with its own Add or Set is followed before it
-// answers.
+// Like Poll, Advance, WaitInvocations, Invocations, Filtered and the Assert helpers, it
+// first brings the fake up to its clock (Fake.CatchUp): a benbjohnson mock moved with its own
+// Add or Set is followed before it answers.
 func (t *Trigger) Err() error {
 	t.f.CatchUp()
 	return t.takeProblems()

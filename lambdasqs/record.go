@@ -71,7 +71,9 @@ type Invocation struct {
 }
 
 // Invocations returns a copy of the record of every invocation so far (and every throttled
-// attempt), in the order they ended: an invocation still running is not in it yet.
+// attempt), in the order they ended: an invocation still running is not in it yet. On a
+// benbjohnson mock it first follows the mock's own moves (Fake.CatchUp), so the record is
+// what f.Advance would have left.
 func (t *Trigger) Invocations() []Invocation {
 	t.f.CatchUp()
 	t.recMu.Lock()
