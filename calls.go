@@ -242,6 +242,7 @@ func (cf CallFilter) match(op, queue string) bool {
 // The record is deterministic: the same calls in the same order, on the same clock moves,
 // give the same record.
 func (f *Fake) Calls(filters ...CallFilter) []Call {
+	f.CatchUp()
 	for _, cf := range filters {
 		if err := cf.check(f); err != nil {
 			panic("sqsfake: Calls: " + err.Error())

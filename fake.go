@@ -63,6 +63,7 @@ import (
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/sqs"
+	"github.com/benbjohnson/clock"
 )
 
 // Defaults of a new Fake.
@@ -89,6 +90,8 @@ type Fake struct {
 	hooks     fakeHooks  // OnMove's, when the clock is not a *VirtualClock (which keeps them)
 	clk       Clock
 	vclk      *VirtualClock // clk, when it is one: read without an interface call or a lock
+	mock      *clock.Mock   // clk, when it is a benbjohnson mock, whose own moves the fake follows (catchup.go)
+	cu        catchUp
 
 	advancing atomic.Bool // an Advance is moving the clock (Advancing)
 
@@ -161,7 +164,8 @@ type Option func(*Fake)
 // WithClock runs the fake on c: a *VirtualClock (NewVirtualClock, to start at another
 // instant), a *clock.Mock or clock.New() from github.com/benbjohnson/clock, RealClock, or
 // anything adapted with ClockFuncs (with NowFunc and AfterFuncFunc set). A nil c is refused.
-// A benbjohnson *clock.Mock keeps its cost of 1 ms of real time per move.
+// A benbjohnson *clock.Mock keeps its cost of 1 ms of real time per move; the fake follows
+// its own Add and Set as it follows Advance (see OnMove).
 func WithClock(c Clock) Option {
 	return func(f *Fake) {
 		if value, want := checkClock(c); want != "" {
@@ -283,6 +287,7 @@ func New(opts ...Option) *Fake {
 		f.clk = NewVirtualClock(DefaultStart)
 	}
 	f.vclk, _ = f.clk.(*VirtualClock)
+	f.mock, _ = f.clk.(*clock.Mock)
 	f.partition = partitionOf(f.region)
 	f.home = &space{account: f.account, region: f.region, partition: f.partition}
 	f.homeActor = &actor{sp: f.home, principal: rootARN(f.partition, f.account), own: true}
@@ -298,8 +303,17 @@ func New(opts ...Option) *Fake {
 // Clock returns the clock the fake runs on.
 func (f *Fake) Clock() Clock { return f.clk }
 
-// Now returns the fake's current time.
-func (f *Fake) Now() time.Time { return f.clk.Now() }
+// Now returns the fake's current time: its clock's, or, while the fake catches up with a
+// benbjohnson *clock.Mock moved with its own Add or Set, the instant the catch-up is at (see
+// OnMove), which is what a companion's step and a Lambda handler must read.
+func (f *Fake) Now() time.Time {
+	if f.mock != nil {
+		if p := f.cu.pinned.Load(); p != nil {
+			return *p
+		}
+	}
+	return f.clk.Now()
+}
 
 // Region returns the region the fake's queue URLs and ARNs name.
 func (f *Fake) Region() string { return f.region }
@@ -310,6 +324,11 @@ func (f *Fake) AccountID() string { return f.account }
 func (f *Fake) now() int64 {
 	if f.vclk != nil {
 		return f.vclk.unixNano()
+	}
+	if f.mock != nil {
+		if p := f.cu.pinned.Load(); p != nil {
+			return p.UnixNano()
+		}
 	}
 	return f.clk.Now().UnixNano()
 }
@@ -333,6 +352,9 @@ type call struct {
 // begin starts a call: it numbers the call and enters it in the call record, runs the SDK's
 // client-side validation of params, checks the context, and takes an injected fault.
 func (f *Fake) begin(ctx context.Context, op string, params any, optFns []func(*sqs.Options)) (call, error) {
+	if f.mock != nil && f.cu.nHooks.Load() > 0 {
+		f.follow(ctx, true) // a benbjohnson mock's own moves: catch up first (catchup.go)
+	}
 	c := call{f: f, op: op, door: DoorMethods}
 	var who identity
 	cn, _ := ctx.Value(callNumberKey{}).(*callNumber)

@@ -336,6 +336,7 @@ func (f *Fake) queueHead(q *queue, now int64) QueueInfo {
 // Queue returns a snapshot of the queue with the given name, URL or ARN, with all its
 // messages in arrival order; when there is no such queue, an error that wraps ErrNoQueue.
 func (f *Fake) Queue(ref string) (QueueInfo, error) {
+	f.CatchUp()
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	now := f.settleAll()
@@ -448,6 +449,7 @@ func (f *Fake) eachQueue(what func(*queue) string) []string {
 
 // Queues returns a snapshot of every queue, in name order.
 func (f *Fake) Queues() []QueueInfo {
+	f.CatchUp()
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	now := f.settleAll()
@@ -463,6 +465,7 @@ func (f *Fake) Queues() []QueueInfo {
 // queue does not hold the message, it wraps ErrNoMessage and says where the message is, or
 // how it left (deleted, dead-lettered, never sent).
 func (f *Fake) Message(ref, messageID string) (MessageInfo, error) {
+	f.CatchUp()
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.settleAll()
@@ -490,6 +493,7 @@ func (f *Fake) Message(ref, messageID string) (MessageInfo, error) {
 // FindMessage returns a snapshot of the message with the given MessageId wherever it is
 // stored, with the name of its queue; false when no queue holds it.
 func (f *Fake) FindMessage(messageID string) (MessageInfo, string, bool) {
+	f.CatchUp()
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.settleAll()
@@ -509,6 +513,7 @@ func (f *Fake) FindMessage(messageID string) (MessageInfo, string, bool) {
 // until their visibility timeout ends — in arrival order; when there is no such queue, an
 // error that wraps ErrNoQueue.
 func (f *Fake) InFlight(ref string) ([]MessageInfo, error) {
+	f.CatchUp()
 	return f.messagesWhere(ref, func(m *message) bool { return m.inFlight() })
 }
 
@@ -518,6 +523,7 @@ func (f *Fake) InFlight(ref string) ([]MessageInfo, error) {
 // dead-lettered nothing (unless it has a RedrivePolicy of its own): DeadLettersIn lists what
 // sits in it. When there is no such queue it returns an error that wraps ErrNoQueue.
 func (f *Fake) DeadLettersFrom(source string) ([]MessageInfo, error) {
+	f.CatchUp()
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.settleAll()
@@ -543,6 +549,7 @@ func (f *Fake) DeadLettersFrom(source string) ([]MessageInfo, error) {
 // Messages sent to dlq directly are not dead letters and are left out (Queue lists every
 // message). When there is no such queue it returns an error that wraps ErrNoQueue.
 func (f *Fake) DeadLettersIn(dlq string) ([]MessageInfo, error) {
+	f.CatchUp()
 	return f.messagesWhere(dlq, func(m *message) bool { return m.ext != nil && m.ext.dlqSource != "" })
 }
 

@@ -54,8 +54,8 @@ func (h *moveHooks[F]) snapshot() []F {
 }
 
 // Advancing reports whether a call to f.Advance is moving the clock. A companion whose timer a
-// clock other than a VirtualClock fires on a goroutine of its own (a benbjohnson mock's) can
-// leave the instant to Advance, which calls its OnMove function there itself.
+// clock other than a VirtualClock fires on a goroutine of its own can leave the instant to
+// Advance, which calls its OnMove function there itself.
 func (f *Fake) Advancing() bool { return f.advancing.Load() }
 
 // OnMove registers fn to be called on every move of the fake's clock, for companions that
@@ -66,12 +66,31 @@ func (f *Fake) Advancing() bool { return f.advancing.Load() }
 // the clock's OnMove: f.Advance and the clock's own Add (called by a test or by code under
 // test) both call fn — at the start of the move, with the time before it, and after each
 // timer the move fires, with that timer's time; the instant fn returns is ignored, and a
-// companion arms a timer of its own on the clock for it. On any other clock (a benbjohnson
-// *clock.Mock, RealClock, ClockFuncs) the fake cannot see moves it does not make: f.Advance
-// calls fn at its start and after each step it moves the clock, and steps to the instants fn
-// returns, as it steps to its parked polls' deadlines; a companion that must also follow
-// moves made outside the fake arms timers of its own on the clock, which that clock runs as
-// it runs timers (a benbjohnson mock: on goroutines of their own, after a 1 ms pause).
+// companion arms a timer of its own on the clock for it. On any other clock f.Advance calls
+// fn at its start and after each step it moves the clock, and steps to the instants fn
+// returns, as it steps to its parked polls' deadlines.
+//
+// On a benbjohnson *clock.Mock (CatchesUp) the fake also follows the mock's own Add and Set,
+// which it cannot see as they happen (the mock runs its timers' functions on goroutines of
+// their own and goes on after 1 ms of real time without waiting for them): a catch-up calls
+// fn, with the fake's time pinned at each instant (Now and everything the fake does read
+// it), at every instant from the last one the functions were called at to the mock's time,
+// exactly as f.Advance would have stepped them had it made that move — first at that last
+// instant (the move's start, so that calls made since are seen there), then at each instant
+// the functions return up to the mock's time, in order, and — when a call, an inspection or
+// CatchUp catches up, after the move — at the mock's time itself, where Advance ends. Catch-ups
+// run one at a time, and f.Advance excludes them. One mock timer, which the fake keeps
+// armed at the next such instant (or just after the last one when a call was made since),
+// makes the mock's move start a catch-up on the mock's goroutine; every call into the fake,
+// every inspection method and CatchUp wait for a running one and then catch up to the
+// mock's time before they act. Calls that are part of the step — made by fn on its own
+// goroutine, or with a context that carries StepKey (a lambdasqs handler's) — act at once, at
+// the pinned instant; any other call waits for the catch-up to end, so a call that fn's step
+// waits for and that carries neither waits until the step gives up on it. A companion arms
+// no timer of its own on the mock: the fake steps to the instants fn returns. Code that reads
+// the mock's own Now during a catch-up sees the mock's later time; read f.Now() instead. On
+// RealClock and ClockFuncs a companion that must follow moves made outside the fake arms
+// timers of its own on the clock, which that clock runs as it runs timers.
 //
 // fn may return now itself: what it did there (a Lambda handler's calls to the fake) may give
 // the functions something more to do at that instant, and they are all called again there,
@@ -87,13 +106,28 @@ func (f *Fake) OnMove(fn func(now time.Time) (next time.Time)) (remove func()) {
 	}
 	f.hookMu.Lock()
 	defer f.hookMu.Unlock()
-	return f.hooks.add(&f.hookMu, fn)
+	unregister := f.hooks.add(&f.hookMu, fn)
+	if f.mock == nil {
+		return unregister
+	}
+	// A catch-up runs the functions at the fake's current time first: the new one has not
+	// seen it. The first function starts the catch-ups there.
+	if f.cu.nHooks.Add(1) == 1 {
+		f.cu.caught.Store(f.clk.Now().UnixNano())
+	}
+	f.cu.calls.Store(callsUnseen)
+	f.armTimer(false) // the mock's next move steps at its start
+	var once sync.Once
+	return func() {
+		unregister()
+		once.Do(func() { f.cu.nHooks.Add(-1) })
+	}
 }
 
 // runHooks calls the OnMove functions of a fake whose clock is not a VirtualClock (whose
-// own Add calls them) and returns the earliest instant after now they asked for, in
+// own Add calls them) at now and returns the earliest instant after now they asked for, in
 // nanoseconds since 1970; 0 when none did.
-func (f *Fake) runHooks() int64 {
+func (f *Fake) runHooks(now time.Time) int64 {
 	f.hookMu.Lock()
 	if !f.hooks.any() {
 		f.hookMu.Unlock()
@@ -101,7 +135,6 @@ func (f *Fake) runHooks() int64 {
 	}
 	fns := f.hooks.snapshot()
 	f.hookMu.Unlock()
-	now := f.clk.Now()
 	for round := 1; ; round++ {
 		next, again := int64(0), false
 		for _, fn := range fns {

@@ -146,6 +146,9 @@ func (f *Fake) longPoll(ctx context.Context, q *queue, p *receiveParams, now int
 		case <-ctx.Done():
 		}
 		cancel()
+		if f.mock != nil {
+			f.awaitCatchUp(ctx) // the mock woke it while the fake's time is pinned in the past
+		}
 
 		f.mu.Lock()
 		if pl.done {
@@ -222,12 +225,12 @@ func (f *Fake) Pollers() int {
 // deadline), as Lambda's continuous polling would, so one Advance(2*time.Minute) gives the
 // same invocations, at the same instants, as 120 calls of Advance(time.Second), and the same
 // as moving the fake's *VirtualClock with its own Add. A handler waiting on its context is
-// ended inside the move, at its function's timeout. On a clock the fake did not make — a
-// benbjohnson *clock.Mock given with WithClock — Advance steps to each of those instants too,
-// while the mock's own Add reaches companions only through the timers it runs on goroutines
-// of their own, without waiting for them (a lambdasqs trigger that sees the mock move on
-// before it was done at an instant reports a *lambdasqs.MovedOnError): move such a clock
-// with Advance. Companions attach with OnMove.
+// ended inside the move, at its function's timeout. On a benbjohnson *clock.Mock given with
+// WithClock, Advance steps to each of those instants too, and so does the mock's own Add or
+// Set, after the fact: the fake follows the mock's own moves (see OnMove), so a move made
+// with Advance and one made with the mock's Add give the same invocations at the same
+// instants. Advance first catches up with any own move of the mock since the last step, and
+// no catch-up runs while it moves the clock. Companions attach with OnMove.
 //
 // What a caller does after Advance answers its call happens on the caller's goroutine, in
 // real time, while Advance may already have moved on: a consumer that polls again in a loop
@@ -255,8 +258,16 @@ func (f *Fake) Advance(d time.Duration) {
 	target := to.UnixNano()
 	_, virtual := f.clk.(*VirtualClock) // which calls the OnMove functions itself
 	hookNext := int64(0)                // the earliest instant the OnMove functions asked for
+	if f.mock != nil {
+		// No catch-up runs while Advance moves the mock: first, one catches up with the
+		// mock's own moves since the OnMove functions last ran (catchup.go).
+		f.cu.mu.Lock()
+		defer f.cu.mu.Unlock()
+		defer f.armTimer(false)
+		f.catchUpLocked(false)
+	}
 	if !virtual {
-		hookNext = f.runHooks()
+		hookNext = f.runHooksAt(f.clk.Now(), false)
 	}
 	for {
 		now := f.now()
@@ -274,7 +285,7 @@ func (f *Fake) Advance(d time.Duration) {
 		f.servePollsAt(f.now())
 		f.mu.Unlock()
 		if !virtual {
-			hookNext = f.runHooks()
+			hookNext = f.runHooksAt(f.clk.Now(), false)
 		}
 		if step >= target {
 			return

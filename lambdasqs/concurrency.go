@@ -266,6 +266,27 @@ func Sleep(ctx context.Context, d time.Duration) error {
 
 type invocationKey struct{}
 
+// handlerClock is the clock a handler's context reads: the fake's own on a VirtualClock or
+// any clock the fake does not follow itself; on a benbjohnson mock (Fake.CatchesUp), the
+// fake's time — the instant a catch-up is stepping — with deadlines that the trigger's step
+// at the deadline ends (landWaiting), not a timer of the mock's, which would fire on a
+// goroutine of its own at the mock's time.
+func handlerClock(f *sqsfake.Fake) sqsfake.Clock {
+	if f.CatchesUp() {
+		return fakeTime{f}
+	}
+	return f.Clock()
+}
+
+// fakeTime reads a fake's time (Fake.Now); it arms no timers: WithDeadline returns parent.
+type fakeTime struct{ f *sqsfake.Fake }
+
+func (c fakeTime) Now() time.Time { return c.f.Now() }
+
+func (c fakeTime) WithDeadline(parent context.Context, _ time.Time) (context.Context, context.CancelFunc) {
+	return parent, func() {}
+}
+
 // invocationCtx is a handler's context. It ends when the fake's clock reaches the deadline
 // less the time slept, or when Sleep reaches the deadline (both with
 // context.DeadlineExceeded), when the parent ends (with the parent's error), or when the
@@ -306,8 +327,13 @@ type afterFuncer interface {
 func (c *invocationCtx) Deadline() (time.Time, bool) { return c.deadline, true }
 
 func (c *invocationCtx) Value(key any) any {
-	if key == (invocationKey{}) {
+	switch key {
+	case invocationKey{}:
 		return c
+	case sqsfake.StepKey{}:
+		// The handler's calls to the fake are part of the step that invoked it: on a fake
+		// catching up with a benbjohnson mock they act at the instant being stepped.
+		return true
 	}
 	return c.parent.Value(key)
 }

@@ -29,11 +29,16 @@
 // ending, a throttled batch's retry, a handler's deadline. That is what Lambda's continuous
 // polling sees, so one two-minute move gives the same invocations, at the same instants, as
 // 120 one-second moves. A handler that sends to another trigger's queue has that trigger
-// invoke at the same instant. A benbjohnson *clock.Mock the fake was given is exact when
-// moved with f.Advance; moved with its own Add or Set it is followed only approximately —
-// the mock runs timers on goroutines of their own and does not wait for them — and a trigger
-// that sees the mock move on before its step there is done says so with a *MovedOnError:
-// move such a clock with f.Advance (docs/lambda.md says why). While it has something due, a
+// invoke at the same instant. A benbjohnson *clock.Mock the fake was given drives triggers
+// the same way whether it is moved with f.Advance or with its own Add or Set: the fake
+// follows the mock's own moves and runs every trigger at each instant the move passed
+// through, with the fake's time pinned there (Fake.OnMove), so the invocations are the same
+// as f.Advance's; every Trigger method and every call into the fake catches up first, and a
+// handler's calls with its ctx act at the instant being stepped. A handler on a mock reads
+// the time with f.Now(), not the mock's own Now (which shows the mock's later time while the
+// fake catches up), and passes its ctx to its calls to the fake: one with
+// context.Background() waits for the catch-up that runs it, and is reported stuck after
+// Config.HandlerWait (docs/lambda.md). On any other clock, while it has something due, a
 // trigger keeps one timer armed on the clock, which WaitForTimers counts.
 //
 // # Waiting

@@ -15,7 +15,6 @@ import (
 	"weak"
 
 	"github.com/aws/aws-lambda-go/events"
-	"github.com/benbjohnson/clock"
 
 	"github.com/sqsfake/sqsfake"
 )
@@ -90,8 +89,11 @@ type worker struct {
 }
 
 // work is a worker's goroutine.
-func (w *worker) work(h handlerFunc) {
+func (w *worker) work(f *sqsfake.Fake, h handlerFunc) {
 	defer close(w.gone)
+	if f.CatchesUp() {
+		defer f.JoinStep()() // its handlers' calls to the fake are the step's
+	}
 	w.gid = goroutineID()
 	for r := range w.jobs {
 		r.gid.Store(w.gid)
@@ -107,7 +109,7 @@ func (t *Trigger) worker() *worker {
 		return w
 	}
 	w := &worker{jobs: make(chan *running), gone: make(chan struct{})}
-	go w.work(t.h)
+	go w.work(t.f, t.h)
 	return w
 }
 
@@ -175,6 +177,10 @@ func (t *Trigger) drive(ctx context.Context) error {
 
 // run is a runner's goroutine.
 func (rn *runner) run(t *Trigger, ctx context.Context) {
+	if t.f.CatchesUp() {
+		// Its calls to the fake — the trigger's and the handlers' — are the step's.
+		defer t.f.JoinStep()()
+	}
 	err := t.poll(ctx)
 	if err == errTakenOver {
 		return
@@ -521,9 +527,19 @@ func (t *Trigger) takeProblems() error {
 
 // Err returns what went wrong in the steps that moves of the fake's clock made since the last
 // Poll, Advance, WaitInvocations or Err, which return it too, and forgets it: a call to the
-// fake that failed, a handler that did not settle (a *StuckError), a benbjohnson mock that
-// moved on before a step was done (a *MovedOnError). nil when nothing did.
-func (t *Trigger) Err() error { return t.takeProblems() }
+// fake that failed, or a handler that did not settle (a *StuckError). nil when nothing did.
+// Like Poll, Advance, WaitInvocations, Invocations, Filtered and the Assert helpers, it
+// first brings the fake up to its clock (Fake.CatchUp): a benbjohnson mock moved with its own
+// Add or Set is followed before it answers.
+func (t *Trigger) Err() error {
+	t.f.CatchUp()
+	return t.takeProblems()
+}
+
+// stepContext is the context of the trigger's own calls to the fake in a step of a clock
+// move: marked as part of the step (sqsfake.StepKey), so that on a fake catching up with a
+// benbjohnson mock they act at the instant being stepped.
+var stepContext = sqsfake.InStep(context.Background())
 
 // onMove is the trigger's step at an instant a move of the fake's clock passes through. It
 // returns the next instant the trigger has something to do, for the fake's Advance on a
@@ -552,7 +568,7 @@ func (t *Trigger) move(now time.Time) {
 	if !t.dirty.Load() && (!t.wakeSet || now.Before(t.wakeAt)) && t.f.CallCount()-t.calls == t.seenForeign && t.f.Epoch() == t.seenEpoch {
 		return // nothing new since the last step
 	}
-	if err := t.step(context.Background()); err != nil {
+	if err := t.step(stepContext); err != nil {
 		t.report(err)
 	}
 }
@@ -584,13 +600,9 @@ func (t *Trigger) rearm(at time.Time) {
 	if !t.wakeSet || t.closed {
 		return
 	}
-	t.wakeGen++
-	if m, ok := t.f.Clock().(*clock.Mock); ok {
-		// The mock's Add and Set run the function on a goroutine of its own and go on after
-		// 1 ms of real time without waiting for it (see onMockTimer).
-		gen := t.wakeGen
-		timer := m.AfterFunc(m.Until(at), func() { t.onMockTimer(at, gen) })
-		t.stopWake = func() { timer.Stop() }
+	if t.f.CatchesUp() {
+		// A benbjohnson mock: the fake steps to the instant its OnMove functions return
+		// itself, on the mock's own moves too (Fake.OnMove).
 		return
 	}
 	// On a VirtualClock the timer's function runs inside the move, at the timer's instant;
@@ -604,43 +616,6 @@ func (t *Trigger) rearm(at time.Time) {
 		stop = context.AfterFunc(timed, fire)
 	}
 	t.stopWake = func() { stop(); cancel() } // unregister first: cancel would run fire
-}
-
-// onMockTimer is the trigger's step when a benbjohnson *clock.Mock fires its timer for at.
-// The mock fires it on a goroutine of its own and goes on after 1 ms of real time: when the
-// step runs after the clock has left at, or the clock moves while it runs, the mapping has
-// not acted as Lambda's would, and the trigger says so (*MovedOnError). A move made with the
-// fake's Advance stops at the instant and steps there itself, leaving this timer stale.
-func (t *Trigger) onMockTimer(at time.Time, gen uint64) {
-	if t.f.Advancing() {
-		return // f.Advance stops at the instant and calls onMove there
-	}
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	if t.closed || gen != t.wakeGen || !t.wakeSet {
-		return
-	}
-	t.move(t.f.Now())
-	if now := t.f.Now(); !now.Equal(at) {
-		t.report(&MovedOnError{At: at, Now: now})
-	}
-}
-
-// MovedOnError reports that the fake's clock, a benbjohnson *clock.Mock moved with its own
-// Add or Set, left an instant the trigger had to act at before its step there was done. The
-// mock runs the trigger's timer on a goroutine of its own and moves on after 1 ms of real
-// time without waiting for it, so what the mapping did there depends on scheduling. Move
-// the clock with the fake's Advance, which stops at every instant a trigger acts at and
-// waits for it.
-type MovedOnError struct {
-	At  time.Time // the instant the trigger had to act at
-	Now time.Time // the clock's time when its step there was done
-}
-
-// Error names both instants and says what to do.
-func (e *MovedOnError) Error() string {
-	return fmt.Sprintf("lambdasqs: the clock had moved to %s when the mapping's step at %s was done: a benbjohnson *clock.Mock moved with its own Add or Set runs the mapping's timer on a goroutine of its own and goes on after 1 ms of real time without waiting for it, so the invocations there depend on scheduling. Move the clock with the fake's Advance (f.Advance), which stops at every instant a mapping acts at and waits for it",
-		e.Now.UTC().Format(time.RFC3339Nano), e.At.UTC().Format(time.RFC3339Nano))
 }
 
 // WaitInvocations blocks until at least n invocations (throttled attempts included) are in

@@ -69,11 +69,11 @@ func Example_advance() {
 	// 120 move(s): +0s FunctionError; +30s Success;
 }
 
-// A benbjohnson *clock.Mock given with sqsfake.WithClock drives triggers exactly when it is
-// moved with the fake's Advance, which stops at every instant a mapping acts at and waits
-// for it there. The mock's own Add fires timers on goroutines of their own and does not wait
-// for them: a trigger follows it only approximately, and reports a *lambdasqs.MovedOnError
-// (from Err, or the next Poll) when the mock moved on before the trigger was done.
+// A benbjohnson *clock.Mock given with sqsfake.WithClock drives triggers when it is moved
+// with its own Add or Set, as the fake's Advance does: the fake follows the mock's move and
+// runs every trigger at each instant the move passed through — the message sent before the
+// move at the move's start, its redelivery at the visibility timeout — whatever the
+// goroutines' scheduling. No Poll is needed; the record is complete once it is read.
 func Example_benbjohnsonMock() {
 	ctx := context.Background()
 	mock := sqsfake.NewMockClock()
@@ -88,7 +88,7 @@ func Example_benbjohnsonMock() {
 		}
 		return nil
 	}, lambdasqs.Config{})
-	f.Advance(2 * time.Minute) // not mock.Add
+	mock.Add(2 * time.Minute) // or f.Advance(2 * time.Minute): the same invocations
 	for _, inv := range trig.Invocations() {
 		fmt.Printf("+%v %v\n", inv.At.Sub(sqsfake.DefaultStart), inv.Outcome)
 	}

@@ -71,8 +71,11 @@ type Invocation struct {
 }
 
 // Invocations returns a copy of the record of every invocation so far (and every throttled
-// attempt), in the order they ended: an invocation still running is not in it yet.
+// attempt), in the order they ended: an invocation still running is not in it yet. On a
+// benbjohnson mock it first follows the mock's own moves (Fake.CatchUp), so the record is
+// what f.Advance would have left.
 func (t *Trigger) Invocations() []Invocation {
+	t.f.CatchUp()
 	t.recMu.Lock()
 	defer t.recMu.Unlock()
 	out := make([]Invocation, 0, t.logged)
@@ -85,6 +88,7 @@ func (t *Trigger) Invocations() []Invocation {
 // Filtered returns the ids of the messages deleted without an invocation because they matched
 // no filter of FilterCriteria, in the order they were received.
 func (t *Trigger) Filtered() []string {
+	t.f.CatchUp()
 	t.recMu.Lock()
 	defer t.recMu.Unlock()
 	return append([]string(nil), t.filtered...)

@@ -45,6 +45,7 @@ type Trigger struct {
 	h        handlerFunc
 
 	functionArn string
+	clock       sqsfake.Clock // what handlers' contexts read the time from (fakeTime)
 
 	mu      sync.Mutex                             // serializes polling
 	pending []events.SQSMessage                    // the batch being gathered
@@ -81,7 +82,6 @@ type Trigger struct {
 	stopWake     func()        // disarms the trigger's timer
 	wakeAt       time.Time     // when the trigger's timer fires
 	wakeSet      bool          // whether it is armed
-	wakeGen      uint64        // counts the timers armed: a benbjohnson mock's that fires late is stale
 	seenForeign  int           // f.CallCount() less the trigger's own calls, at the last step
 	seenEpoch    uint64        // f.Epoch() at the last step
 	dirty        atomic.Bool   // a handler has returned since the last step
@@ -132,6 +132,7 @@ func New[H Handler](f *sqsfake.Fake, queue string, h H, cfg Config) (*Trigger, e
 	if err := t.register(); err != nil {
 		return nil, err
 	}
+	t.clock = handlerClock(f)
 	t.seenForeign, t.seenEpoch = -1, f.Epoch() // the first move steps
 	t.detach = f.OnMove(t.onMove)
 	return t, nil
@@ -185,6 +186,12 @@ func (t *Trigger) isEnabled() bool {
 func (t *Trigger) Poll(ctx context.Context) error {
 	if err := t.reentered(ctx, "Poll"); err != nil {
 		return err
+	}
+	if t.f.CatchesUp() {
+		// A benbjohnson mock: catch up with its own moves first; the step's calls are part
+		// of the step, as those of a step inside a move are.
+		t.f.CatchUp()
+		ctx = sqsfake.InStep(ctx)
 	}
 	t.mu.Lock()
 	err := t.step(ctx)
@@ -551,7 +558,7 @@ func (t *Trigger) invoke(ctx context.Context, records []events.SQSMessage, handl
 		AwsRequestID:       r.inv.RequestID,
 		InvokedFunctionArn: t.functionArn,
 	}
-	r.ctx = &invocationCtx{parent: lambdacontext.NewContext(context.Background(), lc), clock: t.f.Clock(), deadline: r.deadline, trigger: t,
+	r.ctx = &invocationCtx{parent: lambdacontext.NewContext(context.Background(), lc), clock: t.clock, deadline: r.deadline, trigger: t,
 		returned: make(chan struct{}), run: r}
 	r.ev = ev
 	if rn != nil {

@@ -1,0 +1,34 @@
+package sqsfake_test
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/sqsfake/sqsfake"
+)
+
+// On a benbjohnson *clock.Mock the fake follows the mock's own Add: a companion's OnMove
+// function is called at the move's start, at each instant it asked for, and at the mock's
+// time — the instants Advance would have stepped — with the fake's time pinned at each,
+// whichever goroutine runs the step. CatchUp (or any call into the fake) finishes the job.
+func ExampleFake_CatchUp() {
+	mock := sqsfake.NewMockClock()
+	f := sqsfake.New(sqsfake.WithClock(mock))
+	start := f.Now()
+	f.OnMove(func(now time.Time) time.Time {
+		fmt.Printf("step at +%v, the fake reads +%v\n", now.Sub(start), f.Now().Sub(start))
+		if next := now.Add(25 * time.Second); next.Before(start.Add(time.Minute)) {
+			return next
+		}
+		return time.Time{}
+	})
+	mock.Add(time.Minute) // the mock's own move, not f.Advance
+	f.CatchUp()
+	fmt.Println("after the move the fake reads", f.Now().Sub(start))
+	// Output:
+	// step at +0s, the fake reads +0s
+	// step at +25s, the fake reads +25s
+	// step at +50s, the fake reads +50s
+	// step at +1m0s, the fake reads +1m0s
+	// after the move the fake reads 1m0s
+}
