@@ -1,8 +1,12 @@
 package sqsfake_test
 
 import (
+	"context"
 	"fmt"
 	"time"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/sqs"
 
 	"github.com/sqsfake/sqsfake"
 )
@@ -31,4 +35,45 @@ func ExampleFake_CatchUp() {
 	// step at +50s, the fake reads +50s
 	// step at +1m0s, the fake reads +1m0s
 	// after the move the fake reads 1m0s
+}
+
+// A companion whose OnMove function does its work on a goroutine of its own marks that
+// goroutine with JoinStep: on a fake that follows a benbjohnson mock's own moves, its calls
+// are then part of the step, whatever their context, and act at the instant stepped.
+func ExampleFake_JoinStep() {
+	mock := sqsfake.NewMockClock()
+	f := sqsfake.New(sqsfake.WithClock(mock))
+	out, err := f.CreateQueue(context.Background(), &sqs.CreateQueueInput{QueueName: aws.String("ticks")})
+	if err != nil {
+		panic(err)
+	}
+	start := f.Now()
+	f.OnMove(func(now time.Time) time.Time {
+		done := make(chan struct{})
+		go func() {
+			defer close(done)
+			defer f.JoinStep()()
+			if _, err := f.SendMessage(context.Background(), &sqs.SendMessageInput{QueueUrl: out.QueueUrl, MessageBody: aws.String("tick")}); err != nil {
+				panic(err)
+			}
+		}()
+		<-done
+		if next := now.Add(20 * time.Second); !next.After(start.Add(time.Minute)) {
+			return next
+		}
+		return time.Time{}
+	})
+	mock.Add(time.Minute) // the mock's own move
+	q, err := f.Queue("ticks")
+	if err != nil {
+		panic(err)
+	}
+	for _, m := range q.Messages {
+		fmt.Println("sent at +", m.SentAt.Sub(start))
+	}
+	// Output:
+	// sent at + 0s
+	// sent at + 20s
+	// sent at + 40s
+	// sent at + 1m0s
 }

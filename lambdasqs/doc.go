@@ -36,8 +36,10 @@
 // as f.Advance's; every Trigger method and every call into the fake catches up first, and a
 // handler's calls with its ctx act at the instant being stepped. A handler on a mock reads
 // the time with f.Now(), not the mock's own Now (which shows the mock's later time while the
-// fake catches up), and passes its ctx to its calls to the fake: one with
-// context.Background() waits for the catch-up that runs it, and is reported stuck after
+// fake catches up). Its calls to the fake are the step's when made on the handler's own
+// goroutine, with any context, or with its ctx from a goroutine it starts; one from a
+// goroutine it starts with another context (context.Background()), or over HTTP through
+// f.Handler(), waits for the catch-up that runs it and is reported stuck after
 // Config.HandlerWait (docs/lambda.md). On any other clock, while it has something due, a
 // trigger keeps one timer armed on the clock, which WaitForTimers counts.
 //
