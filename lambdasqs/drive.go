@@ -140,7 +140,7 @@ func (t *Trigger) endWorkers() {
 // batch's retry, a batch the payload quota ends in the middle of a receive) run on workers,
 // since what the step does after them cannot be done again from the top.
 type runner struct {
-	gid   atomic.Uint64           // its goroutine's id, read as it first invokes
+	gid   atomic.Uint64           // its goroutine's id, read as it starts
 	cur   atomic.Pointer[running] // the invocation whose handler it runs; nil between them
 	since atomic.Int64            // when cur's handler was called: nanoseconds since realEpoch
 	asked chan struct{}           // signalled when cur's handler first asks its context for Done
@@ -161,13 +161,25 @@ var errTakenOver = errors.New("lambdasqs: the step was taken over")
 // realEpoch is what runner.since counts from.
 var realEpoch = time.Now()
 
-// drive runs the step's poll on runners and watches them. Called with t.mu held.
+// errHandOff ends the poll of the goroutine that makes a step where the poll loop has a
+// batch to dispatch: a runner dispatches it and polls on (drive).
+var errHandOff = errors.New("lambdasqs: the step is handed to a runner")
+
+// drive runs the step's poll and watches the runners it needs. The goroutine that makes the
+// step polls itself until the loop has a batch to dispatch, so that a step that invokes
+// nothing starts no goroutine; a runner then dispatches that batch and polls on, which is
+// what the loop would have done (its dispatch is followed by land, and poll begins with
+// land). Called with t.mu held.
 func (t *Trigger) drive(ctx context.Context) error {
+	t.rn = nil
+	if err := t.poll(ctx); err != errHandOff {
+		return err
+	}
 	defer func() { t.rn = nil }()
-	for {
+	for first := true; ; first = false {
 		rn := &runner{asked: make(chan struct{}, 1), done: make(chan struct{})}
 		t.rn = rn
-		go rn.run(t, ctx)
+		go rn.run(t, ctx, first)
 		again, err := t.watch(ctx, rn)
 		if !again {
 			return err
@@ -175,13 +187,22 @@ func (t *Trigger) drive(ctx context.Context) error {
 	}
 }
 
-// run is a runner's goroutine.
-func (rn *runner) run(t *Trigger, ctx context.Context) {
+// run is a runner's goroutine: it dispatches the pending batch first when the goroutine that
+// makes the step handed it over there, and then polls.
+func (rn *runner) run(t *Trigger, ctx context.Context, dispatch bool) {
 	if t.f.CatchesUp() {
 		// Its calls to the fake — the trigger's and the handlers' — are the step's.
 		defer t.f.JoinStep()()
 	}
-	err := t.poll(ctx)
+	// Read here, where the stack is short: runtime.Stack walks all of it.
+	rn.gid.Store(goroutineID())
+	var err error
+	if dispatch {
+		err = t.dispatch(ctx, rn)
+	}
+	if err == nil {
+		err = t.poll(ctx)
+	}
 	if err == errTakenOver {
 		return
 	}
@@ -192,9 +213,6 @@ func (rn *runner) run(t *Trigger, ctx context.Context) {
 // invokeOn calls r's handler inline on rn, the step's runner, and applies its answer, unless
 // the step was taken over meanwhile (errTakenOver).
 func (t *Trigger) invokeOn(ctx context.Context, rn *runner, r *running) error {
-	if rn.gid.Load() == 0 {
-		rn.gid.Store(goroutineID()) // once, at the step's first invocation: a step may invoke none
-	}
 	r.on = rn
 	r.gid.Store(rn.gid.Load())
 	rn.since.Store(int64(time.Since(realEpoch)))

@@ -255,6 +255,9 @@ func (t *Trigger) poll(ctx context.Context) error {
 		// The one dispatch whose handler runs inline on the step's runner (see drive): when
 		// it waits on the clock, a new runner goes on from the top of this loop, which is
 		// where this one would have gone on.
+		if t.rn == nil {
+			return errHandOff // the step's own goroutine polls up to here (drive)
+		}
 		if err := t.dispatch(ctx, t.rn); err != nil {
 			return err
 		}
