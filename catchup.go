@@ -28,21 +28,23 @@ import (
 
 // catchUp is the state of a Fake on a benbjohnson mock for following the mock's own moves.
 type catchUp struct {
-	mu       sync.Mutex                // one catch-up at a time; Advance holds it too
-	pinned   atomic.Pointer[time.Time] // the instant the fake reads while a catch-up steps there; nil when not pinned
-	caught   atomic.Int64              // the instant up to which the OnMove functions have been run
-	calls    atomic.Uint64             // f.requests when they were last run, or callsUnseen
-	running  atomic.Bool               // a catch-up is stepping (the time may be pinned in the past)
-	goid     atomic.Uint64             // the goroutine running it
-	nHooks   atomic.Int32              // how many OnMove functions are registered
-	nJoined  atomic.Int32              // how many goroutines JoinStep marked
-	joinMu   sync.Mutex                // guards joined
-	joined   map[uint64]int            // the goroutines JoinStep marked, each with how many times
-	timerMu  sync.Mutex                // guards what follows
-	next     int64                     // the earliest instant after caught the OnMove functions asked for; 0: none
-	timer    *clock.Timer              // the one mock timer armed, or nil
-	timerAt  int64                     // its instant
-	timerGen uint64                    // counts timers armed: one that fires after it was replaced is stale
+	mu        sync.Mutex                // one catch-up at a time; Advance holds it too
+	pinned    atomic.Pointer[time.Time] // the instant the fake reads while a catch-up steps there; nil when not pinned
+	caught    atomic.Int64              // the instant up to which the OnMove functions have been run
+	calls     atomic.Uint64             // f.requests when they were last run, or callsUnseen
+	running   atomic.Bool               // a catch-up is stepping (the time may be pinned in the past)
+	goid      atomic.Uint64             // the goroutine running it
+	nHooks    atomic.Int32              // how many OnMove functions are registered
+	nJoined   atomic.Int32              // how many goroutines JoinStep marked
+	joinMu    sync.Mutex                // guards joined
+	joined    map[uint64]int            // the goroutines JoinStep marked, each with how many times
+	timerMu   sync.Mutex                // guards what follows
+	next      int64                     // the earliest instant after caught the OnMove functions asked for; 0: none
+	timer     *clock.Timer              // the one mock timer armed, or nil
+	timerAt   int64                     // its instant
+	timerGen  uint64                    // counts timers armed: one that fires after it was replaced is stale
+	timerSoon bool                      // the timer is the one just after caught that a call armed
+	soonFired int64                     // the instant such a timer last fired at
 }
 
 // callsUnseen marks catchUp.calls when a catch-up must run the OnMove functions at caught
@@ -90,7 +92,7 @@ func (f *Fake) CatchUp() {
 func (f *Fake) follow(ctx context.Context, calling bool) {
 	cu := &f.cu
 	if ctx.Value(StepKey{}) != nil {
-		if !cu.running.Load() {
+		if !cu.running.Load() && !f.advancing.Load() { // Advance arms the timer once, as it ends
 			f.armTimer(true)
 		}
 		return
@@ -171,6 +173,9 @@ func (f *Fake) onMockTimer(gen uint64) {
 	cu.timerMu.Lock()
 	if gen == cu.timerGen {
 		cu.timer = nil
+		if cu.timerSoon {
+			cu.soonFired = cu.timerAt
+		}
 	}
 	cu.timerMu.Unlock()
 	cu.mu.Lock()
@@ -247,9 +252,15 @@ func (f *Fake) armTimer(calling bool) {
 	cu.timerMu.Lock()
 	defer cu.timerMu.Unlock()
 	want := cu.next
+	soon := false
 	if c := cu.calls.Load(); calling || c == callsUnseen || c != f.requests.Load() {
-		if soon := cu.caught.Load() + 1; want == 0 || soon < want {
-			want = soon
+		// Just after caught, so that the mock's next move steps there first — unless the
+		// mock stands at an instant where such a timer of the fake's fired: it is inside a
+		// move (Add goes on to its later timers), and a timer 1 ns on, re-armed by every
+		// call of a goroutine that keeps calling, would have the move crawl 1 ns a
+		// millisecond. The call that next looks at the fake, or a later timer, steps there.
+		if at := cu.caught.Load() + 1; (want == 0 || at < want) && cu.soonFired != cu.caught.Load() {
+			want, soon = at, true
 		}
 	}
 	if cu.timer != nil && cu.timerAt == want {
@@ -269,7 +280,7 @@ func (f *Fake) armTimer(calling bool) {
 	// of its own.
 	d := max(0, time.Duration(want-f.mock.Now().UnixNano()))
 	cu.timer = f.mock.AfterFunc(d, func() { f.onMockTimer(gen) })
-	cu.timerAt = want
+	cu.timerAt, cu.timerSoon = want, soon
 }
 
 // awaitCatchUp waits for a catch-up running on another goroutine to end: a long poll woken

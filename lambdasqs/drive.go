@@ -145,6 +145,7 @@ type runner struct {
 	since atomic.Int64            // when cur's handler was called: nanoseconds since realEpoch
 	asked chan struct{}           // signalled when cur's handler first asks its context for Done
 	done  chan struct{}           // closed when its poll returns, unless it was taken over
+	gone  chan struct{}           // closed as its goroutine ends
 	err   error                   // what its poll returned, set before done is closed
 }
 
@@ -177,11 +178,16 @@ func (t *Trigger) drive(ctx context.Context) error {
 	}
 	defer func() { t.rn = nil }()
 	for first := true; ; first = false {
-		rn := &runner{asked: make(chan struct{}, 1), done: make(chan struct{})}
+		rn := &runner{asked: make(chan struct{}, 1), done: make(chan struct{}), gone: make(chan struct{})}
 		t.rn = rn
 		go rn.run(t, ctx, first)
 		again, err := t.watch(ctx, rn)
 		if !again {
+			select {
+			case <-rn.done:
+				<-rn.gone // it ended its poll: no goroutine of the trigger outlives the step
+			default: // it was taken over, and stays with its handler
+			}
 			return err
 		}
 	}
@@ -190,6 +196,7 @@ func (t *Trigger) drive(ctx context.Context) error {
 // run is a runner's goroutine: it dispatches the pending batch first when the goroutine that
 // makes the step handed it over there, and then polls.
 func (rn *runner) run(t *Trigger, ctx context.Context, dispatch bool) {
+	defer close(rn.gone)
 	if t.f.CatchesUp() {
 		// Its calls to the fake — the trigger's and the handlers' — are the step's.
 		defer t.f.JoinStep()()
@@ -238,6 +245,7 @@ func (t *Trigger) watch(ctx context.Context, rn *runner) (again bool, err error)
 	timer := t.watchTimer
 	defer timer.Stop()
 	ctxDone := ctx.Done()
+	ended := false // ctx has ended: take the step over from the next handler the runner calls
 	for {
 		select {
 		case <-rn.done:
@@ -249,14 +257,23 @@ func (t *Trigger) watch(ctx context.Context, rn *runner) (again bool, err error)
 				}
 			}
 		case <-ctxDone:
-			ctxDone = nil // the runner sees it too, at its next round
-			if r := rn.cur.Load(); r != nil && t.takeOver(r) {
+			ctxDone, ended = nil, true
+			if r := rn.cur.Load(); r != nil && !r.hasReturned() && t.takeOver(r) {
 				return false, t.notSettled(ctx, r)
 			}
+			// Between two handlers: the runner sees ctx at its next round, unless it has
+			// called the next handler by then, which the timer looks for.
+			timer.Reset(time.Millisecond)
 		case <-timer.C:
-			if r, late := t.overdue(rn); r != nil && late <= 0 && t.takeOver(r) {
+			r, late := t.overdue(rn)
+			switch {
+			case r != nil && ended && !r.hasReturned() && t.takeOver(r):
+				return false, t.notSettled(ctx, r)
+			case r != nil && late <= 0 && !r.hasReturned() && t.takeOver(r):
 				return false, t.stuck(r)
-			} else {
+			case ended:
+				timer.Reset(time.Millisecond)
+			default:
 				timer.Reset(max(late, time.Millisecond))
 			}
 		}

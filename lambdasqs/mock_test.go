@@ -3,6 +3,7 @@ package lambdasqs_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"sync"
 	"testing"
 	"time"
@@ -171,28 +172,42 @@ func TestAHandlerThatCallsTheFakeWithoutItsContextDuringAMocksMoveActsInTheStep(
 // one goroutine while another polls and reads the record gets an order that depends on
 // scheduling, but no deadlock: every message is handled once.
 func TestAMockMovedOnOneGoroutineWhileAnotherPollsNeverDeadlocks(t *testing.T) {
-	ctx := context.Background()
-	f := sqsfake.New(sqsfake.WithClock(sqsfake.NewMockClock()))
-	url := queue(t, f, "q", nil)
-	trig, err := lambdasqs.New(f, "q", ok, lambdasqs.Config{BatchSize: 1})
-	require.NoError(t, err)
-	var wg sync.WaitGroup
-	wg.Go(func() {
-		for i := range 40 {
-			if i%4 == 0 {
-				_, err := f.SendMessage(ctx, &sqs.SendMessageInput{QueueUrl: &url, MessageBody: aws.String("m")})
-				assert.NoError(t, err)
+	for _, fifo := range []bool{false, true} {
+		// On a FIFO queue every receive is sized from the fake's inspection of the queue,
+		// which carries no context: Poll's own goroutine makes it.
+		t.Run(fmt.Sprint("fifo ", fifo), func(t *testing.T) {
+			ctx := context.Background()
+			f := sqsfake.New(sqsfake.WithClock(sqsfake.NewMockClock()))
+			name, attrs := "q", map[string]string(nil)
+			if fifo {
+				name, attrs = "q.fifo", map[string]string{"FifoQueue": "true", "ContentBasedDeduplication": "true"}
 			}
-			mockOf(f).Add(time.Second)
-		}
-	})
-	for range 40 {
-		assert.NoError(t, trig.Poll(ctx))
-		trig.Invocations()
+			url := queue(t, f, name, attrs)
+			trig, err := lambdasqs.New(f, name, ok, lambdasqs.Config{BatchSize: 1})
+			require.NoError(t, err)
+			var wg sync.WaitGroup
+			wg.Go(func() {
+				for i := range 40 {
+					if i%4 == 0 {
+						in := &sqs.SendMessageInput{QueueUrl: &url, MessageBody: aws.String(fmt.Sprint("m", i))}
+						if fifo {
+							in.MessageGroupId = aws.String(fmt.Sprint("g", i))
+						}
+						_, err := f.SendMessage(ctx, in)
+						assert.NoError(t, err)
+					}
+					mockOf(f).Add(time.Second)
+				}
+			})
+			for range 40 {
+				assert.NoError(t, trig.Poll(ctx))
+				trig.Invocations()
+			}
+			wg.Wait()
+			require.NoError(t, trig.Poll(ctx))
+			assert.Len(t, trig.Invocations(), 10)
+		})
 	}
-	wg.Wait()
-	require.NoError(t, trig.Poll(ctx))
-	assert.Len(t, trig.Invocations(), 10)
 }
 
 // TestASendBetweenTwoMovesOfAMockIsInvokedByTheSecond: a message sent after the fake has

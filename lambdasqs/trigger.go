@@ -192,6 +192,9 @@ func (t *Trigger) Poll(ctx context.Context) error {
 		// of the step, as those of a step inside a move are.
 		t.f.CatchUp()
 		ctx = sqsfake.InStep(ctx)
+		// The step's inspections of the fake (sizing a receive) carry no context: this
+		// goroutine's calls are the step's too.
+		defer t.f.JoinStep()()
 	}
 	t.mu.Lock()
 	err := t.step(ctx)
