@@ -369,6 +369,7 @@ func (f *Fake) QueuePage(ref string, after uint64, limit int) (QueuePage, error)
 	if limit < 0 {
 		panic("sqsfake: QueuePage with a negative limit")
 	}
+	f.CatchUp()
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	q, err := f.lookupInspected(ref)
@@ -438,6 +439,7 @@ func (f *Fake) QueueARNs() []string { return f.eachQueue(func(q *queue) string {
 
 // eachQueue returns what of every queue, in the order of sortedQueues.
 func (f *Fake) eachQueue(what func(*queue) string) []string {
+	f.CatchUp()
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	out := make([]string, 0, len(f.queues))

@@ -82,9 +82,10 @@ func (f *Fake) Advancing() bool { return f.advancing.Load() }
 // run one at a time, and f.Advance excludes them. One mock timer, which the fake keeps
 // armed at the next such instant (or just after the last one when a call was made since),
 // makes the mock's move start a catch-up on the mock's goroutine; every call into the fake,
-// every inspection method and CatchUp wait for a running one and then catch up to the
-// mock's time before they act. Calls that are part of the step — made by fn on its own
-// goroutine, or with a context that carries StepKey (a lambdasqs handler's) — act at once, at
+// every inspection method (but NextVisible, Epoch and CallCount, which companions call inside
+// their steps) and CatchUp wait for a running one and then catch up to the mock's time
+// before they act. Calls that are part of the step — made by fn on its own goroutine or on
+// one marked with JoinStep, or with a context that carries StepKey (a lambdasqs handler's) — act at once, at
 // the pinned instant; any other call waits for the catch-up to end, so a call that fn's step
 // waits for and that carries neither waits until the step gives up on it. A companion arms
 // no timer of its own on the mock: the fake steps to the instants fn returns. Code that reads
