@@ -86,9 +86,10 @@ func (f *Fake) Advancing() bool { return f.advancing.Load() }
 // their steps) and CatchUp wait for a running one and then catch up to the mock's time
 // before they act. Calls that are part of the step — made by fn on its own goroutine or on
 // one marked with JoinStep, or with a context that carries StepKey (a lambdasqs handler's) —
-// act at once, at the pinned instant; any other call waits for the catch-up to end, so a call that fn's step
-// waits for and that carries neither waits until the step gives up on it. A companion arms
-// no timer of its own on the mock: the fake steps to the instants fn returns. Code that reads
+// act at once, at the pinned instant; any other call waits for the catch-up to end, so a
+// call that fn's step waits for and that carries neither waits until the step gives up on
+// it. A companion arms no timer of its own on the mock: the fake steps to the instants fn
+// returns. Code that reads
 // the mock's own Now during a catch-up sees the mock's later time; read f.Now() instead. On
 // RealClock and ClockFuncs a companion that must follow moves made outside the fake arms
 // timers of its own on the clock, which that clock runs as it runs timers.
