@@ -1,15 +1,15 @@
 package sqsfake
 
 import (
-	"bytes"
 	"context"
 	"math"
-	"runtime"
 	"sync"
 	"sync/atomic"
 	"time"
 
 	"github.com/benbjohnson/clock"
+
+	"github.com/sqsfake/sqsfake/internal/goid"
 )
 
 // Following a benbjohnson *clock.Mock moved with its own Add or Set.
@@ -119,7 +119,7 @@ func (f *Fake) inStep(running bool) bool {
 	if !running && cu.nJoined.Load() == 0 {
 		return false
 	}
-	gid := goroutineID()
+	gid := goid.Current()
 	if running && cu.goid.Load() == gid {
 		return true
 	}
@@ -142,7 +142,7 @@ func (f *Fake) JoinStep() (leave func()) {
 		return func() {}
 	}
 	cu := &f.cu
-	gid := goroutineID()
+	gid := goid.Current()
 	cu.joinMu.Lock()
 	if cu.joined == nil {
 		cu.joined = map[uint64]int{}
@@ -198,7 +198,7 @@ func (f *Fake) catchUpLocked(final bool) {
 	if to <= cu.caught.Load() {
 		return
 	}
-	cu.goid.Store(goroutineID())
+	cu.goid.Store(goid.Current())
 	cu.running.Store(true)
 	defer func() {
 		cu.pinned.Store(nil)
@@ -293,19 +293,4 @@ func (f *Fake) awaitCatchUp(ctx context.Context) {
 	cu.mu.Lock()
 	//lint:ignore SA2001 waiting for the catch-up to release the lock is the point
 	cu.mu.Unlock()
-}
-
-// goroutineID returns the id of the calling goroutine, as its stack trace names it.
-func goroutineID() uint64 {
-	var buf [64]byte
-	b := buf[:runtime.Stack(buf[:], false)]
-	b = bytes.TrimPrefix(b, []byte("goroutine "))
-	var id uint64
-	for _, c := range b {
-		if c < '0' || c > '9' {
-			break
-		}
-		id = id*10 + uint64(c-'0')
-	}
-	return id
 }

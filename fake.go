@@ -93,7 +93,7 @@ type Fake struct {
 	mock      *clock.Mock   // clk, when it is a benbjohnson mock, whose own moves the fake follows (catchup.go)
 	cu        catchUp
 
-	advancing atomic.Bool // an Advance is moving the clock (Advancing)
+	advancing atomic.Bool // an Advance is moving the clock (catchup.go)
 
 	region, account, partition string
 	senderID                   string

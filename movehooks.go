@@ -53,11 +53,6 @@ func (h *moveHooks[F]) snapshot() []F {
 	return h.copy
 }
 
-// Advancing reports whether a call to f.Advance is moving the clock. A companion whose timer a
-// clock other than a VirtualClock fires on a goroutine of its own can leave the instant to
-// Advance, which calls its OnMove function there itself.
-func (f *Fake) Advancing() bool { return f.advancing.Load() }
-
 // OnMove registers fn to be called on every move of the fake's clock, for companions that
 // must act at each instant a move passes through (package lambdasqs's triggers do). fn
 // returns the next instant after now at which it has something to do, or the zero time.

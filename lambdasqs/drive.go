@@ -17,6 +17,7 @@ import (
 	"github.com/aws/aws-lambda-go/events"
 
 	"github.com/sqsfake/sqsfake"
+	"github.com/sqsfake/sqsfake/internal/goid"
 )
 
 // How a trigger moves with the fake's clock, and how it waits for its handlers.
@@ -94,7 +95,7 @@ func (w *worker) work(f *sqsfake.Fake, h handlerFunc) {
 	if f.CatchesUp() {
 		defer f.JoinStep()() // its handlers' calls to the fake are the step's
 	}
-	w.gid = goroutineID()
+	w.gid = goid.Current()
 	for r := range w.jobs {
 		r.gid.Store(w.gid)
 		r.call(h)
@@ -202,7 +203,7 @@ func (rn *runner) run(t *Trigger, ctx context.Context, dispatch bool) {
 		defer t.f.JoinStep()()
 	}
 	// Read here, where the stack is short: runtime.Stack walks all of it.
-	rn.gid.Store(goroutineID())
+	rn.gid.Store(goid.Current())
 	var err error
 	if dispatch {
 		err = t.dispatch(ctx, rn)
@@ -787,21 +788,6 @@ func (t *Trigger) Close() {
 		r.ctx.endWith(context.Canceled)
 	}
 	t.waiting = nil
-}
-
-// goroutineID returns the id of the calling goroutine, as its stack trace names it.
-func goroutineID() uint64 {
-	var buf [64]byte
-	b := buf[:runtime.Stack(buf[:], false)]
-	b = bytes.TrimPrefix(b, []byte("goroutine "))
-	var id uint64
-	for _, c := range b {
-		if c < '0' || c > '9' {
-			break
-		}
-		id = id*10 + uint64(c-'0')
-	}
-	return id
 }
 
 // waitsOnAChannel reports whether goroutine gid is blocked in a select or on a channel: how a
