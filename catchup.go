@@ -92,7 +92,7 @@ func (f *Fake) CatchUp() {
 func (f *Fake) follow(ctx context.Context, calling bool) {
 	cu := &f.cu
 	if ctx.Value(StepKey{}) != nil {
-		if !cu.running.Load() && !f.advancing.Load() { // Advance arms the timer once, as it ends
+		if !cu.running.Load() {
 			f.armTimer(true)
 		}
 		return
@@ -246,8 +246,8 @@ func (f *Fake) runHooksAt(now time.Time, pin bool) int64 {
 // else the earliest instant they asked for; none when there is neither.
 func (f *Fake) armTimer(calling bool) {
 	cu := &f.cu
-	if cu.nHooks.Load() == 0 {
-		return
+	if cu.nHooks.Load() == 0 || f.advancing.Load() {
+		return // none to step; or Advance moves the clock, and arms the timer once as it ends
 	}
 	cu.timerMu.Lock()
 	defer cu.timerMu.Unlock()

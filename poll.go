@@ -263,7 +263,10 @@ func (f *Fake) Advance(d time.Duration) {
 		// mock's own moves since the OnMove functions last ran (catchup.go).
 		f.cu.mu.Lock()
 		defer f.cu.mu.Unlock()
-		defer f.armTimer(false)
+		defer func() {
+			f.advancing.Store(false) // armTimer arms nothing while Advance moves the clock
+			f.armTimer(false)
+		}()
 		f.catchUpLocked(false)
 	}
 	if !virtual {

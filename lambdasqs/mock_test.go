@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"runtime"
 	"sync"
 	"testing"
 	"time"
@@ -234,4 +235,30 @@ func TestASendBetweenTwoMovesOfAMockIsInvokedByTheSecond(t *testing.T) {
 	case <-time.After(guard):
 		t.Fatal("the mock's second move did not invoke the handler")
 	}
+}
+
+// TestAdvanceOnAMockArmsNoTimerPerStep: f.Advance on a benbjohnson mock steps every instant
+// itself and arms the fake's own mock timer once, as it ends — not at each step, where every
+// timer would cost the mock's Add a millisecond and leave a goroutine blocked until Advance
+// returns. The handler, which fails every time (a redelivery every 30 s), counts the
+// goroutines at each of its 121 invocations.
+func TestAdvanceOnAMockArmsNoTimerPerStep(t *testing.T) {
+	ctx := context.Background()
+	f := sqsfake.New(sqsfake.WithClock(sqsfake.NewMockClock()))
+	url := queue(t, f, "q", map[string]string{"VisibilityTimeout": "30"})
+	_, err := f.SendMessage(ctx, &sqs.SendMessageInput{QueueUrl: &url, MessageBody: aws.String("m")})
+	require.NoError(t, err)
+	first, most := 0, 0
+	trig, err := lambdasqs.New(f, "q", func(context.Context, events.SQSEvent) error {
+		n := runtime.NumGoroutine()
+		if first == 0 {
+			first = n
+		}
+		most = max(most, n)
+		return errors.New("fails")
+	}, lambdasqs.Config{})
+	require.NoError(t, err)
+	f.Advance(time.Hour)
+	require.Len(t, trig.Invocations(), 121)
+	assert.Less(t, most-first, 10, "goroutines gained over the move")
 }
