@@ -96,7 +96,8 @@
 // it parked or returned at once: read C, start the poll, wait for calls=C+1, then advance.
 //
 // SIGINT or SIGTERM shut the server down gracefully: it stops accepting connections, answers
-// the long polls still waiting with 503 ServiceUnavailable, and lets other requests finish.
+// the long polls still waiting as SQS answers a wait that ends with nothing to deliver (an
+// empty ReceiveMessage, 200), lets other requests finish, and exits with status 0.
 // All state is in memory: when the server stops, its queues and messages are gone.
 package main
 
@@ -443,8 +444,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		srv.logger = log.New(stderr, "sqsfake: ", log.LstdFlags|log.Lmicroseconds)
 	}
 
-	base, cancelBase := context.WithCancel(context.Background())
-	defer cancelBase()
+	base, cancelBase := context.WithCancelCause(context.Background())
+	defer cancelBase(nil)
 	hs := &http.Server{
 		Handler: srv,
 		// The handler reads each request's whole body before it answers, and bodies are
@@ -477,8 +478,10 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		return err
 	case <-ctx.Done():
 	}
-	// Long polls on a virtual clock would wait forever: end them, then let the rest finish.
-	cancelBase()
+	// Long polls on a virtual clock would wait forever: end them as SQS ends a wait with
+	// nothing to deliver, with an empty 200 (the cause tells the fake it is a shutdown, not a
+	// client that went away), then let the rest finish.
+	cancelBase(http.ErrServerClosed)
 	shutdown, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
 	err = hs.Shutdown(shutdown)
