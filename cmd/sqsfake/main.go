@@ -678,7 +678,18 @@ func (s *server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			if note.Action != "" {
 				action = " Action=" + strconv.Quote(note.Action)
 			}
-			s.logger.Printf("%s %s %q%s → %d in %v", r.RemoteAddr, r.Method, what, action, rec.status, time.Since(start).Round(time.Microsecond))
+			outcome := strconv.Itoa(rec.status)
+			if note.Gone != "" {
+				// Not a server error: the client went away, and the answer reached no one.
+				outcome = "client went away: " + note.Gone + " (its " + outcome + " answer reached no one)"
+			}
+			s.logger.Printf("%s %s %q%s → %s in %v", r.RemoteAddr, r.Method, what, action, outcome, time.Since(start).Round(time.Microsecond))
+			for _, line := range note.Lines {
+				s.logger.Printf("  %s", line)
+			}
+			if note.Omitted > 0 {
+				s.logger.Printf("  … and %d more", note.Omitted)
+			}
 		}()
 	}
 	control := strings.HasPrefix(r.URL.Path, controlPrefix)
@@ -793,7 +804,7 @@ func (s *server) control(w http.ResponseWriter, r *http.Request) {
 		if allow(w, r, http.MethodGet) {
 			answer := map[string]any{"topics": in.topics.Topics()}
 			if r.URL.Query().Get("published") != "false" { // the console leaves the publications out
-				answer["published"] = in.topics.Published("")
+				answer["published"], _ = in.topics.Published("")
 			}
 			writeJSON(w, http.StatusOK, answer)
 		}
