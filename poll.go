@@ -302,6 +302,9 @@ func (f *Fake) Advance(d time.Duration) {
 		}
 		f.mu.Unlock()
 		moveClock(f.clk, time.Duration(step-now))
+		if a, ok := f.shared.(*adaptedClock); ok {
+			a.sync() // its benbjohnson timers fire at each step (sharedclock.go)
+		}
 		f.mu.Lock()
 		f.servePollsAt(f.now())
 		f.mu.Unlock()
