@@ -1,0 +1,97 @@
+package main
+
+import (
+	"context"
+	"crypto/md5"
+	"encoding/hex"
+	"net/http"
+	"net/url"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	v4 "github.com/aws/aws-sdk-go-v2/aws/signer/v4"
+	"github.com/aws/aws-sdk-go-v2/service/sqs"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// The attacks of issue 29 on the server's SNS side (snsfake/attacks_test.go drives them
+// through Handler()).
+
+// multibyteText is n bytes of UTF-8 text of two- and three-byte characters, which a form
+// encodes as six and nine bytes.
+func multibyteText(n int) string {
+	var b strings.Builder
+	for b.Len()+3 <= n {
+		if b.Len()%5 == 0 {
+			b.WriteString("é")
+		} else {
+			b.WriteString("€")
+		}
+	}
+	for b.Len() < n {
+		b.WriteByte('a')
+	}
+	return b.String()
+}
+
+// postForm posts a form to the server, signed as the owner for service when sign is set.
+func postForm(t *testing.T, endpoint, form string, sign bool, service string) (int, string) {
+	t.Helper()
+	r, err := http.NewRequest(http.MethodPost, endpoint+"/", strings.NewReader(form))
+	require.NoError(t, err)
+	r.Header.Set("Content-Type", "application/x-www-form-urlencoded; charset=utf-8")
+	if sign {
+		signedFor(t, r, form, service)
+	}
+	return do(t, r)
+}
+
+// Attack 1: a 1 MiB multibyte message sent with the query protocol (a 3 MiB form) is stored
+// whole, with its MD5, lenient and signed.
+func TestAttackAQueryMessageOfOneMiBIsStoredWholeThroughTheServer(t *testing.T) {
+	body := multibyteText(1 << 20)
+	sum := md5.Sum([]byte(body))
+	for _, sign := range []bool{false, true} {
+		t.Run(map[bool]string{false: "lenient", true: "signed"}[sign], func(t *testing.T) {
+			var s *testServer
+			acct := "123456789012"
+			client := func() *sqs.Client { return s.client() }
+			if sign {
+				s, _, _ = signedServer(t)
+				acct = ownerKey
+				client = func() *sqs.Client { return s.clientAs(ownerKey, ownerSecret) }
+			} else {
+				s = start(t, "-clock", "virtual")
+			}
+			code, answer := postForm(t, s.endpoint, "Action=CreateQueue&Version=2012-11-05&QueueName=big", sign, "sqs")
+			require.Equal(t, http.StatusOK, code, answer)
+			queueURL := s.endpoint + "/" + acct + "/big"
+			form := "Action=SendMessage&Version=2012-11-05&QueueUrl=" + url.QueryEscape(queueURL) + "&MessageBody=" + url.QueryEscape(body)
+			require.Greater(t, len(form), 3<<20)
+			code, answer = postForm(t, s.endpoint, form, sign, "sqs")
+			require.Equal(t, http.StatusOK, code, answer)
+			assert.Contains(t, answer, "<MD5OfMessageBody>"+hex.EncodeToString(sum[:])+"</MD5OfMessageBody>")
+			got, err := client().ReceiveMessage(context.Background(), &sqs.ReceiveMessageInput{QueueUrl: aws.String(queueURL)})
+			require.NoError(t, err)
+			require.Len(t, got.Messages, 1)
+			assert.True(t, *got.Messages[0].Body == body, "the body read back is the one sent (%d bytes of %d)", len(*got.Messages[0].Body), len(body))
+			assert.Equal(t, hex.EncodeToString(sum[:]), *got.Messages[0].MD5OfBody)
+		})
+	}
+}
+
+// signedFor signs r with the owner's key for service.
+func signedFor(t *testing.T, r *http.Request, body, service string) {
+	t.Helper()
+	signAs(t, r, body, service, ownerKey, ownerSecret)
+}
+
+// signAs signs r with key and secret for service in us-east-1, now.
+func signAs(t *testing.T, r *http.Request, body, service, key, secret string) {
+	t.Helper()
+	require.NoError(t, v4.NewSigner().SignHTTP(context.Background(), aws.Credentials{AccessKeyID: key, SecretAccessKey: secret},
+		r, sha256Hex(body), service, "us-east-1", time.Now()))
+}

@@ -1,0 +1,158 @@
+package snsfake_test
+
+import (
+	"context"
+	"crypto/md5"
+	"crypto/sha256"
+	"encoding/hex"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	v4 "github.com/aws/aws-sdk-go-v2/aws/signer/v4"
+	"github.com/aws/aws-sdk-go-v2/service/sqs"
+	sqstypes "github.com/aws/aws-sdk-go-v2/service/sqs/types"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/sqsfake/sqsfake"
+	"github.com/sqsfake/sqsfake/snsfake"
+)
+
+// The attacks of issue 29 on the SNS side, as wire tests against snsfake's Handler composed
+// with the queue fake's, as cmd/sqsfake serves them (cmd/sqsfake/sns_attacks_test.go drives
+// them through the server).
+
+const (
+	ownerKey, ownerSecret = "AKIDOWNER", "owner-secret"
+	ownerAccount          = "111122223333"
+	bobKey, bobSecret     = "AKIDBOB", "bob-secret"
+	bobAccount            = "444455556666"
+)
+
+var attackCredentials = []sqsfake.Credential{
+	{AccessKeyID: ownerKey, SecretAccessKey: ownerSecret, AccountID: ownerAccount},
+	{AccessKeyID: bobKey, SecretAccessKey: bobSecret, AccountID: bobAccount},
+}
+
+// multibyteText is n bytes of UTF-8 text, mostly characters of two and three bytes, which a
+// form encodes as six and nine bytes.
+func multibyteText(n int) string {
+	var b strings.Builder
+	for b.Len()+3 <= n {
+		if b.Len()%5 == 0 {
+			b.WriteString("é")
+		} else {
+			b.WriteString("€")
+		}
+	}
+	for b.Len() < n {
+		b.WriteByte('a')
+	}
+	return b.String()
+}
+
+// post sends a form to h, signed as key with secret for service when key is not "".
+func post(t *testing.T, h http.Handler, path, form, key, secret, service string) *httptest.ResponseRecorder {
+	t.Helper()
+	r := httptest.NewRequest(http.MethodPost, "http://localhost"+path, strings.NewReader(form))
+	r.Header.Set("Content-Type", "application/x-www-form-urlencoded; charset=utf-8")
+	if key != "" {
+		sum := sha256.Sum256([]byte(form))
+		require.NoError(t, v4.NewSigner().SignHTTP(context.Background(), aws.Credentials{AccessKeyID: key, SecretAccessKey: secret},
+			r, hex.EncodeToString(sum[:]), service, "us-east-1", time.Now()))
+	}
+	w := httptest.NewRecorder()
+	h.ServeHTTP(w, r)
+	return w
+}
+
+// Attack 1: the router read at most 2 MiB of a form and handed SQS only that: a 1 MiB
+// multibyte message sent with the query protocol (a 3 MiB form) was stored cut short with a
+// 200, and a signed one was refused. It must reach the queue whole, lenient and signed.
+func TestAQueryMessageOfOneMiBPassesTheRouterWhole(t *testing.T) {
+	body := multibyteText(1 << 20)
+	sum := md5.Sum([]byte(body))
+	for _, signed := range []bool{false, true} {
+		t.Run(map[bool]string{false: "lenient", true: "signed"}[signed], func(t *testing.T) {
+			var opts []sqsfake.Option
+			key, secret, acct := "", "", "123456789012"
+			if signed {
+				opts = append(opts, sqsfake.WithCredentials(attackCredentials...))
+				key, secret, acct = ownerKey, ownerSecret, ownerAccount
+			}
+			f := sqsfake.New(opts...)
+			h := snsfake.New(f).Handler(f.Handler())
+			ctx := context.Background()
+			queueURL := "http://localhost/" + acct + "/big"
+			w := post(t, h, "/", "Action=CreateQueue&Version=2012-11-05&QueueName=big", key, secret, "sqs")
+			require.Equal(t, http.StatusOK, w.Code, w.Body.String())
+			form := "Action=SendMessage&Version=2012-11-05&QueueUrl=" + url.QueryEscape(queueURL) + "&MessageBody=" + url.QueryEscape(body)
+			require.Greater(t, len(form), 3<<20, "a form over 3 MiB")
+			w = post(t, h, "/", form, key, secret, "sqs")
+			require.Equal(t, http.StatusOK, w.Code, w.Body.String())
+			assert.Contains(t, w.Body.String(), "<MD5OfMessageBody>"+hex.EncodeToString(sum[:])+"</MD5OfMessageBody>")
+			got := receiveAllAs(t, ctx, f, acct, "big")
+			require.Len(t, got, 1)
+			assert.Equal(t, len(body), len(*got[0].Body))
+			assert.True(t, *got[0].Body == body, "the body read back is the one sent")
+			assert.Equal(t, hex.EncodeToString(sum[:]), *got[0].MD5OfBody)
+		})
+	}
+}
+
+// receiveAllAs receives the messages of the queue name in account, as that account.
+func receiveAllAs(t *testing.T, ctx context.Context, f *sqsfake.Fake, acct, name string) []sqstypes.Message {
+	t.Helper()
+	out, err := f.ReceiveMessage(ctx, &sqs.ReceiveMessageInput{QueueUrl: aws.String("https://sqs.us-east-1.amazonaws.com/" + acct + "/" + name),
+		MaxNumberOfMessages: 10}, sqsfake.ActAs(sqsfake.Identity{AccountID: acct}))
+	require.NoError(t, err)
+	return out.Messages
+}
+
+// Over the SQS door's cap a form is refused whole with 413, whichever service it names.
+func TestAFormOverMaxRequestBytesIsRefusedWith413(t *testing.T) {
+	f := sqsfake.New()
+	h := snsfake.New(f).Handler(f.Handler())
+	pad := strings.Repeat("x", sqsfake.MaxRequestBytes)
+	for _, form := range []string{
+		"Action=SendMessage&Version=2012-11-05&QueueUrl=q&MessageBody=" + pad,
+		"Action=Publish&Version=2010-03-31&TopicArn=t&Message=" + pad,
+		"Action=Publish&Message=" + pad,
+	} {
+		w := post(t, h, "/", form, "", "", "")
+		assert.Equal(t, http.StatusRequestEntityTooLarge, w.Code, form[:40])
+		_, _ = io.Copy(io.Discard, w.Body)
+	}
+}
+
+// The SNS side of attack 1: a signed Publish of a 1 MiB multibyte message (a topic whose
+// MaximumMessageSize allows it) reaches a raw subscription's queue whole.
+func TestASignedPublishOfOneMiBIsDeliveredWhole(t *testing.T) {
+	f := sqsfake.New(sqsfake.WithCredentials(attackCredentials...))
+	h := snsfake.New(f).Handler(f.Handler())
+	topic := "arn:aws:sns:us-east-1:" + ownerAccount + ":big"
+	queue := "arn:aws:sqs:us-east-1:" + ownerAccount + ":big"
+	for _, form := range []struct{ form, service string }{
+		{"Action=CreateTopic&Version=2010-03-31&Name=big&Attributes.entry.1.key=MaximumMessageSize&Attributes.entry.1.value=1048576", "sns"},
+		{"Action=CreateQueue&Version=2012-11-05&QueueName=big&Attribute.1.Name=Policy&Attribute.1.Value=" + url.QueryEscape(snsfake.QueuePolicy(queue, topic)), "sqs"},
+		{"Action=Subscribe&Version=2010-03-31&TopicArn=" + url.QueryEscape(topic) + "&Protocol=sqs&Endpoint=" + url.QueryEscape(queue) +
+			"&Attributes.entry.1.key=RawMessageDelivery&Attributes.entry.1.value=true", "sns"},
+	} {
+		w := post(t, h, "/", form.form, ownerKey, ownerSecret, form.service)
+		require.Equal(t, http.StatusOK, w.Code, w.Body.String())
+	}
+	body := multibyteText(1 << 20)
+	sum := md5.Sum([]byte(body))
+	w := post(t, h, "/", "Action=Publish&Version=2010-03-31&TopicArn="+url.QueryEscape(topic)+"&Message="+url.QueryEscape(body), ownerKey, ownerSecret, "sns")
+	require.Equal(t, http.StatusOK, w.Code, w.Body.String())
+	got := receiveAllAs(t, context.Background(), f, ownerAccount, "big")
+	require.Len(t, got, 1)
+	assert.True(t, *got[0].Body == body, "the body read back is the one published")
+	assert.Equal(t, hex.EncodeToString(sum[:]), *got[0].MD5OfBody)
+}
