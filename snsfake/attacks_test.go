@@ -5,6 +5,8 @@ import (
 	"crypto/md5"
 	"crypto/sha256"
 	"encoding/hex"
+	"encoding/json"
+	"html"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -155,4 +157,79 @@ func TestASignedPublishOfOneMiBIsDeliveredWhole(t *testing.T) {
 	require.Len(t, got, 1)
 	assert.True(t, *got[0].Body == body, "the body read back is the one published")
 	assert.Equal(t, hex.EncodeToString(sum[:]), *got[0].MD5OfBody)
+}
+
+// errorOf reads the code and message of an XML error answer.
+func errorOf(body string) (code, message string) {
+	cut := func(tag string) string {
+		_, after, _ := strings.Cut(body, "<"+tag+">")
+		v, _, _ := strings.Cut(after, "</"+tag+">")
+		return html.UnescapeString(v)
+	}
+	return cut("Code"), cut("Message")
+}
+
+// Attack 2: bob named alice's queue in an endpoint ARN that names his own account
+// (…:<bob>:<alice>/alice-inbox), was confirmed at once, and every delivery landed in alice's
+// queue, whose URL parser reads the last two path segments; deadLetterTargetArn likewise. An
+// sqs endpoint and a dead-letter target must be well-formed queue ARNs.
+func TestAnEndpointARNThatIsNoQueueARNIsRefused(t *testing.T) {
+	f := sqsfake.New(sqsfake.WithCredentials(attackCredentials...))
+	h := snsfake.New(f).Handler(f.Handler())
+	alice := "arn:aws:sqs:us-east-1:" + ownerAccount + ":alice-inbox"
+	open := `{"Statement":[{"Effect":"Allow","Principal":{"Service":"sns.amazonaws.com"},"Action":"sqs:SendMessage","Resource":"` + alice + `"}]}`
+	w := post(t, h, "/", "Action=CreateQueue&Version=2012-11-05&QueueName=alice-inbox&Attribute.1.Name=Policy&Attribute.1.Value="+url.QueryEscape(open), ownerKey, ownerSecret, "sqs")
+	require.Equal(t, http.StatusOK, w.Code, w.Body.String())
+	bobQueue := "arn:aws:sqs:us-east-1:" + bobAccount + ":bob-q"
+	w = post(t, h, "/", "Action=CreateQueue&Version=2012-11-05&QueueName=bob-q&Attribute.1.Name=Policy&Attribute.1.Value="+url.QueryEscape(snsfake.QueuePolicy(bobQueue)), bobKey, bobSecret, "sqs")
+	require.Equal(t, http.StatusOK, w.Code, w.Body.String())
+	w = post(t, h, "/", "Action=CreateTopic&Version=2010-03-31&Name=bobs", bobKey, bobSecret, "sns")
+	require.Equal(t, http.StatusOK, w.Code, w.Body.String())
+	topic := "arn:aws:sns:us-east-1:" + bobAccount + ":bobs"
+	subscribe := func(endpoint string) *httptest.ResponseRecorder {
+		return post(t, h, "/", "Action=Subscribe&Version=2010-03-31&TopicArn="+url.QueryEscape(topic)+"&Protocol=sqs&Endpoint="+url.QueryEscape(endpoint), bobKey, bobSecret, "sns")
+	}
+	bad := []string{
+		"arn:aws:sqs:us-east-1:" + bobAccount + ":" + ownerAccount + "/alice-inbox",
+		"arn:aws:sqs:us-east-1:" + bobAccount + ":x/../" + ownerAccount + "/alice-inbox",
+		"arn:aws:sqs:us-east-1:" + bobAccount + ":alice-inbox/",
+		"arn:aws:sqs:us-east-1:" + bobAccount + ":alice-inbox:x",
+		"arn:aws:sqs:us-east-1:" + bobAccount[1:] + ":alice-inbox",
+		"arn:aws:sqs:us-east-1:" + bobAccount + "x:alice-inbox",
+		"arn:aws:sqs:US-EAST-1:" + bobAccount + ":alice-inbox",
+		"arn:aws:sqs:us-east-1/x:" + bobAccount + ":alice-inbox",
+		"arn:aws-cn:sqs:us-east-1:" + bobAccount + ":alice-inbox",
+		"arn:aws:sqs::" + bobAccount + ":alice-inbox",
+		"arn:aws:sqs:us-east-1:" + bobAccount + ":" + strings.Repeat("q", 81),
+		"arn:aws:sqs:us-east-1:" + bobAccount + ":.fifo",
+		"arn:aws:sqs:us-east-1:" + bobAccount + ":a b",
+		"arn:aws:sns:us-east-1:" + bobAccount + ":alice-inbox",
+		"https://sqs.us-east-1.amazonaws.com/" + ownerAccount + "/alice-inbox",
+	}
+	for _, endpoint := range bad {
+		w := subscribe(endpoint)
+		code, msg := errorOf(w.Body.String())
+		assert.Equal(t, []any{http.StatusBadRequest, "InvalidParameter", "Invalid parameter: SQS endpoint ARN"}, []any{w.Code, code, msg}, endpoint)
+	}
+	w = subscribe(bobQueue)
+	require.Equal(t, http.StatusOK, w.Code, w.Body.String())
+	sub := between(w.Body.String(), "<SubscriptionArn>", "</SubscriptionArn>")
+	for _, endpoint := range bad[:13] {
+		policy, _ := json.Marshal(map[string]string{"deadLetterTargetArn": endpoint})
+		w := post(t, h, "/", "Action=SetSubscriptionAttributes&Version=2010-03-31&SubscriptionArn="+url.QueryEscape(sub)+
+			"&AttributeName=RedrivePolicy&AttributeValue="+url.QueryEscape(string(policy)), bobKey, bobSecret, "sns")
+		code, msg := errorOf(w.Body.String())
+		assert.Equal(t, []any{http.StatusBadRequest, "InvalidParameter", "Invalid parameter: RedrivePolicy: deadLetterTargetArn is an invalid arn"},
+			[]any{w.Code, code, msg}, endpoint)
+	}
+	w = post(t, h, "/", "Action=Publish&Version=2010-03-31&TopicArn="+url.QueryEscape(topic)+"&Message=bob", bobKey, bobSecret, "sns")
+	require.Equal(t, http.StatusOK, w.Code, w.Body.String())
+	assert.Empty(t, receiveAllAs(t, context.Background(), f, ownerAccount, "alice-inbox"), "nothing of bob's in alice's queue")
+	assert.Len(t, receiveAllAs(t, context.Background(), f, bobAccount, "bob-q"), 1)
+}
+
+func between(s, from, to string) string {
+	_, after, _ := strings.Cut(s, from)
+	v, _, _ := strings.Cut(after, to)
+	return v
 }

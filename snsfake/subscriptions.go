@@ -48,9 +48,17 @@ type queueRef struct {
 	fifo                            bool
 }
 
+// parseQueueARN reads an SQS queue ARN as AWS names a queue —
+// arn:<partition>:sqs:<region>:<12-digit account>:<queue name>, the partition the region's,
+// the name one SQS would accept (1–80 of [A-Za-z0-9_-], a FIFO queue's ending in .fifo) —
+// and reports false for anything else, which SNS refuses as an sqs endpoint ("Invalid
+// parameter: SQS endpoint ARN") and as a deadLetterTargetArn (SPEC-sns.md §5.1, §5.3). The
+// queue a delivery goes to is the one these fields name: its URL is made of them, and no
+// other text of the ARN reaches SQS.
 func parseQueueARN(arn string) (queueRef, bool) {
 	p := strings.Split(arn, ":")
-	if len(p) != 6 || p[0] != "arn" || p[2] != "sqs" || p[3] == "" || p[4] == "" || p[5] == "" {
+	if len(p) != 6 || p[0] != "arn" || p[2] != "sqs" || !isRegionName(p[3]) || p[1] != partitionOf(p[3]) ||
+		!isAccountID(p[4]) || !validQueueName(p[5]) {
 		return queueRef{}, false
 	}
 	host := "sqs." + p[3] + ".amazonaws.com"
@@ -59,6 +67,44 @@ func parseQueueARN(arn string) (queueRef, bool) {
 	}
 	return queueRef{arn: arn, url: "https://" + host + "/" + p[4] + "/" + p[5], account: p[4], region: p[3], name: p[5],
 		fifo: strings.HasSuffix(p[5], ".fifo")}, true
+}
+
+// validQueueName reports whether name is a queue name SQS accepts: 1–80 characters of
+// [A-Za-z0-9_-], a FIFO queue's ending in .fifo (counted in the 80).
+func validQueueName(name string) bool {
+	base := strings.TrimSuffix(name, ".fifo")
+	if base == "" || len(name) > 80 {
+		return false
+	}
+	for i := 0; i < len(base); i++ {
+		if !isTopicNameChar(base[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+// isRegionName reports whether s has a region's form, as the queue fake reads one: lower-case
+// words and a number joined by hyphens, the first word of two letters or more (us-east-1,
+// us-gov-west-1, eusc-de-east-1), at most 32 characters.
+func isRegionName(s string) bool {
+	words := strings.Split(s, "-")
+	if len(s) > 32 || len(words) < 2 || len(words[0]) < 2 {
+		return false
+	}
+	for i, w := range words {
+		last := i == len(words)-1
+		if w == "" {
+			return false
+		}
+		for j := 0; j < len(w); j++ {
+			c := w[j]
+			if last && !(c >= '0' && c <= '9') || !last && !(c >= 'a' && c <= 'z') {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 const subscriptionPageSize = 100

@@ -95,3 +95,40 @@ func signAs(t *testing.T, r *http.Request, body, service, key, secret string) {
 	require.NoError(t, v4.NewSigner().SignHTTP(context.Background(), aws.Credentials{AccessKeyID: key, SecretAccessKey: secret},
 		r, sha256Hex(body), service, "us-east-1", time.Now()))
 }
+
+// snsAs posts an SNS form signed as key.
+func snsAs(t *testing.T, endpoint, key, secret, form string) (int, string) {
+	t.Helper()
+	r, err := http.NewRequest(http.MethodPost, endpoint+"/", strings.NewReader("Version=2010-03-31&"+form))
+	require.NoError(t, err)
+	r.Header.Set("Content-Type", "application/x-www-form-urlencoded; charset=utf-8")
+	signAs(t, r, "Version=2010-03-31&"+form, "sns", key, secret)
+	return do(t, r)
+}
+
+// Attack 2: a stranger's endpoint ARN that names his own account and the owner's queue in
+// its name (…:<stranger>:<owner>/mine) is refused; nothing he publishes reaches the owner's
+// queue, whose policy admits SNS from any topic.
+func TestAttackAnEndpointARNNamingAnotherAccountsQueueFailsThroughTheServer(t *testing.T) {
+	ctx := context.Background()
+	s, mine, _ := signedServer(t)
+	owner := s.clientAs(ownerKey, ownerSecret)
+	mineArn := "arn:aws:sqs:us-east-1:" + ownerKey + ":mine"
+	_, err := owner.SetQueueAttributes(ctx, &sqs.SetQueueAttributesInput{QueueUrl: aws.String(mine), Attributes: map[string]string{
+		"Policy": `{"Statement":[{"Effect":"Allow","Principal":{"Service":"sns.amazonaws.com"},"Action":"sqs:SendMessage","Resource":"` + mineArn + `"}]}`}})
+	require.NoError(t, err)
+	code, body := snsAs(t, s.endpoint, strangerKey, strangerSecret, "Action=CreateTopic&Name=strangers")
+	require.Equal(t, http.StatusOK, code, body)
+	topic := url.QueryEscape("arn:aws:sns:us-east-1:" + strangerKey + ":strangers")
+	for _, endpoint := range []string{
+		"arn:aws:sqs:us-east-1:" + strangerKey + ":" + ownerKey + "/mine",
+		"arn:aws:sqs:us-east-1:" + strangerKey + ":x/../" + ownerKey + "/mine",
+	} {
+		code, body := snsAs(t, s.endpoint, strangerKey, strangerSecret, "Action=Subscribe&TopicArn="+topic+"&Protocol=sqs&Endpoint="+url.QueryEscape(endpoint))
+		assert.Equal(t, http.StatusBadRequest, code, body)
+		assert.Contains(t, body, "<Message>Invalid parameter: SQS endpoint ARN</Message>")
+	}
+	code, body = snsAs(t, s.endpoint, strangerKey, strangerSecret, "Action=Publish&TopicArn="+topic+"&Message=strangers")
+	require.Equal(t, http.StatusOK, code, body)
+	assert.Equal(t, map[string]string{"mine's message": "visible"}, s.messagesOf(t, "mine"))
+}
