@@ -17,6 +17,7 @@ import (
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	v4 "github.com/aws/aws-sdk-go-v2/aws/signer/v4"
+	"github.com/aws/aws-sdk-go-v2/service/sns"
 	"github.com/aws/aws-sdk-go-v2/service/sqs"
 	sqstypes "github.com/aws/aws-sdk-go-v2/service/sqs/types"
 	"github.com/stretchr/testify/assert"
@@ -232,4 +233,141 @@ func between(s, from, to string) string {
 	_, after, _ := strings.Cut(s, from)
 	v, _, _ := strings.Cut(after, to)
 	return v
+}
+
+// get sends an unsigned GET to h.
+func get(h http.Handler, target string) *httptest.ResponseRecorder {
+	w := httptest.NewRecorder()
+	h.ServeHTTP(w, httptest.NewRequest(http.MethodGet, "http://localhost"+target, nil))
+	return w
+}
+
+// Attack 3: confirmation tokens came from the seed, which is public by default and
+// recoverable from a MessageId otherwise: bob replayed the server's calls on a fake of his own
+// with its seed, read the token of his pending subscription of alice's queue, and confirmed it
+// with the unsigned SubscribeURL. In signed mode a token is keyed by the server's secrets.
+func TestAConfirmationTokenForgedWithTheSeedConfirmsNothing(t *testing.T) {
+	ctx := context.Background()
+	f := sqsfake.New(sqsfake.WithSeed(42), sqsfake.WithCredentials(attackCredentials...))
+	h := snsfake.New(f).Handler(f.Handler())
+	alice := "arn:aws:sqs:us-east-1:" + ownerAccount + ":alice-inbox"
+	open := `{"Statement":[{"Effect":"Allow","Principal":{"Service":"sns.amazonaws.com"},"Action":"sqs:SendMessage","Resource":"` + alice + `"}]}`
+	w := post(t, h, "/", "Action=CreateQueue&Version=2012-11-05&QueueName=alice-inbox&Attribute.1.Name=Policy&Attribute.1.Value="+url.QueryEscape(open), ownerKey, ownerSecret, "sqs")
+	require.Equal(t, http.StatusOK, w.Code, w.Body.String())
+	topic := "arn:aws:sns:us-east-1:" + bobAccount + ":bobs"
+	calls := []string{"Action=CreateTopic&Version=2010-03-31&Name=bobs",
+		"Action=Subscribe&Version=2010-03-31&TopicArn=" + url.QueryEscape(topic) + "&Protocol=sqs&Endpoint=" + url.QueryEscape(alice)}
+	for _, form := range calls {
+		w := post(t, h, "/", form, bobKey, bobSecret, "sns")
+		require.Equal(t, http.StatusOK, w.Code, w.Body.String())
+	}
+
+	// Bob's replay, on a fake of his own with the server's seed.
+	replayFake := sqsfake.New(sqsfake.WithSeed(42))
+	replay := snsfake.New(replayFake)
+	rh := replay.Handler(replayFake.Handler())
+	for _, form := range calls {
+		r := httptest.NewRequest(http.MethodPost, "http://localhost/", strings.NewReader(form))
+		r.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+		r.Header.Set("Authorization", "AWS4-HMAC-SHA256 Credential="+bobAccount+"/20260101/us-east-1/sns/aws4_request, SignedHeaders=host, Signature=0")
+		w := httptest.NewRecorder()
+		rh.ServeHTTP(w, r)
+		require.Equal(t, http.StatusOK, w.Code, w.Body.String())
+	}
+	forged := replay.Topics()[0].Subscriptions[0].Token
+	require.NotEmpty(t, forged)
+
+	w = get(h, "/?Action=ConfirmSubscription&TopicArn="+url.QueryEscape(topic)+"&Token="+forged)
+	code, msg := errorOf(w.Body.String())
+	assert.Equal(t, []any{http.StatusBadRequest, "InvalidParameter", "Invalid parameter: Token"}, []any{w.Code, code, msg})
+	w = post(t, h, "/", "Action=ConfirmSubscription&Version=2010-03-31&TopicArn="+url.QueryEscape(topic)+"&Token="+forged, bobKey, bobSecret, "sns")
+	code, msg = errorOf(w.Body.String())
+	assert.Equal(t, []any{http.StatusBadRequest, "InvalidParameter", "Invalid parameter: Token"}, []any{w.Code, code, msg})
+	_ = ctx
+	subs := snsfakeTopics(t, h, bobKey, bobSecret, topic)
+	assert.Contains(t, subs, "<SubscriptionArn>PendingConfirmation</SubscriptionArn>", "the subscription is still pending")
+}
+
+// snsfakeTopics lists a topic's subscriptions, signed as key.
+func snsfakeTopics(t *testing.T, h http.Handler, key, secret, topic string) string {
+	t.Helper()
+	w := post(t, h, "/", "Action=ListSubscriptionsByTopic&Version=2010-03-31&TopicArn="+url.QueryEscape(topic), key, secret, "sns")
+	require.Equal(t, http.StatusOK, w.Code, w.Body.String())
+	return w.Body.String()
+}
+
+// A token confirms its own subscription and no other, and only while it is valid: through
+// ConfirmSubscription with its own topic; through the SubscribeURL with a topic ARN of its
+// topic's region and account (AWS confirmed one with another name there).
+func TestATokenConfirmsOnlyItsOwnSubscriptionWhileValid(t *testing.T) {
+	ctx := context.Background()
+	f := sqsfake.New()
+	s := snsfake.New(f)
+	h := s.Handler(f.Handler())
+	var topics [2]string
+	for i, name := range []string{"one", "two"} {
+		tp, err := s.CreateTopic(ctx, &sns.CreateTopicInput{Name: aws.String(name)})
+		require.NoError(t, err)
+		topics[i] = *tp.TopicArn
+		_, err = s.Subscribe(ctx, &sns.SubscribeInput{TopicArn: tp.TopicArn, Protocol: aws.String("sqs"), Endpoint: aws.String("arn:aws:sqs:us-east-1:222222222222:q")})
+		require.NoError(t, err)
+	}
+	one, _ := s.Topic(topics[0])
+	token := one.Subscriptions[0].Token
+	require.Len(t, token, 128)
+
+	_, err := s.ConfirmSubscription(ctx, &sns.ConfirmSubscriptionInput{TopicArn: aws.String(topics[1]), Token: aws.String(token)})
+	requireSNSError(t, err, "InvalidParameter", "Invalid parameter: Token")
+	altered := []byte(token)
+	altered[127] ^= 1
+	_, err = s.ConfirmSubscription(ctx, &sns.ConfirmSubscriptionInput{TopicArn: aws.String(topics[0]), Token: aws.String(string(altered))})
+	requireSNSError(t, err, "InvalidParameter", "Invalid parameter: Token")
+	w := get(h, "/?Action=ConfirmSubscription&TopicArn="+url.QueryEscape("arn:aws:sns:us-east-1:999999999999:one")+"&Token="+token)
+	code, msg := errorOf(w.Body.String())
+	assert.Equal(t, []any{http.StatusBadRequest, "InvalidParameter", "Invalid parameter: Token"}, []any{w.Code, code, msg}, "another account's topic")
+	for _, tp := range topics {
+		info, _ := s.Topic(tp)
+		assert.True(t, info.Subscriptions[0].Pending, tp)
+	}
+
+	w = get(h, "/?Action=ConfirmSubscription&TopicArn="+url.QueryEscape("arn:aws:sns:us-east-1:123456789012:another-name")+"&Token="+token)
+	require.Equal(t, http.StatusOK, w.Code, w.Body.String())
+	assert.Contains(t, w.Body.String(), "<SubscriptionArn>"+one.Subscriptions[0].Arn+"</SubscriptionArn>")
+	info, _ := s.Topic(topics[0])
+	assert.False(t, info.Subscriptions[0].Pending)
+	info, _ = s.Topic(topics[1])
+	assert.True(t, info.Subscriptions[0].Pending, "the other topic's subscription")
+
+	f.Advance(48 * time.Hour)
+	w = get(h, "/?Action=ConfirmSubscription&TopicArn="+url.QueryEscape(topics[0])+"&Token="+token)
+	code, msg = errorOf(w.Body.String())
+	assert.Equal(t, []any{http.StatusBadRequest, "InvalidParameter", "Invalid parameter: Token"}, []any{w.Code, code, msg}, "an expired token reads no ARN")
+	two, _ := s.Topic(topics[1])
+	_, err = s.ConfirmSubscription(ctx, &sns.ConfirmSubscriptionInput{TopicArn: aws.String(topics[1]), Token: aws.String(two.Subscriptions[0].Token)})
+	requireSNSError(t, err, "InvalidParameter", "Invalid parameter: Token")
+}
+
+// In memory the tokens are the seed's, run after run; a Reset changes them, and a token
+// issued before it names nothing after it.
+func TestTokensAreTheSeedsInMemoryAndChangeWithReset(t *testing.T) {
+	ctx := context.Background()
+	run := func(f *sqsfake.Fake, s *snsfake.Fake) string {
+		tp, err := s.CreateTopic(ctx, &sns.CreateTopicInput{Name: aws.String("t")})
+		require.NoError(t, err)
+		_, err = s.Subscribe(ctx, &sns.SubscribeInput{TopicArn: tp.TopicArn, Protocol: aws.String("sqs"), Endpoint: aws.String("arn:aws:sqs:us-east-1:222222222222:q")})
+		require.NoError(t, err)
+		info, _ := s.Topic(*tp.TopicArn)
+		return info.Subscriptions[0].Token
+	}
+	f1, f2 := sqsfake.New(sqsfake.WithSeed(7)), sqsfake.New(sqsfake.WithSeed(7))
+	s1, s2 := snsfake.New(f1), snsfake.New(f2)
+	first := run(f1, s1)
+	assert.Equal(t, first, run(f2, s2))
+	f1.Reset()
+	second := run(f1, s1)
+	assert.NotEqual(t, first, second)
+	_, err := s1.ConfirmSubscription(ctx, &sns.ConfirmSubscriptionInput{TopicArn: aws.String("arn:aws:sns:us-east-1:123456789012:t"), Token: aws.String(first)})
+	requireSNSError(t, err, "InvalidParameter", "Invalid parameter: Token")
+	signed := sqsfake.New(sqsfake.WithSeed(7), sqsfake.WithCredentials(attackCredentials...))
+	assert.NotEqual(t, first, run(signed, snsfake.New(signed)), "signed mode keys tokens with the secrets")
 }

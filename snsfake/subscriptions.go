@@ -9,7 +9,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/sns"
@@ -27,7 +26,8 @@ type subscription struct {
 	owner    string // the subscriber's account
 	prin     string // the subscriber's principal ARN
 	pending  bool
-	token    string // while pending
+	token    string // its confirmation token, if it had to be confirmed (tokens.go)
+	tokenNum uint64 // the token's number
 	tokenAt  int64  // when the token was made, on the fake's clock: it is valid for 2 days
 	authed   bool   // ConfirmationWasAuthenticated
 
@@ -237,8 +237,7 @@ func (s *Fake) subscribe(c *call, in *sns.SubscribeInput) (*subscription, *snsEr
 	t.subs = append(t.subs, sub)
 	s.subs[sub.arn] = sub
 	if sub.pending {
-		sub.token, sub.tokenAt = s.token(), s.sq.Now().UnixNano()
-		s.tokens[sub.token] = sub
+		s.issueToken(sub)
 		if protocol == "sqs" {
 			s.sendConfirmation(sub)
 		}
@@ -515,7 +514,7 @@ func (s *Fake) Unsubscribe(ctx context.Context, params *sns.UnsubscribeInput, op
 func (s *Fake) dropSubscription(sub *subscription) {
 	delete(s.subs, sub.arn)
 	if sub.token != "" {
-		delete(s.tokens, sub.token)
+		delete(s.tokens, sub.tokenNum)
 	}
 }
 
@@ -537,50 +536,6 @@ func (s *Fake) ConfirmSubscription(ctx context.Context, params *sns.ConfirmSubsc
 		return nil, c.fail(e)
 	}
 	return &sns.ConfirmSubscriptionOutput{SubscriptionArn: aws.String(arn)}, nil
-}
-
-func isHex(s string) bool {
-	for i := 0; i < len(s); i++ {
-		if !(s[i] >= '0' && s[i] <= '9' || s[i] >= 'a' && s[i] <= 'f') {
-			return false
-		}
-	}
-	return s != ""
-}
-
-func (s *Fake) confirm(c *call, topicArn, token string, authenticated bool) (string, *snsError) {
-	if _, e := s.topicOrNil(c, topicArn, "TopicArn"); e != nil {
-		return "", e
-	}
-	if !isHex(token) {
-		return "", newError("InvalidParameter", "Invalid token")
-	}
-	sub := s.tokens[token]
-	if sub == nil {
-		// A token of a subscription confirmed already answers its ARN.
-		for _, x := range s.subs {
-			if x.token == token && x.t.arn == topicArn {
-				return x.arn, nil
-			}
-		}
-		return "", errInvalidParameter("Token")
-	}
-	if sub.t.arn != topicArn || s.tokenExpired(sub) {
-		return "", errInvalidParameter("Token")
-	}
-	sub.pending, sub.authed = false, authenticated
-	delete(s.tokens, token)
-	return sub.arn, nil
-}
-
-// tokenValidity is how long a confirmation token is valid: "Tokens are valid for 2 days"
-// (the ConfirmSubscription doc, SPEC-sns.md §5.2). An expired token is refused as an
-// unknown one, "Invalid parameter: Token" (AWS's text for an expired token: UNVERIFIED); the
-// subscription stays pending.
-const tokenValidity = 48 * time.Hour
-
-func (s *Fake) tokenExpired(sub *subscription) bool {
-	return s.sq.Now().UnixNano()-sub.tokenAt >= int64(tokenValidity)
 }
 
 // ListSubscriptions lists the caller's own subscriptions, 100 a page.

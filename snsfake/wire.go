@@ -45,8 +45,17 @@ import (
 // AccessDenied; AWS's SNS answer there is unverified); in lenient mode, as the queue fake
 // reads it: the region of its credential scope when it has one (else the fake's), and the
 // account its access key id names when that is 12 digits (else the fake's own). The
-// confirmation link needs no signature in either mode: its token authenticates it. The
-// unsubscribe link needs one in signed mode, as if AuthenticateOnUnsubscribe were set.
+// confirmation link needs no signature in either mode, as on AWS: its token authenticates
+// it (tokens.go). The unsubscribe link needs one in signed mode, as if
+// AuthenticateOnUnsubscribe were set.
+//
+// A request is handed on whole or refused whole. The router reads a form body — the only
+// body it reads — up to sqsfake.MaxRequestBytes, the queue fake's own cap (8 MiB: every
+// valid request of either service stays below it, a 1 MiB SQS message whose multibyte text a
+// form escapes into nine bytes a character included), and next reads every byte the client
+// sent, the read's error included. A form over the cap, by its declared Content-Length or by
+// what arrives, is refused with HTTP 413: by SNS (RequestEntityTooLarge) when what was read
+// of it names SNS, else by the queue fake.
 
 const snsNamespace = "http://sns.amazonaws.com/doc/2010-03-31/"
 
@@ -407,7 +416,7 @@ func (s *Fake) serveConfirmLink(ctx context.Context, w http.ResponseWriter, form
 		e = errInvalidParameter("Topic")
 	} else {
 		s.mu.Lock()
-		arn, e = s.confirmByToken(form.Get("Token"))
+		arn, e = s.confirmByLink(topicArn, form.Get("Token"))
 		s.mu.Unlock()
 	}
 	if ferr := c.sc.Settle(ctx, nil); ferr != nil {
@@ -432,28 +441,6 @@ func (s *Fake) answerFault(w http.ResponseWriter, c *call, err error) {
 		panic(http.ErrAbortHandler)
 	}
 	writeError(w, c.requestID(), wireError(err))
-}
-
-// confirmByToken confirms by the token alone (the link's topic name need not match).
-func (s *Fake) confirmByToken(token string) (string, *snsError) {
-	if !isHex(token) {
-		return "", newError("InvalidParameter", "Invalid token")
-	}
-	sub := s.tokens[token]
-	if sub == nil {
-		for _, x := range s.subs {
-			if x.token == token {
-				return x.arn, nil
-			}
-		}
-		return "", errInvalidParameter("Token")
-	}
-	if s.tokenExpired(sub) {
-		return "", errInvalidParameter("Token")
-	}
-	sub.pending, sub.authed = false, false
-	delete(s.tokens, token)
-	return sub.arn, nil
 }
 
 // wireError is the SNS error a door-1 error is on the wire: the service error it carries,

@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/md5"
 	"encoding/hex"
+	"io"
 	"net/http"
 	"net/url"
 	"strings"
@@ -12,9 +13,13 @@ import (
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	v4 "github.com/aws/aws-sdk-go-v2/aws/signer/v4"
+	"github.com/aws/aws-sdk-go-v2/service/sns"
 	"github.com/aws/aws-sdk-go-v2/service/sqs"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/sqsfake/sqsfake"
+	"github.com/sqsfake/sqsfake/snsfake"
 )
 
 // The attacks of issue 29 on the server's SNS side (snsfake/attacks_test.go drives them
@@ -131,4 +136,46 @@ func TestAttackAnEndpointARNNamingAnotherAccountsQueueFailsThroughTheServer(t *t
 	code, body = snsAs(t, s.endpoint, strangerKey, strangerSecret, "Action=Publish&TopicArn="+topic+"&Message=strangers")
 	require.Equal(t, http.StatusOK, code, body)
 	assert.Equal(t, map[string]string{"mine's message": "visible"}, s.messagesOf(t, "mine"))
+}
+
+// Attack 3: a stranger who knows the server's seed replays its calls on a fake of his own,
+// reads the token of his pending subscription of the owner's queue, and GETs the
+// SubscribeURL with it: in signed mode the token is keyed by the server's secrets, and the
+// subscription stays pending.
+func TestAttackAConfirmationTokenForgedWithTheSeedFailsThroughTheServer(t *testing.T) {
+	ctx := context.Background()
+	s, mine, _ := signedServer(t, "-seed", "42")
+	owner := s.clientAs(ownerKey, ownerSecret)
+	mineArn := "arn:aws:sqs:us-east-1:" + ownerKey + ":mine"
+	_, err := owner.SetQueueAttributes(ctx, &sqs.SetQueueAttributesInput{QueueUrl: aws.String(mine), Attributes: map[string]string{
+		"Policy": `{"Statement":[{"Effect":"Allow","Principal":{"Service":"sns.amazonaws.com"},"Action":"sqs:SendMessage","Resource":"` + mineArn + `"}]}`}})
+	require.NoError(t, err)
+	topic := "arn:aws:sns:us-east-1:" + strangerKey + ":strangers"
+	calls := []string{"Action=CreateTopic&Name=strangers", "Action=Subscribe&TopicArn=" + url.QueryEscape(topic) + "&Protocol=sqs&Endpoint=" + url.QueryEscape(mineArn)}
+	for _, form := range calls {
+		code, body := snsAs(t, s.endpoint, strangerKey, strangerSecret, form)
+		require.Equal(t, http.StatusOK, code, body)
+	}
+	replayFake := sqsfake.New(sqsfake.WithSeed(42), sqsfake.WithEndpoint(s.endpoint))
+	replay := snsfake.New(replayFake)
+	as := snsfake.ActAs(sqsfake.Identity{AccountID: strangerKey})
+	_, err = replay.CreateTopic(ctx, &sns.CreateTopicInput{Name: aws.String("strangers")}, as)
+	require.NoError(t, err)
+	_, err = replay.Subscribe(ctx, &sns.SubscribeInput{TopicArn: aws.String(topic), Protocol: aws.String("sqs"), Endpoint: aws.String(mineArn)}, as)
+	require.NoError(t, err)
+	forged := replay.Topics()[0].Subscriptions[0].Token
+	require.NotEmpty(t, forged)
+	resp, err := http.Get(s.endpoint + "/?Action=ConfirmSubscription&TopicArn=" + url.QueryEscape(topic) + "&Token=" + forged)
+	require.NoError(t, err)
+	b, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	assert.Equal(t, http.StatusBadRequest, resp.StatusCode, string(b))
+	assert.Contains(t, string(b), "<Message>Invalid parameter: Token</Message>")
+	code, body := snsAs(t, s.endpoint, strangerKey, strangerSecret, "Action=Publish&TopicArn="+url.QueryEscape(topic)+"&Message=strangers")
+	require.Equal(t, http.StatusOK, code, body)
+	got := s.messagesOf(t, "mine")
+	assert.Len(t, got, 2, "the owner's message and the SubscriptionConfirmation: %v", got)
+	for body := range got {
+		assert.NotContains(t, body, `"Type" : "Notification"`)
+	}
 }
