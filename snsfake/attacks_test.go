@@ -24,6 +24,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/sqsfake/sqsfake"
+	"github.com/sqsfake/sqsfake/internal/memtest"
 	"github.com/sqsfake/sqsfake/snsfake"
 )
 
@@ -370,4 +371,40 @@ func TestTokensAreTheSeedsInMemoryAndChangeWithReset(t *testing.T) {
 	requireSNSError(t, err, "InvalidParameter", "Invalid parameter: Token")
 	signed := sqsfake.New(sqsfake.WithSeed(7), sqsfake.WithCredentials(attackCredentials...))
 	assert.NotEqual(t, first, run(signed, snsfake.New(signed)), "signed mode keys tokens with the secrets")
+}
+
+// Attack 7: an unknown SNS Action was refused before the signature was checked, recorded
+// verbatim in the call record and quoted whole: 40 unsigned requests with a 1 MB Action kept
+// +150 MB in signed mode. The door authenticates first, and records and quotes an unknown
+// Action bounded.
+func TestAnUnknownActionIsRefusedAfterAuthenticationAndKeptBounded(t *testing.T) {
+	f := sqsfake.New(sqsfake.WithCredentials(attackCredentials...))
+	h := snsfake.New(f).Handler(f.Handler())
+	long := strings.Repeat("A", 1<<20)
+	w := post(t, h, "/", "Version=2010-03-31&Action="+long, "", "", "")
+	code, msg := errorOf(w.Body.String())
+	assert.Equal(t, http.StatusForbidden, w.Code)
+	assert.Equal(t, "AccessDenied", code, msg)
+	kept := memtest.Retained(func() {
+		for range 40 {
+			post(t, h, "/", "Version=2010-03-31&Action="+long, "", "", "")
+		}
+	}, f)
+	assert.Less(t, kept, int64(2<<20), "40 unsigned requests naming a 1 MB Action")
+
+	w = post(t, h, "/", "Version=2010-03-31&Action="+long, bobKey, bobSecret, "sns")
+	code, msg = errorOf(w.Body.String())
+	assert.Equal(t, http.StatusBadRequest, w.Code)
+	assert.Equal(t, "InvalidAction", code)
+	assert.Less(t, len(msg), 4<<10, "the answer quotes the Action cut short")
+	assert.True(t, strings.HasPrefix(msg, "The action AAAA"), msg)
+	calls := f.Calls()
+	last := calls[len(calls)-1]
+	assert.Less(t, len(last.Operation), 300, "the record names the Action cut short")
+	kept = memtest.Retained(func() {
+		for range 40 {
+			post(t, h, "/", "Version=2010-03-31&Action="+long, bobKey, bobSecret, "sns")
+		}
+	}, f)
+	assert.Less(t, kept, int64(2<<20), "40 signed requests naming a 1 MB Action")
 }

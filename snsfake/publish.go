@@ -223,7 +223,7 @@ func (s *Fake) publishTarget(c *call, in *sns.PublishInput) (*topic, *snsError) 
 		}
 		return nil, errInvalidParameter("TargetArn Reason: No endpoint found for the target arn specified")
 	case in.PhoneNumber != nil:
-		return nil, errInvalidParameter("PhoneNumber Reason: " + *in.PhoneNumber + " is not valid to publish to")
+		return nil, errInvalidParameter("PhoneNumber Reason: " + echo(*in.PhoneNumber) + " is not valid to publish to")
 	}
 	return nil, errInvalidParameter("TopicArn or TargetArn Reason: no value for required parameter")
 }
@@ -262,11 +262,11 @@ func (s *Fake) PublishBatch(ctx context.Context, params *sns.PublishBatchInput, 
 	for i, be := range entries {
 		id := *be.Id
 		if len(id) > 80 {
-			return nil, c.fail(newError("InvalidBatchEntryId", "The Id of a batch entry in the batch request is too long: "+id))
+			return nil, c.fail(newError("InvalidBatchEntryId", "The Id of a batch entry in the batch request is too long: "+echo(id)))
 		}
 		for j := 0; j < len(id); j++ {
 			if !isTopicNameChar(id[j]) {
-				return nil, c.fail(newError("InvalidBatchEntryId", "The Id of a batch entry in the batch request contains an impermissible character: "+id))
+				return nil, c.fail(newError("InvalidBatchEntryId", "The Id of a batch entry in the batch request contains an impermissible character: "+echo(id)))
 			}
 		}
 		if id == "" {
