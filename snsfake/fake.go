@@ -35,7 +35,7 @@ type Fake struct {
 	nextSub       uint64
 	nextToken     uint64
 	nextSeq       uint64
-	rec           record // the publication record (record.go)
+	rec           record                                    // the publication record (record.go)
 	scratch       map[string]sqstypes.MessageAttributeValue // raw deliveries' attributes (publish.go)
 	scratchIn     sqs.SendMessageInput                      // the SendMessage of a delivery (publish.go)
 	pst           publishState                              // the publish being delivered (publish.go)
