@@ -72,11 +72,13 @@ func (contract) WithService(ctx context.Context, p bridge.ServicePrincipal) cont
 }
 
 // CompilePolicy compiles a resource policy as SQS compiles a queue's Policy (its form, not
-// its quotas) and returns the function that decides requests on it.
-func (contract) CompilePolicy(doc string) (func(*bridge.PolicyRequest) bridge.Decision, error) {
+// its quotas) and returns the function that decides requests on it. The request is passed
+// by value: a pointer to it would escape through the dynamic call and cost an allocation per
+// decision.
+func (contract) CompilePolicy(doc string) (func(bridge.PolicyRequest) bridge.Decision, error) {
 	p, err := compilePolicyForm(doc)
 	if err != nil {
 		return nil, err
 	}
-	return func(r *bridge.PolicyRequest) bridge.Decision { return decidePolicy(p, r) }, nil
+	return func(r bridge.PolicyRequest) bridge.Decision { return decidePolicy(p, r) }, nil
 }

@@ -115,7 +115,7 @@ func (f *Fake) runResetHooks() {
 
 // decidePolicy evaluates a resource policy compiled by the fake's policy engine for r, with
 // no owner rule: the companion applies its own (companion.ResourcePolicy.Decide).
-func decidePolicy(p *queuePolicy, r *bridge.PolicyRequest) bridge.Decision {
+func decidePolicy(p *queuePolicy, r bridge.PolicyRequest) bridge.Decision {
 	req := accessRequest{account: r.AccountID, principal: r.PrincipalARN, action: r.Action, resource: r.Resource,
 		secureTransport: true, sourceArn: r.SourceArn, sourceAccount: r.SourceAccount, qualified: true}
 	if r.Service != "" {

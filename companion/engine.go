@@ -37,7 +37,7 @@ type engine interface {
 
 	AsService(p bridge.ServicePrincipal) func(*sqs.Options)
 	WithService(ctx context.Context, p bridge.ServicePrincipal) context.Context
-	CompilePolicy(doc string) (func(*bridge.PolicyRequest) bridge.Decision, error)
+	CompilePolicy(doc string) (func(bridge.PolicyRequest) bridge.Decision, error)
 }
 
 // eng is the engine. Package sqsfake, which this package imports, has set bridge.Engine by

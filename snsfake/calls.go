@@ -31,10 +31,24 @@ func recordName(op string) string {
 // the operations, which refer to it).
 var recordNames = map[string]string{}
 
+// policyActions are the operations' IAM actions ("sns:Publish"), made once: a topic policy
+// decides each call with one (companion.ResourcePolicy.Decide), and one made per call would
+// be allocated.
+var policyActions = map[string]string{}
+
 func init() {
 	for op := range operations {
 		recordNames[op] = "SNS." + op
+		policyActions[op] = "sns:" + op
 	}
+}
+
+// policyAction is op's IAM action.
+func policyAction(op string) string {
+	if a, ok := policyActions[op]; ok {
+		return a
+	}
+	return "sns:" + op
 }
 
 // begin starts a call of op: the SDK's client-side checks, the caller's context, who the

@@ -348,7 +348,7 @@ func (t *topic) compilePolicy() {
 func (s *Fake) authorizeTopic(c *call, t *topic, action string) *snsError {
 	d := companion.PolicyImplicitDeny
 	if t.policy != nil {
-		d = t.policy.Decide(companion.PolicyRequest{AccountID: c.who.account, PrincipalARN: c.who.principal, Action: "sns:" + action, Resource: t.arn})
+		d = t.policy.Decide(companion.PolicyRequest{AccountID: c.who.account, PrincipalARN: c.who.principal, Action: policyAction(action), Resource: t.arn})
 	}
 	switch {
 	case d == companion.PolicyExplicitDeny:
