@@ -6,14 +6,26 @@
 //	f := sqsfake.New()
 //	topics := snsfake.New(f)
 //	tp, _ := topics.CreateTopic(ctx, &sns.CreateTopicInput{Name: aws.String("orders")})
-//	// The queue's policy must let the topic send, as on AWS:
-//	f.CreateQueue(ctx, &sqs.CreateQueueInput{QueueName: aws.String("billing"),
-//		Attributes: map[string]string{"Policy": snsfake.QueuePolicy(queueArn, *tp.TopicArn)}})
-//	topics.Subscribe(ctx, &sns.SubscribeInput{TopicArn: tp.TopicArn, Protocol: aws.String("sqs"), Endpoint: aws.String(queueArn)})
+//	f.CreateQueue(ctx, &sqs.CreateQueueInput{QueueName: aws.String("billing")})
+//	// The queue's Policy must let the topic send, as on AWS: SubscribeQueue adds the
+//	// statement the SQS console adds, then subscribes the queue.
+//	topics.SubscribeQueue(ctx, *tp.TopicArn, "billing", nil)
 //	out, _ := topics.Publish(ctx, &sns.PublishInput{TopicArn: tp.TopicArn, Message: aws.String("hi")})
 //	snsfake.AssertDelivered(t, topics, *out.MessageId, "billing")
 //
-// The name avoids a clash with the SDK's package sns in the same file.
+// The name avoids a clash with the SDK's package sns in the same file. The SDK's sns and sqs
+// both have a package types: a file that uses both imports one under another name, as this
+// package's examples do (snstypes "github.com/aws/aws-sdk-go-v2/service/sns/types").
+//
+// Without the policy a delivery is lost, as on AWS, and Publish still succeeds: Deliveries
+// and Publication say why, AssertDelivered prints it, and the server's -v log
+// (cmd/sqsfake) writes a line for each delivery a queue refused. From the AWS CLI or boto3,
+// docs/wire.md ("SNS into a queue") sets the same policy with set-queue-attributes.
+//
+// The inspections follow the queue fake's rule: one that names a topic, a queue or a
+// publication that does not exist returns an error wrapping ErrNoTopic, sqsfake.ErrNoQueue
+// or ErrNoPublication that lists what there is (and what the name is, if the fake knows it
+// otherwise), never an empty result; the assertions fail with that text.
 //
 // # Built on the queue fake
 //
@@ -62,7 +74,9 @@
 // # Topics and subscriptions
 //
 // CreateTopic is idempotent on what is sent; GetTopicAttributes answers the full set with
-// SNS's default policy and EffectiveDeliveryPolicy; ListTopics pages by 100 in ARN order;
+// SNS's default policy and EffectiveDeliveryPolicy; a DeliveryPolicy (topic or
+// subscription) is checked, stored normalised and completed into EffectiveDeliveryPolicy as
+// AWS does (deliverypolicy.go, SPEC-sns.md §14.5); ListTopics pages by 100 in ARN order;
 // tags, AddPermission/RemovePermission (the policy re-serialised with sorted keys), and
 // Get/PutDataProtectionPolicy (stored, not applied). A topic's Policy is decided with the
 // queue fake's policy engine: the owner's account acts unless it explicitly denies; another
@@ -127,7 +141,7 @@
 //     at once.
 //   - KMS (KmsMasterKeyId is stored), message archiving and replay (ArchivePolicy and
 //     ReplayPolicy are stored), delivery status logging (the feedback attributes are
-//     stored), DeliveryPolicy normalisation (stored as given).
+//     stored).
 //   - The 200-filter-policy and subscription quotas (the topic quotas are: 100,000 standard
 //     and 1,000 FIFO topics per account and region).
 //   - AuthenticateOnUnsubscribe and the UnsubscribeConfirmation it leads to.
