@@ -3,8 +3,6 @@ package sqsfake
 import (
 	"cmp"
 	"context"
-	"net/http"
-	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/sqs"
@@ -250,20 +248,4 @@ func (sc *serviceCall) End(err error) {
 	if err != nil && !callerEnded(err) {
 		sc.c.f.lastErr.Store(&err)
 	}
-}
-
-// verifyRequest is signed mode (WithCredentials) for a companion that serves another
-// service's wire beside the fake's (companion.VerifyRequest, which documents it): it checks
-// the request's SigV4 signature for service with every guard the fake's own wire applies,
-// and returns the Identity the request acts as; signed is false, with no error, when the
-// fake is not in signed mode.
-func (f *Fake) verifyRequest(r *http.Request, body []byte, service string) (id Identity, signed bool, err *bridge.SignatureError) {
-	if f.creds == nil {
-		return Identity{}, false, nil
-	}
-	w, serr := verifyFor(r, body, f.creds, time.Now(), service)
-	if serr != nil {
-		return Identity{}, true, &bridge.SignatureError{Code: serr.code, Message: serr.message, Status: serr.status}
-	}
-	return Identity{AccountID: w.account, Region: w.region, PrincipalARN: w.principal, OrgID: w.orgID}, true, nil
 }
