@@ -33,12 +33,13 @@ func (contract) CatchesUp(f *Fake) bool          { return f.catchesUp() }
 func (contract) CatchUp(f *Fake)                 { f.catchUpNow() }
 func (contract) JoinStep(f *Fake) (leave func()) { return f.joinStep() }
 
-func (contract) OnReset(f *Fake, fn func()) (remove func()) { return f.onReset(fn) }
-func (contract) Epoch(f *Fake) uint64                       { return f.currentEpoch() }
-func (contract) WithEpoch(n uint64) Option                  { return withEpoch(n) }
-func (contract) Seed(f *Fake) uint64                        { return f.seed }
-func (contract) Partition(f *Fake) string                   { return f.partition }
-func (contract) Endpoint(f *Fake) string                    { return f.endpoint }
+func (contract) OnReset(f *Fake, fn func()) (remove func())  { return f.onReset(fn) }
+func (contract) Epoch(f *Fake) uint64                        { return f.currentEpoch() }
+func (contract) WithEpoch(n uint64) Option                   { return withEpoch(n) }
+func (contract) Seed(f *Fake) uint64                         { return f.seed }
+func (contract) ServiceKey(f *Fake, purpose string) [32]byte { return f.serviceKey(purpose) }
+func (contract) Partition(f *Fake) string                    { return f.partition }
+func (contract) Endpoint(f *Fake) string                     { return f.endpoint }
 
 func (contract) NextVisible(f *Fake, ref string) (at time.Time, visible int, err error) {
 	return f.nextVisible(ref)

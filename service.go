@@ -3,6 +3,9 @@ package sqsfake
 import (
 	"cmp"
 	"context"
+	"crypto/hmac"
+	"crypto/sha256"
+	"encoding/binary"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/sqs"
@@ -109,6 +112,31 @@ func (f *Fake) runResetHooks() {
 	for _, h := range hooks {
 		h.fn()
 	}
+}
+
+// serviceKey returns a 32-byte key for the authenticated identifiers a companion issues, one
+// per purpose (companion.ServiceKey, which documents it), derived as the receipt handles' key
+// is (ids.go): in memory from the seed and the reset epoch alone, in signed mode from them and
+// every secret of the credentials. It changes with every Reset.
+func (f *Fake) serviceKey(purpose string) [32]byte {
+	f.mu.Lock()
+	epoch := f.epoch
+	f.mu.Unlock()
+	msg := make([]byte, 0, 48+len(purpose))
+	msg = append(msg, "sqsfake service key\x00"...)
+	msg = append(msg, purpose...)
+	msg = append(msg, 0)
+	msg = binary.BigEndian.AppendUint64(msg, f.seed)
+	msg = binary.BigEndian.AppendUint64(msg, epoch)
+	secret := f.creds.handleSecret()
+	if secret == nil {
+		return sha256.Sum256(msg)
+	}
+	mac := hmac.New(sha256.New, secret)
+	mac.Write(msg)
+	var key [32]byte
+	copy(key[:], mac.Sum(nil))
+	return key
 }
 
 // decidePolicy evaluates a resource policy compiled by the fake's policy engine for r, with

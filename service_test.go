@@ -115,3 +115,17 @@ func TestAServicePrincipalActsInItsRegion(t *testing.T) {
 	require.Len(t, calls, 2)
 	assert.Equal(t, "eu-west-1", calls[0].Caller.Region)
 }
+
+func TestServiceKeyIsTheSeedsInMemoryAndTheSecretsInSignedMode(t *testing.T) {
+	a, b := New(WithSeed(3)), New(WithSeed(3))
+	assert.Equal(t, a.serviceKey("tokens"), b.serviceKey("tokens"), "the same seed, the same key")
+	assert.NotEqual(t, a.serviceKey("tokens"), a.serviceKey("other"), "one key a purpose")
+	assert.NotEqual(t, a.serviceKey("tokens"), New(WithSeed(4)).serviceKey("tokens"))
+	before := a.serviceKey("tokens")
+	a.Reset()
+	assert.NotEqual(t, before, a.serviceKey("tokens"), "a Reset changes it")
+	signed := New(WithSeed(3), WithCredentials(Credential{AccessKeyID: "AKID", SecretAccessKey: "s1", AccountID: "111122223333"}))
+	other := New(WithSeed(3), WithCredentials(Credential{AccessKeyID: "AKID", SecretAccessKey: "s2", AccountID: "111122223333"}))
+	assert.NotEqual(t, b.serviceKey("tokens"), signed.serviceKey("tokens"))
+	assert.NotEqual(t, signed.serviceKey("tokens"), other.serviceKey("tokens"), "another secret, another key")
+}

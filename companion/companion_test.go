@@ -67,6 +67,18 @@ func TestWithEpochIssuesAnotherEpochsReceiptHandles(t *testing.T) {
 	assert.NotEqual(t, handle(), handle(companion.WithEpoch(1)))
 }
 
+// TestServiceKeyIsOnePerPurposeAndEpoch: the key is the same for the same seed, purpose and
+// epoch, and differs when any of them does.
+func TestServiceKeyIsOnePerPurposeAndEpoch(t *testing.T) {
+	a, b := sqsfake.New(sqsfake.WithSeed(3)), sqsfake.New(sqsfake.WithSeed(3))
+	assert.Equal(t, companion.ServiceKey(a, "tokens"), companion.ServiceKey(b, "tokens"))
+	assert.NotEqual(t, companion.ServiceKey(a, "tokens"), companion.ServiceKey(a, "other"))
+	assert.NotEqual(t, companion.ServiceKey(a, "tokens"), companion.ServiceKey(sqsfake.New(sqsfake.WithSeed(4)), "tokens"))
+	before := companion.ServiceKey(a, "tokens")
+	a.Reset()
+	assert.NotEqual(t, before, companion.ServiceKey(a, "tokens"))
+}
+
 func TestOnResetRunsAfterTheFakeIsClearedUntilRemoved(t *testing.T) {
 	f := sqsfake.New()
 	var seen []int

@@ -23,6 +23,7 @@ type engine interface {
 	Epoch(f *sqsfake.Fake) uint64
 	WithEpoch(n uint64) sqsfake.Option
 	Seed(f *sqsfake.Fake) uint64
+	ServiceKey(f *sqsfake.Fake, purpose string) [32]byte
 	Partition(f *sqsfake.Fake) string
 	Endpoint(f *sqsfake.Fake) string
 

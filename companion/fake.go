@@ -27,6 +27,14 @@ func WithEpoch(n uint64) sqsfake.Option { return eng.WithEpoch(n) }
 // (snsfake's MessageIds, subscription ARNs and tokens are the same run after run).
 func Seed(f *sqsfake.Fake) uint64 { return eng.Seed(f) }
 
+// ServiceKey returns a 32-byte key for the authenticated identifiers a companion issues
+// (snsfake's confirmation tokens), one per purpose, derived as f's receipt handles' key is: in
+// memory from the seed and the reset epoch alone — the same seed gives the same key, and
+// whoever knows the seed can compute it, as docs/signatures.md says of handles — and in
+// signed mode (sqsfake.WithCredentials) from them and every secret of the credentials, so
+// that a caller who knows the seed and its own secret cannot. It changes with every Reset.
+func ServiceKey(f *sqsfake.Fake, purpose string) [32]byte { return eng.ServiceKey(f, purpose) }
+
 // Partition is the partition of f's region ("aws", "aws-cn", "aws-us-gov", …), as ARNs name
 // it. f.AccountID and f.Region give the rest of an ARN.
 func Partition(f *sqsfake.Fake) string { return eng.Partition(f) }
