@@ -39,6 +39,9 @@ type Fake struct {
 	scratchIn     sqs.SendMessageInput                      // the SendMessage of a delivery (publish.go)
 	pst           publishState                              // the publish being delivered (publish.go)
 	deliveryArena []Delivery                                // where publications' Deliveries are carved from (publish.go)
+	hd            httpDeliveries                            // HTTP/S deliveries on the clock (httpdelivery.go)
+
+	endpoints endpoints // in-memory HTTP/S endpoints and network settings (httpendpoint.go); not s.mu's
 }
 
 // New returns an SNS fake on f: it shares f's clock, seed, account and region, and Reset
@@ -60,6 +63,7 @@ func New(f *sqsfake.Fake) *Fake {
 			names = append(names, recordName(op))
 		}
 	}
+	names = append(names, recordName("Deliver")) // each POST to an HTTP/S endpoint (httpdelivery.go)
 	f.RegisterOperations(names...)
 	f.RegisterBatchOperation(recordName("PublishBatch"), publishBatchEntryIDs)
 	return s
@@ -94,6 +98,7 @@ func (s *Fake) clear() {
 	s.nextMsg, s.nextSub, s.nextToken, s.nextSeq = 0, 0, 0, 0
 	s.pubs = nil
 	s.pst, s.deliveryArena = publishState{}, nil
+	s.clearHTTP()
 }
 
 func (s *Fake) reset() {

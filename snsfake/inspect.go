@@ -25,9 +25,18 @@ const (
 	// does not let the topic send, SQS rejected the message — and the subscription has no
 	// dead-letter queue (or that refused it too). Publish still succeeded, as on AWS.
 	Lost
-	// DeadLettered: SQS refused the message and it went to the subscription's dead-letter
-	// queue (RedrivePolicy), with the body and attributes it would have had.
+	// DeadLettered: SQS refused the message — or, to an HTTP/S endpoint, SNS gave up on it
+	// (its retry policy exhausted, a 4xx other than 429, its hour of lifetime over) — and it
+	// went to the subscription's dead-letter queue (RedrivePolicy), with the body and
+	// attributes it would have had.
 	DeadLettered
+	// Retrying: an HTTP/S delivery whose attempts so far failed and whose next is due at
+	// NextAttempt on the fake's clock.
+	Retrying
+	// Discarded: SNS gave up on an HTTP/S delivery (see DeadLettered) and the subscription
+	// has no dead-letter queue (or it refused the message), or the subscription went away
+	// before the next attempt. Publish still succeeded, as on AWS.
+	Discarded
 )
 
 // String names the outcome.
@@ -43,6 +52,10 @@ func (o Outcome) String() string {
 		return "lost"
 	case DeadLettered:
 		return "dead-lettered"
+	case Retrying:
+		return "retrying"
+	case Discarded:
+		return "discarded"
 	}
 	return fmt.Sprintf("Outcome(%d)", uint8(o))
 }
@@ -51,10 +64,11 @@ func (o Outcome) String() string {
 // /_sqsfake/topics answers it).
 func (o Outcome) MarshalText() ([]byte, error) { return []byte(o.String()), nil }
 
-// Delivery is what one publication did for one sqs subscription of its topic.
+// Delivery is what one publication did for one sqs, http or https subscription of its
+// topic.
 type Delivery struct {
 	SubscriptionArn string
-	// Endpoint is the subscribed queue's ARN.
+	// Endpoint is the subscribed queue's ARN, or the HTTP/S endpoint's URL.
 	Endpoint string
 	Raw      bool
 	// FilterPolicy and FilterPolicyScope are the subscription's at the publish ("" when
@@ -64,13 +78,20 @@ type Delivery struct {
 	// Reason says why a message was not delivered: the filter, the pending confirmation,
 	// or SQS's error code and message.
 	Reason string
-	// Body is the SQS message body SNS sent (or would have): the envelope or, raw, the
-	// message.
+	// Body is the SQS message body or HTTP/S request body SNS sent (or would have): the
+	// envelope or, raw, the message.
 	Body string
 	// SQSMessageID is the MessageId of the SQS message, in the queue or in the
 	// DeadLetterQueue.
 	SQSMessageID    string
 	DeadLetterQueue string
+	// Attempts are an HTTP/S delivery's POSTs, oldest first, each with its instant, phase
+	// and result (nil for a queue).
+	Attempts []Attempt `json:",omitempty"`
+	// NextAttempt is when a Retrying delivery makes its next attempt.
+	NextAttempt time.Time `json:",omitzero"`
+
+	job *httpJob // an HTTP/S delivery's state, which goes on changing (httpdelivery.go)
 }
 
 // Publication is one message published to a topic, or a SubscriptionConfirmation SNS sent,
@@ -96,15 +117,18 @@ type Publication struct {
 }
 
 // Published returns the publications of a topic (its ARN; "" for every topic), oldest
-// first, copied.
+// first, copied, HTTP/S deliveries with their attempts so far. Like the other inspections,
+// on a fake that follows a benbjohnson mock it first catches up with the mock's own moves
+// (sqsfake.Fake.CatchUp), so that the attempts they made due are made.
 func (s *Fake) Published(topicArn string) []Publication {
+	s.sq.CatchUp() // on a benbjohnson mock, the HTTP/S attempts its own moves made due
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	var out []Publication
 	for _, p := range s.pubs {
 		if topicArn == "" || p.TopicArn == topicArn {
 			p.MessageAttributes = unpackAttrs(p.attrs)
-			p.Deliveries = slices.Clone(p.Deliveries)
+			p.Deliveries = cloneDeliveries(p.Deliveries)
 			out = append(out, p)
 		}
 	}
@@ -114,12 +138,13 @@ func (s *Fake) Published(topicArn string) []Publication {
 // Publication returns the publication with the MessageId (the first one: a duplicate
 // shares its MessageId).
 func (s *Fake) Publication(messageID string) (Publication, bool) {
+	s.sq.CatchUp() // on a benbjohnson mock, the HTTP/S attempts its own moves made due
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	for _, p := range s.pubs {
 		if p.MessageID == messageID {
 			p.MessageAttributes = unpackAttrs(p.attrs)
-			p.Deliveries = slices.Clone(p.Deliveries)
+			p.Deliveries = cloneDeliveries(p.Deliveries)
 			return p, true
 		}
 	}
@@ -129,15 +154,27 @@ func (s *Fake) Publication(messageID string) (Publication, bool) {
 // Deliveries returns every delivery into a queue (its ARN or name; "" for all), oldest
 // first, of every outcome.
 func (s *Fake) Deliveries(queue string) []Delivery {
+	s.sq.CatchUp() // on a benbjohnson mock, the HTTP/S attempts its own moves made due
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	var out []Delivery
 	for _, p := range s.pubs {
 		for _, d := range p.Deliveries {
 			if queue == "" || queueMatches(d.Endpoint, queue) {
+				d.fill()
 				out = append(out, d)
 			}
 		}
+	}
+	return out
+}
+
+// cloneDeliveries copies a publication's deliveries for a caller, HTTP/S ones as they stand.
+// s.mu is held.
+func cloneDeliveries(ds []Delivery) []Delivery {
+	out := slices.Clone(ds)
+	for i := range out {
+		out[i].fill()
 	}
 	return out
 }
@@ -221,6 +258,12 @@ func (d Delivery) String() string {
 	}
 	if d.Raw {
 		b.WriteString("; raw")
+	}
+	if !d.NextAttempt.IsZero() {
+		b.WriteString("; next attempt at " + timestamp(d.NextAttempt))
+	}
+	for _, a := range d.Attempts {
+		b.WriteString("\n      " + a.String())
 	}
 	return b.String()
 }

@@ -41,6 +41,9 @@ type subscription struct {
 	delivery *subscriptionPolicy // DeliveryPolicy, parsed (deliverypolicy.go); nil: none
 	queue    queueRef            // sqs: the queue the endpoint names
 	dlq      queueRef
+
+	throttleWindow int64 // http/https: the second of the fake's clock throttleCount counts in
+	throttleCount  int   // attempts made in it (the throttle policy, httpdelivery.go)
 }
 
 // queueRef is a queue named by ARN: its URL for SendMessage, and whether it is FIFO.
@@ -128,6 +131,7 @@ func (s *Fake) Subscribe(ctx context.Context, params *sns.SubscribeInput, optFns
 		return nil, err
 	}
 	defer endCall(ctx, c, &out, &err)
+	defer s.runDue() // an http/https subscription's SubscriptionConfirmation, at once
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	sub, e := s.subscribe(c, params)
@@ -149,6 +153,11 @@ func (s *Fake) subscribe(c *call, in *sns.SubscribeInput) (*subscription, *snsEr
 	protocol, endpoint := *in.Protocol, aws.ToString(in.Endpoint)
 	if e := checkEndpoint(protocol, endpoint, t.fifo && protocol != "sqs"); e != nil {
 		return nil, e
+	}
+	if protocol == "http" || protocol == "https" {
+		if e := s.endpoints.reachable(endpoint); e != nil {
+			return nil, e
+		}
 	}
 	var q queueRef
 	if protocol == "sqs" {
@@ -194,8 +203,11 @@ func (s *Fake) subscribe(c *call, in *sns.SubscribeInput) (*subscription, *snsEr
 	if sub.pending {
 		sub.token, sub.tokenAt = s.token(), s.sq.Now().UnixNano()
 		s.tokens[sub.token] = sub
-		if protocol == "sqs" {
+		switch protocol {
+		case "sqs":
 			s.sendConfirmation(sub)
+		case "http", "https":
+			s.sendHTTPConfirmation(sub)
 		}
 	}
 	return sub, nil
