@@ -63,7 +63,7 @@ func New(f *sqsfake.Fake) *Fake {
 			names = append(names, recordName(op))
 		}
 	}
-	names = append(names, recordName("Deliver")) // each POST to an HTTP/S endpoint (httpdelivery.go)
+	names = append(names, deliverOperation) // each POST to an HTTP/S endpoint (httpdelivery.go)
 	f.RegisterOperations(names...)
 	f.RegisterBatchOperation(recordName("PublishBatch"), publishBatchEntryIDs)
 	return s

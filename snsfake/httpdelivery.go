@@ -14,6 +14,8 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/sqs"
 	sqstypes "github.com/aws/aws-sdk-go-v2/service/sqs/types"
+
+	"github.com/sqsfake/sqsfake"
 )
 
 // HTTP/S delivery on the fake's clock (SPEC-sns.md §14).
@@ -108,6 +110,9 @@ const (
 	typeConfirmation = "SubscriptionConfirmation"
 )
 
+// deliverOperation is each POST's name in the queue fake's call record and faults.
+const deliverOperation = "SNS.Deliver"
+
 // httpJob is one message on its way to one HTTP/S subscription.
 type httpJob struct {
 	seq   uint64 // order among jobs due at the same instant
@@ -170,6 +175,8 @@ type httpDeliveries struct {
 	wakeAt   int64  // the instant the clock timer is armed at; 0: none
 	stopWake func()
 	gen      uint64 // Reset's generation: a drain of an older one records nothing
+
+	waitTimer *time.Timer // the drainer's, for HandlerWait (serveMemory); not s.mu's
 }
 
 // schedule queues j for its next attempt at due. s.mu is held.
@@ -322,9 +329,11 @@ func (s *Fake) rearm(at int64) {
 
 // attemptRequest is what an attempt sends, prepared under s.mu.
 type attemptRequest struct {
-	endpoint string
-	header   http.Header
-	held     time.Duration
+	endpoint, key string // the URL, and as handlerFor compares it
+	url           *url.URL
+	urlErr        error
+	header        http.Header
+	held          time.Duration
 }
 
 // prepare decides whether j's attempt due now is made: its subscription still wants it,
@@ -360,22 +369,32 @@ func (s *Fake) prepare(j *httpJob, now int64) (attemptRequest, bool) {
 		}
 		sub.throttleCount++
 	}
+	// AWS's headers (SPEC-sns.md §14.2), their values in one array.
+	vals := make([]string, 0, 8)
 	h := make(http.Header, 9)
-	h["X-Amz-Sns-Message-Type"] = []string{j.kind}
-	h["X-Amz-Sns-Message-Id"] = []string{j.messageID}
-	h["X-Amz-Sns-Topic-Arn"] = []string{sub.t.arn}
+	add := func(k, v string) {
+		vals = append(vals, v)
+		h[k] = vals[len(vals)-1 : len(vals) : len(vals)]
+	}
+	add("X-Amz-Sns-Message-Type", j.kind)
+	add("X-Amz-Sns-Message-Id", j.messageID)
+	add("X-Amz-Sns-Topic-Arn", sub.t.arn)
 	if j.kind != typeConfirmation {
-		h["X-Amz-Sns-Subscription-Arn"] = []string{sub.arn}
+		add("X-Amz-Sns-Subscription-Arn", sub.arn)
 	}
 	if j.raw {
-		h["X-Amz-Sns-Rawdelivery"] = []string{"true"}
+		add("X-Amz-Sns-Rawdelivery", "true")
 	}
-	h["Content-Type"] = []string{j.contentType}
-	h["User-Agent"] = []string{"Amazon Simple Notification Service Agent"}
-	h["Accept-Encoding"] = []string{"gzip,deflate"}
+	add("Content-Type", j.contentType)
+	add("User-Agent", "Amazon Simple Notification Service Agent")
+	add("Accept-Encoding", "gzip,deflate")
 	held := time.Duration(j.held)
 	j.held = 0
-	return attemptRequest{endpoint: sub.endpoint, header: h, held: held}, true
+	if sub.endpointKey == "" {
+		sub.endpointKey = normalizeEndpoint(sub.endpoint)
+		sub.endpointURL, sub.endpointErr = url.Parse(sub.endpoint)
+	}
+	return attemptRequest{endpoint: sub.endpoint, key: sub.endpointKey, url: sub.endpointURL, urlErr: sub.endpointErr, header: h, held: held}, true
 }
 
 // DeliveryAttempt is the input of an "SNS.Deliver" call in the queue fake's call record,
@@ -407,7 +426,7 @@ func (e endpointStatus) Error() string {
 func (s *Fake) post(j *httpJob, req attemptRequest, now int64) (res attemptResult) {
 	n := len(j.attempts) + 1
 	in := &DeliveryAttempt{SubscriptionArn: j.sub.arn, Endpoint: req.endpoint, MessageType: j.kind, MessageID: j.messageID, N: n, Phase: j.phase}
-	sc := s.sq.BeginServiceCall(recordName("Deliver"), 0, nil, in, true)
+	sc := s.sq.BeginServiceCall(deliverOperation, sqsfake.DoorMethods, nil, in, true)
 	defer sc.End(nil) // a failed attempt is the endpoint's failure, not the caller's error
 	res.held = req.held
 	lose := false
@@ -451,23 +470,24 @@ type attemptResult struct {
 // when allowed, else it fails as a refused connection.
 func (s *Fake) postTo(j *httpJob, req attemptRequest) answer {
 	e := &s.endpoints
-	h := e.handlerFor(req.endpoint)
+	h := e.handlerForKey(req.key)
 	e.mu.RLock()
 	wait, client := e.cfg.HandlerWait, e.client
 	e.mu.RUnlock()
 	if h == nil && client == nil {
 		return answer{err: "connection refused: no handler is registered for " + req.endpoint + " (snsfake.Fake.HandleEndpoint), and HTTPDelivery.Network is off"}
 	}
-	u, err := url.Parse(req.endpoint)
-	if err != nil {
-		return answer{err: "the endpoint's URL does not parse: " + err.Error()}
+	if req.urlErr != nil {
+		return answer{err: "the endpoint's URL does not parse: " + req.urlErr.Error()}
 	}
+	u := new(url.URL)
+	*u = *req.url // the request's own, as a server gives each
 	catchesUp := s.sq.CatchesUp()
-	ctx, cancel := context.WithCancel(stepContext(catchesUp))
-	defer cancel()
-	r := &http.Request{Method: http.MethodPost, URL: u, Proto: "HTTP/1.1", ProtoMajor: 1, ProtoMinor: 1, Header: req.header,
-		Body: http.NoBody, ContentLength: int64(len(j.body)), Host: u.Host}
-	r = r.WithContext(ctx)
+	ctx := &attemptCtx{Context: stepContext(catchesUp)}
+	defer ctx.cancel()
+	r := new(http.Request).WithContext(ctx)
+	r.Method, r.URL, r.Proto, r.ProtoMajor, r.ProtoMinor = http.MethodPost, u, "HTTP/1.1", 1, 1
+	r.Header, r.Body, r.ContentLength, r.Host = req.header, http.NoBody, int64(len(j.body)), u.Host
 	if u.User != nil {
 		pw, _ := u.User.Password()
 		r.SetBasicAuth(u.User.Username(), pw) // SNS sends the URL's credentials (SPEC-sns.md §14.2)

@@ -137,12 +137,13 @@ func normalizeEndpoint(raw string) string {
 
 // handlerFor returns the handler registered for an endpoint URL, or nil.
 func (e *endpoints) handlerFor(endpoint string) http.Handler {
+	return e.handlerForKey(normalizeEndpoint(endpoint))
+}
+
+// handlerForKey is handlerFor for an endpoint normalizeEndpoint has made.
+func (e *endpoints) handlerForKey(u string) http.Handler {
 	e.mu.RLock()
 	defer e.mu.RUnlock()
-	if len(e.handlers) == 0 {
-		return nil
-	}
-	u := normalizeEndpoint(endpoint)
 	for _, r := range e.handlers {
 		if rest, ok := strings.CutPrefix(u, r.prefix); ok && (rest == "" || strings.ContainsRune("/?#", rune(rest[0]))) {
 			return r.h
@@ -257,6 +258,46 @@ func (w *endpointResponse) Write(b []byte) (int, error) {
 // Flush does nothing: the fake reads no body.
 func (w *endpointResponse) Flush() {}
 
+// attemptCtx is the context of one POST: the step's (stepContext), ended when the attempt
+// is over — answered, or given up after HandlerWait — so that a handler waiting on it
+// returns. It is one allocation where context.WithCancel is two; its Done channel is made
+// only when asked for.
+type attemptCtx struct {
+	context.Context
+	mu   sync.Mutex
+	done chan struct{}
+	err  error
+}
+
+func (c *attemptCtx) Done() <-chan struct{} {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.done == nil {
+		c.done = make(chan struct{})
+		if c.err != nil {
+			close(c.done)
+		}
+	}
+	return c.done
+}
+
+func (c *attemptCtx) Err() error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.err
+}
+
+func (c *attemptCtx) cancel() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.err == nil {
+		c.err = context.Canceled
+		if c.done != nil {
+			close(c.done)
+		}
+	}
+}
+
 // serveMemory POSTs req to h in memory, on a goroutine of its own (joined to the step of a
 // clock move on a fake that catches up, so that h's calls to the fake act at the step's
 // instant), and waits for it at most wait of real time.
@@ -272,7 +313,13 @@ func (s *Fake) serveMemory(h http.Handler, req *http.Request, wait time.Duration
 		h.ServeHTTP(w, req)
 		_ = req.Body.Close()
 	}()
-	timer := time.NewTimer(wait)
+	timer := s.hd.waitTimer // one drain at a time: the drainer's own
+	if timer == nil {
+		timer = time.NewTimer(wait)
+		s.hd.waitTimer = timer
+	} else {
+		timer.Reset(wait)
+	}
 	defer timer.Stop()
 	select {
 	case v := <-done:

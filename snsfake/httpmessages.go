@@ -43,7 +43,9 @@ func (s *Fake) sendHTTP(sub *subscription, st *publishState, d *Delivery) {
 		}
 	}
 	j := s.newJob(sub, typeNotification, st.messageID, body, sub.raw, st.time.UnixNano())
-	if sub.raw && len(st.e.attrs) > 0 {
+	if sub.raw && len(st.e.attrs) > 0 && sub.dlqArn != "" {
+		// Kept for the dead-letter queue (a raw message's attributes become SQS message
+		// attributes there), when the subscription has one as the message is published.
 		j.rawAttrs = make(map[string]sqstypes.MessageAttributeValue, len(st.e.attrs))
 		for k, v := range st.e.attrs {
 			j.rawAttrs[k] = sqstypes.MessageAttributeValue{DataType: aws.String(aws.ToString(v.DataType)),
