@@ -122,7 +122,7 @@ func TestSubscriptionConfirmationIsPOSTedAndConfirmedByItsSubscribeURL(t *testin
 	sub := info.Subscriptions[0]
 	assert.False(t, sub.Pending)
 	assert.Equal(t, "false", sub.Attributes["ConfirmationWasAuthenticated"], "confirmed through the URL, unsigned")
-	pubs := s.Published(*tp.TopicArn)
+	pubs := published(t, s, *tp.TopicArn)
 	require.Len(t, pubs, 1)
 	assert.True(t, pubs[0].Confirmation)
 	assert.Equal(t, snsfake.Delivered, pubs[0].Deliveries[0].Outcome)
@@ -233,7 +233,7 @@ func TestAFailingEndpointIsRetriedOnTheFakesClockByTheDefaultPolicy(t *testing.T
 	start := f.Now()
 	out, err := s.Publish(ctx, &sns.PublishInput{TopicArn: aws.String(topic), Message: aws.String("hi")})
 	require.NoError(t, err)
-	p, _ := s.Publication(*out.MessageId)
+	p := publication(t, s, *out.MessageId)
 	d := p.Deliveries[0]
 	assert.Equal(t, snsfake.Retrying, d.Outcome)
 	assert.Equal(t, start.Add(20*time.Second), d.NextAttempt)
@@ -243,7 +243,7 @@ func TestAFailingEndpointIsRetriedOnTheFakesClockByTheDefaultPolicy(t *testing.T
 	f.Advance(time.Second)
 	assert.Len(t, h.all(), 3)
 	f.Advance(time.Hour)
-	p, _ = s.Publication(*out.MessageId)
+	p = publication(t, s, *out.MessageId)
 	d = p.Deliveries[0]
 	assert.Equal(t, snsfake.Delivered, d.Outcome)
 	assert.Equal(t, []attempt{
@@ -274,7 +274,7 @@ func TestAnExhaustedScheduleDeadLettersTheMessageAndNothingFollows(t *testing.T)
 	out, err := s.Publish(ctx, &sns.PublishInput{TopicArn: aws.String(topic), Message: aws.String("hi")})
 	require.NoError(t, err)
 	f.Advance(time.Hour)
-	p, _ := s.Publication(*out.MessageId)
+	p := publication(t, s, *out.MessageId)
 	d := p.Deliveries[0]
 	assert.Equal(t, []attempt{
 		{0, snsfake.PhaseInitial, 502, snsfake.AttemptFailed},
@@ -315,7 +315,7 @@ func TestA4xxIsAPermanentFailureButA429IsRetried(t *testing.T) {
 			out, err := s.Publish(ctx, &sns.PublishInput{TopicArn: aws.String(topic), Message: aws.String("hi")})
 			require.NoError(t, err)
 			f.Advance(time.Hour)
-			p, _ := s.Publication(*out.MessageId)
+			p := publication(t, s, *out.MessageId)
 			assert.Equal(t, c.outcome, p.Deliveries[0].Outcome, p.Deliveries[0].String())
 			assert.Len(t, h.all(), 1+c.posts)
 		})
@@ -334,7 +334,7 @@ func TestAFaultOnSNSDeliverFailsAttemptsWithoutAFailingEndpoint(t *testing.T) {
 	out, err := s.Publish(ctx, &sns.PublishInput{TopicArn: aws.String(topic), Message: aws.String("hi")})
 	require.NoError(t, err)
 	f.Advance(time.Minute)
-	p, _ := s.Publication(*out.MessageId)
+	p := publication(t, s, *out.MessageId)
 	assert.Equal(t, []attempt{
 		{0, snsfake.PhaseInitial, 503, snsfake.AttemptFailed},
 		{20 * time.Second, snsfake.PhaseBackoff, 503, snsfake.AttemptFailed},
@@ -356,7 +356,7 @@ func TestATimeoutLastsFifteenSecondsOnTheClock(t *testing.T) {
 	out, err := s.Publish(ctx, &sns.PublishInput{TopicArn: aws.String(topic), Message: aws.String("hi")})
 	require.NoError(t, err)
 	f.Advance(time.Minute)
-	p, _ := s.Publication(*out.MessageId)
+	p := publication(t, s, *out.MessageId)
 	d := p.Deliveries[0]
 	assert.Equal(t, []attempt{
 		{0, snsfake.PhaseInitial, 0, snsfake.AttemptFailed},
@@ -398,7 +398,7 @@ func TestAHangingOrPanickingHandlerCannotHangTheTest(t *testing.T) {
 	out, err := s.Publish(ctx, &sns.PublishInput{TopicArn: aws.String(topic), Message: aws.String("hi")})
 	require.NoError(t, err)
 	f.Advance(time.Minute)
-	p, _ := s.Publication(*out.MessageId)
+	p := publication(t, s, *out.MessageId)
 	d := p.Deliveries[0]
 	assert.Equal(t, []attempt{
 		{0, snsfake.PhaseInitial, 0, snsfake.AttemptFailed},
@@ -425,7 +425,7 @@ func TestTheThrottlePolicyCapsDeliveriesPerSecond(t *testing.T) {
 	f.Advance(10 * time.Second)
 	var at []time.Duration
 	for _, id := range ids {
-		p, _ := s.Publication(id)
+		p := publication(t, s, id)
 		at = append(at, p.Deliveries[0].Attempts[0].Time.Sub(start))
 	}
 	assert.Equal(t, []time.Duration{0, 0, time.Second, time.Second, 2 * time.Second}, at)
@@ -443,7 +443,7 @@ func TestUnsubscribingStopsTheRetries(t *testing.T) {
 	_, err = s.Unsubscribe(ctx, &sns.UnsubscribeInput{SubscriptionArn: aws.String(subArn)})
 	require.NoError(t, err)
 	f.Advance(time.Hour)
-	p, _ := s.Publication(*out.MessageId)
+	p := publication(t, s, *out.MessageId)
 	assert.Equal(t, snsfake.Discarded, p.Deliveries[0].Outcome)
 	assert.Equal(t, "the subscription was deleted", p.Deliveries[0].Reason)
 	assert.Len(t, h.all(), 2)
@@ -458,7 +458,7 @@ func TestAnUnregisteredEndpointFailsAsARefusedConnection(t *testing.T) {
 	_, err = s.Subscribe(ctx, &sns.SubscribeInput{TopicArn: tp.TopicArn, Protocol: aws.String("http"), Endpoint: aws.String("http://nowhere.example/x")})
 	require.NoError(t, err)
 	f.Advance(time.Hour)
-	pubs := s.Published(*tp.TopicArn)
+	pubs := published(t, s, *tp.TopicArn)
 	require.Len(t, pubs, 1)
 	d := pubs[0].Deliveries[0]
 	assert.Equal(t, snsfake.Discarded, d.Outcome)
@@ -590,5 +590,5 @@ func clockScene(t *testing.T, f *sqsfake.Fake, move func(f *sqsfake.Fake)) []sns
 	_, err := s.Publish(ctx, &sns.PublishInput{TopicArn: aws.String(topic), Message: aws.String("first")})
 	require.NoError(t, err)
 	move(f)
-	return s.Published(topic)
+	return published(t, s, topic)
 }

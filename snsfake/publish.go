@@ -188,6 +188,7 @@ func (s *Fake) Publish(ctx context.Context, params *sns.PublishInput, optFns ...
 	defer s.runDue() // the first attempt of each HTTP/S delivery, at the publish instant
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	defer s.logTo(ctx)()
 	t, e := s.publishTarget(c, params)
 	if e != nil {
 		return nil, c.fail(e)
@@ -245,6 +246,7 @@ func (s *Fake) PublishBatch(ctx context.Context, params *sns.PublishBatchInput, 
 	defer s.runDue() // the first attempt of each HTTP/S delivery, at the publish instant
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	defer s.logTo(ctx)()
 	t, e := s.topicFor(c, *params.TopicArn, "TopicArn", "Publish")
 	if e != nil {
 		return nil, c.fail(e)
@@ -517,6 +519,7 @@ func (s *Fake) deliver(t *topic, e *entry, p *Publication) {
 			s.sendHTTP(sub, st, &d)
 		default:
 			s.send(sub, st, &d)
+			s.logDelivery(t.arn, "message", p.MessageID, &d)
 		}
 		p.Deliveries = append(p.Deliveries, d)
 	}
@@ -701,6 +704,7 @@ func (s *Fake) sendConfirmation(sub *subscription) {
 	} else {
 		d.Outcome, d.SQSMessageID = Delivered, qid
 	}
+	s.logDelivery(t.arn, "SubscriptionConfirmation", p.MessageID, &d)
 	p.Deliveries = []Delivery{d}
 	s.pubs = append(s.pubs, p)
 }

@@ -140,6 +140,7 @@ func (s *Fake) Subscribe(ctx context.Context, params *sns.SubscribeInput, optFns
 	defer s.runDue() // an http/https subscription's SubscriptionConfirmation, at once
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	defer s.logTo(ctx)()
 	sub, e := s.subscribe(c, params)
 	if e != nil {
 		return nil, c.fail(e)
