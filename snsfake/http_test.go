@@ -31,19 +31,19 @@ import (
 // status of its script (200 once the script is over).
 type hook struct {
 	mu     sync.Mutex
-	posts  []post
+	posts  []hookPost
 	script []int
-	onPost func(p post)
+	onPost func(p hookPost)
 }
 
-type post struct {
+type hookPost struct {
 	header http.Header
 	body   string
 }
 
 func (h *hook) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	body, _ := io.ReadAll(r.Body)
-	p := post{header: r.Header.Clone(), body: string(body)}
+	p := hookPost{header: r.Header.Clone(), body: string(body)}
 	h.mu.Lock()
 	h.posts = append(h.posts, p)
 	status := http.StatusOK
@@ -58,10 +58,10 @@ func (h *hook) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	w.WriteHeader(status)
 }
 
-func (h *hook) all() []post {
+func (h *hook) all() []hookPost {
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	return append([]post(nil), h.posts...)
+	return append([]hookPost(nil), h.posts...)
 }
 
 const hookURL = "https://hooks.example.com/sns"
@@ -89,7 +89,7 @@ func TestSubscriptionConfirmationIsPOSTedAndConfirmedByItsSubscribeURL(t *testin
 	s := snsfake.New(f)
 	var confirmed *http.Response
 	h := &hook{}
-	h.onPost = func(p post) {
+	h.onPost = func(p hookPost) {
 		var env map[string]string
 		if json.Unmarshal([]byte(p.body), &env) == nil && env["Type"] == "SubscriptionConfirmation" {
 			resp, err := s.HTTPClient().Get(env["SubscribeURL"])
