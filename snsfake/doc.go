@@ -156,7 +156,9 @@
 // can fail it (EndpointStatus answers for the endpoint; a Latency of 15 s or more is a
 // timeout) and a test can play the whole schedule without an endpoint that fails. Each
 // Delivery lists its Attempts (instant, phase, status or error, result), its Outcome and
-// why, and NextAttempt while Retrying.
+// why, and NextAttempt while Retrying; AssertOutcome and AssertAttempts assert on them and
+// print every attempt when they fail. While a delivery waits for its next attempt, the fake
+// keeps one timer armed on a VirtualClock (which WaitForTimers counts) at that instant.
 //
 // Where the fake chooses (SPEC-sns.md §14): no jitter (AWS jitters its retries; the fake's
 // schedule is exact, so the same calls and clock moves give the same attempts); the four

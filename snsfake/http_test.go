@@ -15,6 +15,7 @@ import (
 	"testing/synctest"
 	"time"
 
+	"github.com/aws/aws-lambda-go/events"
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/sns"
 	"github.com/aws/aws-sdk-go-v2/service/sns/types"
@@ -24,6 +25,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/sqsfake/sqsfake"
+	"github.com/sqsfake/sqsfake/lambdasqs"
 	"github.com/sqsfake/sqsfake/snsfake"
 )
 
@@ -591,4 +593,92 @@ func clockScene(t *testing.T, f *sqsfake.Fake, move func(f *sqsfake.Fake)) []sns
 	require.NoError(t, err)
 	move(f)
 	return published(t, s, topic)
+}
+
+func TestHTTPAssertionsPrintEveryAttempt(t *testing.T) {
+	ctx := context.Background()
+	f := sqsfake.New()
+	s := snsfake.New(f)
+	h := &hook{}
+	topic, subArn := httpSetup(t, s, h, nil)
+	h.script = []int{500}
+	out, err := s.Publish(ctx, &sns.PublishInput{TopicArn: aws.String(topic), Message: aws.String("hi")})
+	require.NoError(t, err)
+	var r recorder
+	assert.True(t, snsfake.AssertOutcome(&r, s, *out.MessageId, hookURL, snsfake.Retrying))
+	assert.True(t, snsfake.AssertAttempts(&r, s, *out.MessageId, hookURL, 1))
+	require.Empty(t, r.failures)
+
+	assert.False(t, snsfake.AssertOutcome(&r, s, *out.MessageId, hookURL, snsfake.Delivered))
+	require.Len(t, r.failures, 1)
+	assert.Equal(t, "snsfake: expected message "+*out.MessageId+" to be delivered at "+hookURL+", but it is retrying:\n"+
+		"  message "+*out.MessageId+" at 2025-01-01T00:00:00.000Z \"hi\"\n"+
+		"    "+subArn+" → "+hookURL+": retrying; next attempt at 2025-01-01T00:00:20.000Z\n"+
+		"      #1 2025-01-01T00:00:00.000Z initial: 500 failed", r.failures[0])
+
+	f.Advance(20 * time.Second)
+	assert.True(t, snsfake.AssertOutcome(&r, s, *out.MessageId, hookURL, snsfake.Delivered))
+	assert.False(t, snsfake.AssertAttempts(&r, s, *out.MessageId, hookURL, 1))
+	assert.False(t, snsfake.AssertAttempts(&r, s, *out.MessageId, "https://elsewhere.example.com", 1))
+	assert.False(t, snsfake.AssertOutcome(&r, s, "no-such-id", hookURL, snsfake.Delivered))
+	require.Len(t, r.failures, 4)
+	assert.Contains(t, r.failures[1], "expected 1 attempt(s) to deliver message "+*out.MessageId+" to "+hookURL+", got 2:")
+	assert.Contains(t, r.failures[2], "no subscription of its topic had that endpoint when it was published")
+	assert.Contains(t, r.failures[3], "nothing was published with MessageId no-such-id")
+}
+
+// An endpoint that forwards what SNS POSTs into a queue a Lambda trigger consumes: the
+// trigger invokes at the instant of the attempt that succeeded, inside the same move of the
+// clock, on a VirtualClock and on a benbjohnson mock alike.
+func TestAWebhookFeedingALambdaTriggerActsAtTheAttemptsInstant(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		opts []sqsfake.Option
+		move func(f *sqsfake.Fake)
+	}{
+		{"Fake.Advance", nil, func(f *sqsfake.Fake) { f.Advance(time.Minute) }},
+		{"the benbjohnson mock's own Add", mockOpts(), func(f *sqsfake.Fake) { mockOf(f).Add(time.Minute); f.CatchUp() }},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			ctx := context.Background()
+			f := sqsfake.New(c.opts...)
+			s := snsfake.New(f)
+			q, err := f.CreateQueue(ctx, &sqs.CreateQueueInput{QueueName: aws.String("jobs")})
+			require.NoError(t, err)
+			failed := false
+			h := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				var env map[string]string
+				_ = json.NewDecoder(r.Body).Decode(&env)
+				if env["Type"] != "Notification" {
+					return
+				}
+				if !failed {
+					failed = true
+					w.WriteHeader(http.StatusServiceUnavailable)
+					return
+				}
+				_, err := f.SendMessage(r.Context(), &sqs.SendMessageInput{QueueUrl: q.QueueUrl, MessageBody: aws.String(env["Message"])})
+				assert.NoError(t, err)
+			})
+			topic, _ := httpSetup(t, s, h, nil)
+			var got []string
+			trig, err := lambdasqs.New(f, "jobs", func(ctx context.Context, ev events.SQSEvent) error {
+				for _, m := range ev.Records {
+					got = append(got, m.Body)
+				}
+				return nil
+			}, lambdasqs.Config{})
+			require.NoError(t, err)
+			defer trig.Close()
+			start := f.Now()
+			_, err = s.Publish(ctx, &sns.PublishInput{TopicArn: aws.String(topic), Message: aws.String("job 1")})
+			require.NoError(t, err)
+			c.move(f)
+			require.NoError(t, trig.Err())
+			invs := trig.Invocations()
+			require.Len(t, invs, 1)
+			assert.Equal(t, start.Add(20*time.Second), invs[0].At, "invoked at the retry's instant")
+			assert.Equal(t, []string{"job 1"}, got)
+		})
+	}
 }
