@@ -125,7 +125,12 @@
 // subscription's RedrivePolicy queue with the body and attributes it would have had, or is
 // lost; Publish succeeds either way, as on AWS. Published, Publication and Deliveries show
 // every outcome with its reason; AssertPublished, AssertDelivered and AssertNotDelivered
-// print them.
+// print them. That publication record is bounded (record.go): it keeps the newest
+// publications in about DefaultRecordBytes (64 MiB; WithRecordBytes changes it, and
+// cmd/sqsfake keeps 32 MiB), each with its message whole but only the first
+// RecordedBodyBytes (4 KiB) of each delivery's body (Delivery.BodySize is its length; the
+// queue holds the message) and no body for a lost delivery. A test of ordinary size sees
+// every publication; a longer one sees the newest.
 //
 // # HTTP/S endpoints
 //

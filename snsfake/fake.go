@@ -35,7 +35,7 @@ type Fake struct {
 	nextSub       uint64
 	nextToken     uint64
 	nextSeq       uint64
-	pubs          []Publication
+	rec           record                                    // the publication record (record.go)
 	scratch       map[string]sqstypes.MessageAttributeValue // raw deliveries' attributes (publish.go)
 	scratchIn     sqs.SendMessageInput                      // the SendMessage of a delivery (publish.go)
 	pst           publishState                              // the publish being delivered (publish.go)
@@ -48,9 +48,13 @@ type Fake struct {
 
 // New returns an SNS fake on f: it shares f's clock, seed, account and region, and Reset
 // (f.Reset empties it too). Topics live in the space (account, region) of the identity
-// that creates them, as f's queues do.
-func New(f *sqsfake.Fake) *Fake {
+// that creates them, as f's queues do. opts configure it: WithRecordBytes.
+func New(f *sqsfake.Fake, opts ...Option) *Fake {
 	s := &Fake{sq: f, ownRoot: "arn:" + f.Partition() + ":iam::" + f.AccountID() + ":root"}
+	s.rec.limit = DefaultRecordBytes
+	for _, o := range opts {
+		o(s)
+	}
 	s.opts = sns.New(sns.Options{
 		Region:           f.Region(),
 		BaseEndpoint:     aws.String("http://sns.fake.invalid"),
@@ -99,7 +103,7 @@ func (s *Fake) clear() {
 	s.tokens = make(map[uint64]*subscription)
 	s.tokenKey = s.sq.ServiceKey(tokenPurpose)
 	s.nextMsg, s.nextSub, s.nextToken, s.nextSeq = 0, 0, 0, 0
-	s.pubs = nil
+	s.rec.clear()
 	s.pst, s.deliveryArena = publishState{}, nil
 	s.clearHTTP()
 }

@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"net/http/httptest"
 	"strings"
 	"sync"
 	"testing"
@@ -681,4 +682,60 @@ func TestAWebhookFeedingALambdaTriggerActsAtTheAttemptsInstant(t *testing.T) {
 			assert.Equal(t, []string{"job 1"}, got)
 		})
 	}
+}
+
+// With Network, an endpoint no handler is registered for gets a real POST — here a loopback
+// listener: a redirect is not followed (a 3xx is no failure), a huge answer is cut short,
+// and a host that is not loopback is refused at Subscribe.
+func TestNetworkDeliveryReachesLoopbackOnlyAndBoundsWhatItReads(t *testing.T) {
+	ctx := context.Background()
+	f := sqsfake.New()
+	s := snsfake.New(f)
+	s.SetHTTPDelivery(snsfake.HTTPDelivery{Network: true})
+	var mu sync.Mutex
+	hits := map[string]int{}
+	huge := []byte(strings.Repeat("x", 1<<20))
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		hits[r.URL.Path]++
+		mu.Unlock()
+		switch r.URL.Path {
+		case "/redirect":
+			http.Redirect(w, r, "/elsewhere", http.StatusFound)
+		case "/huge":
+			for range 64 { // 64 MiB, of which the fake reads 64 KiB
+				if _, err := w.Write(huge); err != nil {
+					return
+				}
+			}
+		}
+	}))
+	defer srv.Close()
+	tp, err := s.CreateTopic(ctx, &sns.CreateTopicInput{Name: aws.String("t")})
+	require.NoError(t, err)
+	for _, path := range []string{"/redirect", "/huge"} {
+		sub, err := s.Subscribe(ctx, &sns.SubscribeInput{TopicArn: tp.TopicArn, Protocol: aws.String("http"), Endpoint: aws.String(srv.URL + path),
+			ReturnSubscriptionArn: true})
+		require.NoError(t, err)
+		attrs, err := s.GetSubscriptionAttributes(ctx, &sns.GetSubscriptionAttributesInput{SubscriptionArn: sub.SubscriptionArn})
+		require.NoError(t, err)
+		assert.Equal(t, "true", attrs.Attributes["PendingConfirmation"], "the listener did not confirm")
+	}
+	pubs := published(t, s, *tp.TopicArn)
+	require.Len(t, pubs, 2)
+	for _, p := range pubs {
+		d := p.Deliveries[0]
+		assert.Equal(t, snsfake.Delivered, d.Outcome, d.String())
+	}
+	assert.Equal(t, 302, pubs[0].Deliveries[0].Attempts[0].Status)
+	mu.Lock()
+	assert.Equal(t, map[string]int{"/redirect": 1, "/huge": 1}, hits, "no redirect followed")
+	mu.Unlock()
+
+	_, err = s.Subscribe(ctx, &sns.SubscribeInput{TopicArn: tp.TopicArn, Protocol: aws.String("https"), Endpoint: aws.String("https://hooks.example.com/x")})
+	requireSNSError(t, err, "InvalidParameter", "Invalid parameter: Unreachable Endpoint")
+	// In memory, a registered handler takes precedence over the network, whatever the host.
+	s.HandleEndpoint("https://hooks.example.com", &hook{})
+	_, err = s.Subscribe(ctx, &sns.SubscribeInput{TopicArn: tp.TopicArn, Protocol: aws.String("https"), Endpoint: aws.String("https://hooks.example.com/x")})
+	require.NoError(t, err)
 }

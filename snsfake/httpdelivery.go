@@ -10,6 +10,7 @@ import (
 	"strings"
 	"sync/atomic"
 	"time"
+	"unicode/utf8"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/sqs"
@@ -509,7 +510,7 @@ func (s *Fake) postTo(j *httpJob, req attemptRequest) answer {
 // by the retry policy, or the dead-letter queue. s.mu is held.
 func (s *Fake) settle(j *httpJob, res attemptResult, now int64) {
 	a := Attempt{N: len(j.attempts) + 1, Time: time.Unix(0, now).In(s.sq.Now().Location()), Phase: j.phase, Status: res.status,
-		Error: res.err, Held: res.held}
+		Error: capError(res.err), Held: res.held}
 	switch st := res.status; {
 	case st >= 200 && st < 400:
 		a.Result = AttemptDelivered
@@ -545,8 +546,26 @@ func (s *Fake) settle(j *httpJob, res attemptResult, now int64) {
 	s.schedule(j, j.ended+int64(r.Delay), r.Phase)
 }
 
+// finish ends j with its outcome. The record keeps its attempts; the message itself (for
+// the POSTs and the dead-letter queue) goes.
 func (s *Fake) finish(j *httpJob, o Outcome, reason string) {
 	j.outcome, j.reason = o, reason
+	j.body, j.rawAttrs = "", nil
+}
+
+// maxAttemptError bounds what an attempt keeps of an error — a panic's value, a network
+// error — so that an endpoint cannot grow the record: its first bytes, cut at a character.
+const maxAttemptError = 256
+
+func capError(e string) string {
+	if len(e) <= maxAttemptError {
+		return e
+	}
+	n := maxAttemptError
+	for n > 0 && !utf8.RuneStart(e[n]) {
+		n--
+	}
+	return e[:n] + "…"
 }
 
 // giveUp ends j undelivered: into the subscription's dead-letter queue, if it has one and

@@ -52,7 +52,7 @@ func (s *Fake) sendHTTP(sub *subscription, st *publishState, d *Delivery) {
 				StringValue: copyStringPtr(v.StringValue), BinaryValue: append([]byte(nil), v.BinaryValue...)}
 		}
 	}
-	d.Body, d.Outcome, d.job = body, Retrying, j
+	d.Body, d.BodySize, d.Outcome, d.job = st.keepBody(body), len(body), Retrying, j
 }
 
 func copyStringPtr(p *string) *string {
@@ -69,8 +69,9 @@ func copyStringPtr(p *string) *string {
 func (s *Fake) sendHTTPConfirmation(sub *subscription) {
 	p, body := s.confirmation(sub)
 	j := s.newJob(sub, typeConfirmation, p.MessageID, body, false, p.Time.UnixNano())
-	p.Deliveries = []Delivery{{SubscriptionArn: sub.arn, Endpoint: sub.endpoint, Body: body, Outcome: Retrying, job: j}}
-	s.pubs = append(s.pubs, p)
+	p.Deliveries = []Delivery{{SubscriptionArn: sub.arn, Endpoint: sub.endpoint, Body: keepBody(body, ""), BodySize: len(body),
+		Outcome: Retrying, job: j}}
+	s.rec.add(p)
 }
 
 // clearHTTP forgets every HTTP/S delivery, for Reset: an attempt under way records

@@ -139,7 +139,7 @@ func checkTopicAttribute(prefix, name, v string, fifo bool) *snsError {
 			// against a recording).
 			return errInvalidParameter(prefix + "Policy Error: null")
 		}
-		return errInvalidParameter(prefix + name + ": Invalid value [" + v + "]")
+		return errInvalidParameter(prefix + name + ": Invalid value [" + echo(v) + "]")
 	}
 	return nil
 }
@@ -219,7 +219,7 @@ func (s *Fake) createTopic(c *call, in *sns.CreateTopicInput) (string, *snsError
 	name := aws.ToString(in.Name)
 	fifoAttr, hasFifo := in.Attributes["FifoTopic"]
 	if hasFifo && !isBool(fifoAttr) {
-		return "", errInvalidParameter("Attributes Reason: FifoTopic: Invalid value [" + fifoAttr + "]")
+		return "", errInvalidParameter("Attributes Reason: FifoTopic: Invalid value [" + echo(fifoAttr) + "]")
 	}
 	fifo := strings.EqualFold(fifoAttr, "true")
 	if !validTopicName(name, fifo) || !fifo && strings.HasSuffix(name, ".fifo") {

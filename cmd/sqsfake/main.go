@@ -616,6 +616,10 @@ func newServer(cfg config) (*server, error) {
 const (
 	serverHistoryLimit = 1 << 20
 	serverCallLimit    = 1 << 17
+	// serverRecordBytes bounds SNS's publication record (snsfake.WithRecordBytes): the
+	// newest publications in about 32 MiB, each with the first 4 KiB of each delivery's
+	// body; GET /_sqsfake/topics answers about that much at most.
+	serverRecordBytes = 32 << 20
 )
 
 // options are the options of the fake the command line describes.
@@ -663,7 +667,7 @@ func (s *server) newInstance() (*instance, error) {
 		}
 	}
 	// SNS's wire beside SQS's on the one port (snsfake.Handler's routing rule).
-	topics := snsfake.New(f)
+	topics := snsfake.New(f, snsfake.WithRecordBytes(serverRecordBytes))
 	// Its http/https subscriptions get real POSTs: loopback, and the hosts of -sns-http-hosts.
 	topics.SetHTTPDelivery(snsfake.HTTPDelivery{Network: true, AllowHost: s.cfg.snsHostAllowed})
 	return &instance{fake: f, topics: topics, wire: topics.Handler(f.Handler())}, nil
