@@ -26,6 +26,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/sqsfake/sqsfake"
+	"github.com/sqsfake/sqsfake/companion"
 	"github.com/sqsfake/sqsfake/lambdasqs"
 	"github.com/sqsfake/sqsfake/snsfake"
 )
@@ -501,7 +502,7 @@ func TestEveryClockMoveDrivesTheRetries(t *testing.T) {
 			m := mockOf(f)
 			m.Add(3 * time.Second)
 			m.Add(29*time.Second + 500*time.Millisecond)
-			f.CatchUp()
+			companion.CatchUp(f)
 			m.Add(87*time.Second + 500*time.Millisecond)
 		}, mockOpts()},
 	}
@@ -638,7 +639,7 @@ func TestAWebhookFeedingALambdaTriggerActsAtTheAttemptsInstant(t *testing.T) {
 		move func(f *sqsfake.Fake)
 	}{
 		{"Fake.Advance", nil, func(f *sqsfake.Fake) { f.Advance(time.Minute) }},
-		{"the benbjohnson mock's own Add", mockOpts(), func(f *sqsfake.Fake) { mockOf(f).Add(time.Minute); f.CatchUp() }},
+		{"the benbjohnson mock's own Add", mockOpts(), func(f *sqsfake.Fake) { mockOf(f).Add(time.Minute); companion.CatchUp(f) }},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			ctx := context.Background()

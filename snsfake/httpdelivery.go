@@ -17,6 +17,7 @@ import (
 	sqstypes "github.com/aws/aws-sdk-go-v2/service/sqs/types"
 
 	"github.com/sqsfake/sqsfake"
+	"github.com/sqsfake/sqsfake/companion"
 )
 
 // HTTP/S delivery on the fake's clock (SPEC-sns.md §14).
@@ -28,7 +29,7 @@ import (
 // attempts are made one at a time, outside s.mu (an endpoint's handler may call the fake),
 // by whoever drains the heap: the call that made a job due now (Publish, PublishBatch,
 // Subscribe), or a move of the clock, which the fake follows as package lambdasqs's
-// triggers do — Fake.OnMove calls onMove at each instant a move passes through; on a
+// triggers do — companion.OnMove calls onMove at each instant a move passes through; on a
 // VirtualClock (and a RealClock) a timer armed at the next due instant stops the move there,
 // on a benbjohnson mock the fake steps to the instant onMove returns. So a schedule is the
 // same whether the clock moves by f.Advance, by the clock's own Add, or by the server's
@@ -188,7 +189,7 @@ func (s *Fake) schedule(j *httpJob, due int64, phase Phase) {
 	heap.Push(&hd.jobs, j)
 	hd.queued.Add(1)
 	if hd.detach == nil {
-		hd.detach = s.sq.OnMove(s.onMove)
+		hd.detach = companion.OnMove(s.sq, s.onMove)
 	}
 }
 
@@ -208,7 +209,7 @@ func (s *Fake) newJob(sub *subscription, kind, messageID, body string, raw bool,
 // PublishBatch, Subscribe) has released s.mu: the first attempt is made at the publish
 // instant, before the call returns.
 //
-// On a fake that follows a benbjohnson mock (sqsfake.Fake.CatchesUp) it first brings the
+// On a fake that follows a benbjohnson mock (companion.CatchesUp) it first brings the
 // fake up to the mock's time, so that attempts due earlier are made at their own instants,
 // and afterwards lets the fake arm its mock timer, so that the mock's next move steps to the
 // next attempt.
@@ -216,17 +217,17 @@ func (s *Fake) runDue() {
 	if s.hd.queued.Load() == 0 {
 		return
 	}
-	catchesUp := s.sq.CatchesUp()
+	catchesUp := companion.CatchesUp(s.sq)
 	if catchesUp {
-		s.sq.CatchUp()
+		companion.CatchUp(s.sq)
 	}
 	s.drain()
 	if catchesUp {
-		s.sq.CatchUp()
+		companion.CatchUp(s.sq)
 	}
 }
 
-// onMove is the fake's step at an instant a move of the clock passes through (Fake.OnMove):
+// onMove is the fake's step at an instant a move of the clock passes through (companion.OnMove):
 // it makes the attempts due by then and returns the next due instant — or now, when an
 // endpoint called the fake meanwhile, so that every companion looks again at this instant.
 func (s *Fake) onMove(now time.Time) time.Time {
@@ -307,7 +308,7 @@ func (s *Fake) rearm(at int64) {
 		hd.stopWake = nil
 	}
 	hd.wakeAt = at
-	if at == 0 || s.sq.CatchesUp() {
+	if at == 0 || companion.CatchesUp(s.sq) {
 		return
 	}
 	timed, cancel := s.sq.Clock().WithDeadline(context.Background(), time.Unix(0, at))
@@ -427,7 +428,7 @@ func (e endpointStatus) Error() string {
 func (s *Fake) post(j *httpJob, req attemptRequest, now int64) (res attemptResult) {
 	n := len(j.attempts) + 1
 	in := &DeliveryAttempt{SubscriptionArn: j.sub.arn, Endpoint: req.endpoint, MessageType: j.kind, MessageID: j.messageID, N: n, Phase: j.phase}
-	sc := s.sq.BeginServiceCall(deliverOperation, sqsfake.DoorMethods, nil, in, true)
+	sc := companion.BeginServiceCall(s.sq, deliverOperation, sqsfake.DoorMethods, nil, in, true)
 	defer sc.End(nil) // a failed attempt is the endpoint's failure, not the caller's error
 	res.held = req.held
 	lose := false
@@ -483,7 +484,7 @@ func (s *Fake) postTo(j *httpJob, req attemptRequest) answer {
 	}
 	u := new(url.URL)
 	*u = *req.url // the request's own, as a server gives each
-	catchesUp := s.sq.CatchesUp()
+	catchesUp := companion.CatchesUp(s.sq)
 	ctx := &attemptCtx{Context: stepContext(catchesUp)}
 	defer ctx.cancel()
 	r := new(http.Request).WithContext(ctx)

@@ -14,7 +14,7 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/sqsfake/sqsfake"
+	"github.com/sqsfake/sqsfake/companion"
 )
 
 // HTTP/S endpoints: where the fake's POSTs go. In a Go test an endpoint is an http.Handler
@@ -304,10 +304,10 @@ func (c *attemptCtx) cancel() {
 func (s *Fake) serveMemory(h http.Handler, req *http.Request, wait time.Duration) answer {
 	w := &endpointResponse{}
 	done := make(chan any, 1)
-	catchesUp := s.sq.CatchesUp()
+	catchesUp := companion.CatchesUp(s.sq)
 	go func() {
 		if catchesUp {
-			defer s.sq.JoinStep()()
+			defer companion.JoinStep(s.sq)()
 		}
 		defer func() { done <- recover() }()
 		h.ServeHTTP(w, req)
@@ -403,7 +403,7 @@ func (t memoryTransport) RoundTrip(r *http.Request) (*http.Response, error) {
 // catches up: the endpoint's calls to the fake with it act at the step's instant.
 func stepContext(catchesUp bool) context.Context {
 	if catchesUp {
-		return sqsfake.InStep(context.Background())
+		return companion.InStep(context.Background())
 	}
 	return context.Background()
 }

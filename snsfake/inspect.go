@@ -10,6 +10,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/sns/types"
 
 	"github.com/sqsfake/sqsfake"
+	"github.com/sqsfake/sqsfake/companion"
 )
 
 // Outcome is what became of a publication for one subscription.
@@ -128,10 +129,10 @@ type Publication struct {
 // that no publication in the record names (a deleted topic's stay), is an error that wraps
 // ErrNoTopic and names the topics there are. HTTP/S deliveries come with their attempts so
 // far; like the other inspections, on a fake that follows a benbjohnson mock it first
-// catches up with the mock's own moves (sqsfake.Fake.CatchUp), so that the attempts they
+// catches up with the mock's own moves (companion.CatchUp), so that the attempts they
 // made due are made.
 func (s *Fake) Published(topic string) ([]Publication, error) {
-	s.sq.CatchUp() // on a benbjohnson mock, the HTTP/S attempts its own moves made due
+	companion.CatchUp(s.sq) // on a benbjohnson mock, the HTTP/S attempts its own moves made due
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	arn := ""
@@ -172,7 +173,7 @@ func (s *Fake) publishedTopicLocked(ref string) (string, error) {
 // if the fake knows it otherwise (the SQS MessageId of a delivery), or lists the latest
 // publications.
 func (s *Fake) Publication(messageID string) (Publication, error) {
-	s.sq.CatchUp() // on a benbjohnson mock, the HTTP/S attempts its own moves made due
+	companion.CatchUp(s.sq) // on a benbjohnson mock, the HTTP/S attempts its own moves made due
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	for _, p := range s.rec.all() {
@@ -226,7 +227,7 @@ func (s *Fake) noPublicationLocked(id string) error {
 // the queue fake's inspections do — and says so when the argument is a publication's
 // MessageId.
 func (s *Fake) Deliveries(queue string) ([]Delivery, error) {
-	s.sq.CatchUp() // on a benbjohnson mock, the HTTP/S attempts its own moves made due
+	companion.CatchUp(s.sq) // on a benbjohnson mock, the HTTP/S attempts its own moves made due
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if queue != "" && !s.queueKnownLocked(queue) {

@@ -19,7 +19,7 @@ import (
 	sqstypes "github.com/aws/aws-sdk-go-v2/service/sqs/types"
 	"github.com/aws/smithy-go"
 
-	"github.com/sqsfake/sqsfake"
+	"github.com/sqsfake/sqsfake/companion"
 	"github.com/sqsfake/sqsfake/internal/eventpattern"
 )
 
@@ -603,7 +603,7 @@ func (s *Fake) sendAs(q *queueRef, t *topic, in *sqs.SendMessageInput) (string, 
 		// One context per topic and queue region (SNS calls a queue in its own region):
 		// deliveries run one at a time, under s.mu, as WithService requires; it carries no
 		// deadline or cancellation of any caller.
-		ctx = sqsfake.WithService(context.Background(), sqsfake.ServicePrincipal{
+		ctx = companion.WithService(context.Background(), companion.ServicePrincipal{
 			Service: Principal, SourceArn: t.arn, SourceAccount: t.account, SenderID: SenderID, Region: q.region})
 		if t.deliverCtx == nil {
 			t.deliverCtx = map[string]context.Context{}
@@ -662,7 +662,7 @@ func (s *Fake) sqsInput(sub *subscription, st *publishState) *sqs.SendMessageInp
 // snsBase is the base of the URLs in envelopes: SNS's regional endpoint, or the fake's
 // server when the queue fake has WithEndpoint (so the GETs reach it).
 func (s *Fake) snsBase(region string) string {
-	if ep := s.sq.Endpoint(); ep != "" {
+	if ep := companion.Endpoint(s.sq); ep != "" {
 		return ep
 	}
 	host := "https://sns." + region + ".amazonaws.com"
