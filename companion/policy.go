@@ -33,14 +33,14 @@ type PolicyRequest struct {
 // PolicyDecision is what a ResourcePolicy decides.
 type PolicyDecision uint8
 
-// The decisions.
+// The decisions (the engine's, value for value: policy_internal_test.go).
 const (
 	// PolicyImplicitDeny: no statement allows the request.
-	PolicyImplicitDeny = PolicyDecision(bridge.ImplicitDeny)
+	PolicyImplicitDeny PolicyDecision = iota
 	// PolicyAllowed: a statement allows it and none denies it.
-	PolicyAllowed = PolicyDecision(bridge.Allowed)
+	PolicyAllowed
 	// PolicyExplicitDeny: a statement denies it.
-	PolicyExplicitDeny = PolicyDecision(bridge.ExplicitDeny)
+	PolicyExplicitDeny
 )
 
 // Decide evaluates the policy for r (no owner rule: the caller applies its own). It
