@@ -62,7 +62,9 @@
 // # Topics and subscriptions
 //
 // CreateTopic is idempotent on what is sent; GetTopicAttributes answers the full set with
-// SNS's default policy and EffectiveDeliveryPolicy; ListTopics pages by 100 in ARN order;
+// SNS's default policy and EffectiveDeliveryPolicy; a DeliveryPolicy (topic or
+// subscription) is checked, stored normalised and completed into EffectiveDeliveryPolicy as
+// AWS does (deliverypolicy.go, SPEC-sns.md §14.5); ListTopics pages by 100 in ARN order;
 // tags, AddPermission/RemovePermission (the policy re-serialised with sorted keys), and
 // Get/PutDataProtectionPolicy (stored, not applied). A topic's Policy is decided with the
 // queue fake's policy engine: the owner's account acts unless it explicitly denies; another
@@ -127,7 +129,7 @@
 //     at once.
 //   - KMS (KmsMasterKeyId is stored), message archiving and replay (ArchivePolicy and
 //     ReplayPolicy are stored), delivery status logging (the feedback attributes are
-//     stored), DeliveryPolicy normalisation (stored as given).
+//     stored).
 //   - The 200-filter-policy and subscription quotas (the topic quotas are: 100,000 standard
 //     and 1,000 FIFO topics per account and region).
 //   - AuthenticateOnUnsubscribe and the UnsubscribeConfirmation it leads to.

@@ -37,8 +37,9 @@ type subscription struct {
 	compiled *eventpattern.Pattern
 	redrive  string // RedrivePolicy text
 	dlqArn   string
-	extra    map[string]string // DeliveryPolicy, SubscriptionRoleArn, ReplayPolicy
-	queue    queueRef          // sqs: the queue the endpoint names
+	extra    map[string]string   // DeliveryPolicy (normalised), SubscriptionRoleArn, ReplayPolicy
+	delivery *subscriptionPolicy // DeliveryPolicy, parsed (deliverypolicy.go); nil: none
+	queue    queueRef            // sqs: the queue the endpoint names
 	dlq      queueRef
 }
 
@@ -296,10 +297,20 @@ func (s *Fake) setSubscriptionAttribute(sub *subscription, name, v, prefix strin
 		}
 		sub.redrive, sub.dlqArn, sub.dlq = v, dlq.arn, dlq
 	case "DeliveryPolicy":
-		if sub.protocol != "http" && sub.protocol != "https" || !isJSONOrEmpty(v) {
+		if sub.protocol != "http" && sub.protocol != "https" {
 			return errInvalidParameter(prefix + "DeliveryPolicy")
 		}
-		sub.setExtra(name, v)
+		if v == "" {
+			sub.delivery = nil
+			sub.setExtra(name, "")
+			return nil
+		}
+		sp, e := parseSubscriptionPolicy(prefix, v)
+		if e != nil {
+			return e
+		}
+		sub.delivery = sp
+		sub.setExtra(name, sp.String())
 	case "SubscriptionRoleArn":
 		if sub.protocol != "firehose" {
 			return errInvalidParameter(prefix + "SubscriptionRoleArn")
@@ -349,7 +360,7 @@ func (sub *subscription) attributes() map[string]string {
 	}
 	maps.Copy(a, sub.extra)
 	if sub.protocol == "http" || sub.protocol == "https" {
-		a["EffectiveDeliveryPolicy"] = cmpOr(sub.extra["DeliveryPolicy"], EffectiveDeliveryPolicy)
+		a["EffectiveDeliveryPolicy"] = effectiveSubscriptionPolicy(sub.delivery, sub.t.delivery)
 	}
 	return a
 }

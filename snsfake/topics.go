@@ -27,6 +27,7 @@ type topic struct {
 	subs                       []*subscription // in the order they were created
 	dedup                      map[string]dedupHit
 	policy                     *sqsfake.ResourcePolicy    // Policy, compiled
+	delivery                   *topicPolicy               // DeliveryPolicy, parsed (deliverypolicy.go); nil: none
 	deliverCtx                 map[string]context.Context // by queue region: the contexts its deliveries are SendMessage calls in
 }
 
@@ -38,7 +39,8 @@ type dedupHit struct {
 }
 
 const (
-	// EffectiveDeliveryPolicy is the EffectiveDeliveryPolicy of every topic (SPEC-sns.md §4.3).
+	// EffectiveDeliveryPolicy is the EffectiveDeliveryPolicy of a topic without a
+	// DeliveryPolicy (SPEC-sns.md §4.3).
 	EffectiveDeliveryPolicy = `{"http":{"defaultHealthyRetryPolicy":{"minDelayTarget":20,"maxDelayTarget":20,"numRetries":3,"numMaxDelayRetries":0,"numNoDelayRetries":0,"numMinDelayRetries":0,"backoffFunction":"linear"},"disableSubscriptionOverrides":false,"defaultRequestPolicy":{"headerContentType":"text/plain; charset=UTF-8"}}}`
 
 	maxTopicTags  = 50
@@ -98,7 +100,7 @@ var topicAttributes = func() map[string]topicAttribute {
 	m := map[string]topicAttribute{
 		"DisplayName":               {},
 		"Policy":                    {check: validPolicy},
-		"DeliveryPolicy":            {check: isJSONOrEmpty},
+		"DeliveryPolicy":            {}, // checked by parseTopicPolicy
 		"SignatureVersion":          {check: oneOf("1", "2")},
 		"ContentBasedDeduplication": {fifoOnly: true, check: isBool},
 		"FifoThroughputScope":       {fifoOnly: true, check: oneOf("Topic", "MessageGroup")},
@@ -127,6 +129,10 @@ func checkTopicAttribute(prefix, name, v string, fifo bool) *snsError {
 	if !ok || a.fifoOnly && !fifo || a.standardOnly && fifo {
 		return errInvalidParameter(prefix + "AttributeName")
 	}
+	if name == "DeliveryPolicy" && v != "" {
+		_, err := parseTopicPolicy(prefix, v)
+		return err
+	}
 	if a.check != nil && !a.check(v) {
 		if name == "Policy" {
 			// SNS's answer to a policy it cannot read, as users report it (UNVERIFIED
@@ -138,12 +144,26 @@ func checkTopicAttribute(prefix, name, v string, fifo bool) *snsError {
 	return nil
 }
 
-// normalizeTopicAttribute is the stored form of a value: booleans lower case.
+// normalizeTopicAttribute is the stored form of a checked value: booleans lower case, a
+// DeliveryPolicy as SNS re-writes it (deliverypolicy.go).
 func normalizeTopicAttribute(name, v string) string {
-	if name == "ContentBasedDeduplication" {
+	switch name {
+	case "ContentBasedDeduplication":
 		return strings.ToLower(v)
+	case "DeliveryPolicy":
+		if tp, err := parseTopicPolicy("", v); err == nil && v != "" {
+			return tp.String()
+		}
 	}
 	return v
+}
+
+// setDeliveryPolicy parses the topic's stored DeliveryPolicy (checked already).
+func (t *topic) setDeliveryPolicy() {
+	t.delivery = nil
+	if v := t.attrs["DeliveryPolicy"]; v != "" {
+		t.delivery, _ = parseTopicPolicy("", v)
+	}
 }
 
 func isTopicNameChar(c byte) bool {
@@ -256,6 +276,7 @@ func (s *Fake) createTopic(c *call, in *sns.CreateTopicInput) (string, *snsError
 	}
 	t.dataProtection = aws.ToString(in.DataProtectionPolicy)
 	t.compilePolicy()
+	t.setDeliveryPolicy()
 	s.topics[arn] = t
 	s.counts[topicKind{t.account, t.region, t.fifo}]++
 	return arn, nil
@@ -422,7 +443,7 @@ func (t *topic) attributes() map[string]string {
 	a := maps.Clone(t.attrs)
 	a["TopicArn"] = t.arn
 	a["Owner"] = t.account
-	a["EffectiveDeliveryPolicy"] = EffectiveDeliveryPolicy
+	a["EffectiveDeliveryPolicy"] = t.delivery.effective()
 	a["SubscriptionsConfirmed"] = strconv.Itoa(confirmed)
 	a["SubscriptionsPending"] = strconv.Itoa(pending)
 	a["SubscriptionsDeleted"] = "0"
@@ -462,8 +483,11 @@ func (s *Fake) SetTopicAttributes(ctx context.Context, params *sns.SetTopicAttri
 	default:
 		t.attrs[name] = normalizeTopicAttribute(name, v)
 	}
-	if name == "Policy" {
+	switch name {
+	case "Policy":
 		t.compilePolicy()
+	case "DeliveryPolicy":
+		t.setDeliveryPolicy()
 	}
 	return &sns.SetTopicAttributesOutput{}, nil
 }
