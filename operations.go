@@ -142,7 +142,9 @@ func (f *Fake) PurgeQueue(ctx context.Context, params *sqs.PurgeQueueInput, optF
 }
 
 // ReceiveMessage receives up to 10 messages, long-polling on the fake's clock when the wait
-// time is above zero.
+// time is above zero. A long poll whose context is canceled with the cause
+// http.ErrServerClosed — a server shutting down — ends as a wait with nothing to deliver
+// does: an empty output and no error.
 func (f *Fake) ReceiveMessage(ctx context.Context, params *sqs.ReceiveMessageInput, optFns ...func(*sqs.Options)) (*sqs.ReceiveMessageOutput, error) {
 	return invokeChecked(f, ctx, "ReceiveMessage", params, optFns, func(f *Fake, in *sqs.ReceiveMessageInput, c call) (*sqs.ReceiveMessageOutput, error) {
 		return f.receiveMessage(ctx, c.who, in, explicitMembersOf(ctx), c.id)

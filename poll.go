@@ -2,7 +2,9 @@ package sqsfake
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"net/http"
 	"slices"
 	"time"
 
@@ -20,6 +22,17 @@ import (
 //
 // Advance moves the clock from one poller event to the next and serves the pollers at each,
 // so that a poll's outcome does not depend on goroutine scheduling.
+//
+// A server that shuts down ends its long polls as SQS ends a wait with nothing to deliver:
+// an empty answer, not an error. A poll whose context is canceled with the cause
+// http.ErrServerClosed (context.WithCancelCause, as cmd/sqsfake cancels its requests'
+// base context on SIGTERM) returns an empty ReceiveMessageOutput and no error, so that a
+// client's SDK gets a 200 and its caller exits cleanly.
+
+// serverClosing reports whether ctx ended because the server serving it is shutting down.
+func serverClosing(ctx context.Context) bool {
+	return errors.Is(context.Cause(ctx), http.ErrServerClosed)
+}
 
 // poller is one parked long poll.
 type poller struct {
@@ -158,6 +171,11 @@ func (f *Fake) longPoll(ctx context.Context, q *queue, p *receiveParams, now int
 		pl.kick = nil
 		if ctx.Err() != nil {
 			f.dropPoll(pl)
+			if serverClosing(ctx) {
+				q.stats.emptyReceives++
+				f.mu.Unlock()
+				return &sqs.ReceiveMessageOutput{}, nil
+			}
 			f.mu.Unlock()
 			return nil, contextError(ctx)
 		}

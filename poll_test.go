@@ -3,6 +3,7 @@ package sqsfake
 import (
 	"context"
 	"errors"
+	"net/http"
 	"testing"
 	"testing/synctest"
 	"time"
@@ -219,6 +220,25 @@ func TestLongPollEndsWithTheCallersContext(t *testing.T) {
 	r = <-ch
 	require.ErrorIs(t, r.err, context.DeadlineExceeded)
 	assert.Equal(t, "operation error SQS: ReceiveMessage, https response error StatusCode: 0, RequestID: , canceled, context deadline exceeded", r.err.Error())
+}
+
+func TestAServerShuttingDownEndsItsLongPollsEmpty(t *testing.T) {
+	f := New()
+	q := mustCreateQueue(t, f, "q", nil)
+	ctx, cancel := context.WithCancelCause(context.Background())
+	ch := startPoll(t, ctx, f, &sqs.ReceiveMessageInput{QueueUrl: q, WaitTimeSeconds: 20})
+	cancel(http.ErrServerClosed)
+	r := <-ch
+	require.NoError(t, r.err)
+	assert.Equal(t, &sqs.ReceiveMessageOutput{}, r.out)
+	assert.Equal(t, DefaultStart, r.at, "answered at once, as a wait that ended")
+	assert.Equal(t, 0, f.Pollers())
+	info, err := f.Queue("q")
+	require.NoError(t, err)
+	assert.Equal(t, int64(1), info.Stats.NumberOfEmptyReceives)
+	calls := f.Calls(CallFilter{Operation: "ReceiveMessage"})
+	require.Len(t, calls, 1)
+	assert.NoError(t, calls[0].Err)
 }
 
 func TestDeletingAQueueEndsItsLongPolls(t *testing.T) {

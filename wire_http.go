@@ -22,6 +22,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/sqs"
 	"github.com/aws/aws-sdk-go-v2/service/sqs/types"
 	"github.com/aws/smithy-go"
+	"github.com/sqsfake/sqsfake/internal/reqlog"
 )
 
 // Door 3: SQS's wire protocol, awsJson1_0 (SPEC.md §2, ECOSYSTEM.md §2.5). A request is a POST
@@ -198,6 +199,11 @@ func writeAnswer(w http.ResponseWriter, status int, contentType []string, reques
 func (h *wireHandler) call(op wireOp, name string, r *http.Request, body []byte, who *identity) (smithy.Serializable, string, error) {
 	cn := &callNumber{door: DoorHTTP, as: who}
 	out, err := op.run(h.f, context.WithValue(r.Context(), callNumberKey{}, cn), body, r)
+	if err != nil && r.Context().Err() != nil && !serverClosing(r.Context()) {
+		// The request's context ended: its client went away (a long poll it canceled); the
+		// answer reaches no one. The server's log says so rather than log a 503.
+		reqlog.SetGone(r.Context(), "it canceled the request while the call ran or waited")
+	}
 	if err != nil && cn.n == 0 {
 		return nil, h.refuse(name, wireErrorOf(err), who), err
 	}
@@ -282,6 +288,9 @@ func readBody(w http.ResponseWriter, r *http.Request) (*bytes.Buffer, *wireError
 		if errors.As(err, &tooLarge) {
 			return buf, errTooLarge
 		}
+		// The body ended before its length, or the connection broke: the client went away
+		// mid-request, and the refusal reaches no one (the server's log says so).
+		reqlog.SetGone(r.Context(), "its request body was cut after "+strconv.Itoa(buf.Len())+" bytes ("+err.Error()+")")
 		return buf, serializationError("could not read the request body: " + err.Error())
 	}
 	return buf, nil

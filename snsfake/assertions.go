@@ -21,12 +21,13 @@ func AssertPublished(t sqsfake.TestingT, s *Fake, topic string, n int, msgAndArg
 	if h, ok := t.(tHelper); ok {
 		h.Helper()
 	}
-	info, ok := s.Topic(topic)
-	if !ok {
-		return fail(t, fmt.Sprintf("expected %d publication(s) to topic %s, but there is no such topic", n, topic), msgAndArgs)
+	info, err := s.Topic(topic)
+	if err != nil {
+		return fail(t, fmt.Sprintf("expected %d publication(s) to topic %s, but %s", n, topic, strings.TrimPrefix(err.Error(), "snsfake: ")), msgAndArgs)
 	}
+	pubs, _ := s.Published(info.Arn)
 	var got []Publication
-	for _, p := range s.Published(info.Arn) {
+	for _, p := range pubs {
 		if !p.Confirmation {
 			got = append(got, p)
 		}
@@ -50,12 +51,15 @@ func AssertDelivered(t sqsfake.TestingT, s *Fake, messageID, queue string, msgAn
 	if h, ok := t.(tHelper); ok {
 		h.Helper()
 	}
-	p, ok := s.Publication(messageID)
-	if !ok {
-		return fail(t, fmt.Sprintf("expected message %s to be delivered into %s, but nothing with that MessageId was published", messageID, queue), msgAndArgs)
+	p, err := s.Publication(messageID)
+	if err != nil {
+		return fail(t, fmt.Sprintf("expected message %s to be delivered into %s, but %s", messageID, queue, strings.TrimPrefix(err.Error(), "snsfake: ")), msgAndArgs)
 	}
 	if p.deliveredInto(queue) {
 		return true
+	}
+	if err := s.knownQueue(queue); err != nil {
+		return fail(t, fmt.Sprintf("expected message %s to be delivered into %s, but %s\n%s", messageID, queue, strings.TrimPrefix(err.Error(), "snsfake: "), p.explain()), msgAndArgs)
 	}
 	return fail(t, fmt.Sprintf("expected message %s to be delivered into %s, but it was not:\n%s", messageID, queue, p.explain()), msgAndArgs)
 }
@@ -67,12 +71,16 @@ func AssertNotDelivered(t sqsfake.TestingT, s *Fake, messageID, queue string, ms
 	if h, ok := t.(tHelper); ok {
 		h.Helper()
 	}
-	p, ok := s.Publication(messageID)
-	if !ok {
-		return fail(t, fmt.Sprintf("expected message %s not to be delivered into %s, but nothing with that MessageId was published", messageID, queue), msgAndArgs)
+	p, err := s.Publication(messageID)
+	if err != nil {
+		return fail(t, fmt.Sprintf("expected message %s not to be delivered into %s, but %s", messageID, queue, strings.TrimPrefix(err.Error(), "snsfake: ")), msgAndArgs)
 	}
 	if p.deliveredInto(queue) {
 		return fail(t, fmt.Sprintf("expected message %s not to be delivered into %s, but it was:\n%s", messageID, queue, p.explain()), msgAndArgs)
+	}
+	// A queue that does not exist was not delivered into, but a typo must not pass.
+	if err := s.knownQueue(queue); err != nil {
+		return fail(t, fmt.Sprintf("expected message %s not to be delivered into %s, but %s\n%s", messageID, queue, strings.TrimPrefix(err.Error(), "snsfake: "), p.explain()), msgAndArgs)
 	}
 	return true
 }
@@ -136,4 +144,15 @@ func (p Publication) deliveredInto(queue string) bool {
 		}
 	}
 	return false
+}
+
+// knownQueue returns the error Deliveries gives for a queue that neither exists nor was ever
+// subscribed, or nil.
+func (s *Fake) knownQueue(queue string) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.queueKnownLocked(queue) {
+		return nil
+	}
+	return s.noQueueLocked(queue)
 }

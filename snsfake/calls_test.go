@@ -57,7 +57,7 @@ func TestFaultsInjectedOnSNSOperations(t *testing.T) {
 	var throttled *types.ThrottledException
 	require.True(t, errors.As(err, &throttled), "got %v", err)
 	assert.Contains(t, err.Error(), "StatusCode: 429")
-	assert.Empty(t, s.Published(topic), "a call the fault failed does not run")
+	assert.Empty(t, published(t, s, topic), "a call the fault failed does not run")
 	_, err = s.Client().Publish(ctx, &sns.PublishInput{TopicArn: aws.String(topic), Message: aws.String("m")})
 	require.NoError(t, err, "Times: 1")
 	assert.Len(t, receiveAll(t, f, "q"), 1)
@@ -75,7 +75,7 @@ func TestFaultsInjectedOnSNSOperations(t *testing.T) {
 	out, err := s.Publish(ctx, &sns.PublishInput{TopicArn: aws.String(topic), Message: aws.String("m2")})
 	require.NoError(t, err)
 	remove2()
-	p, _ := s.Publication(*out.MessageId)
+	p := publication(t, s, *out.MessageId)
 	assert.Equal(t, snsfake.Lost, p.Deliveries[0].Outcome)
 	assert.Equal(t, "InternalError: We encountered an internal error. Please try again.", p.Deliveries[0].Reason)
 

@@ -6,14 +6,26 @@
 //	f := sqsfake.New()
 //	topics := snsfake.New(f)
 //	tp, _ := topics.CreateTopic(ctx, &sns.CreateTopicInput{Name: aws.String("orders")})
-//	// The queue's policy must let the topic send, as on AWS:
-//	f.CreateQueue(ctx, &sqs.CreateQueueInput{QueueName: aws.String("billing"),
-//		Attributes: map[string]string{"Policy": snsfake.QueuePolicy(queueArn, *tp.TopicArn)}})
-//	topics.Subscribe(ctx, &sns.SubscribeInput{TopicArn: tp.TopicArn, Protocol: aws.String("sqs"), Endpoint: aws.String(queueArn)})
+//	f.CreateQueue(ctx, &sqs.CreateQueueInput{QueueName: aws.String("billing")})
+//	// The queue's Policy must let the topic send, as on AWS: SubscribeQueue adds the
+//	// statement the SQS console adds, then subscribes the queue.
+//	topics.SubscribeQueue(ctx, *tp.TopicArn, "billing", nil)
 //	out, _ := topics.Publish(ctx, &sns.PublishInput{TopicArn: tp.TopicArn, Message: aws.String("hi")})
 //	snsfake.AssertDelivered(t, topics, *out.MessageId, "billing")
 //
-// The name avoids a clash with the SDK's package sns in the same file.
+// The name avoids a clash with the SDK's package sns in the same file. The SDK's sns and sqs
+// both have a package types: a file that uses both imports one under another name, as this
+// package's examples do (snstypes "github.com/aws/aws-sdk-go-v2/service/sns/types").
+//
+// Without the policy a delivery is lost, as on AWS, and Publish still succeeds: Deliveries
+// and Publication say why, AssertDelivered prints it, and the server's -v log
+// (cmd/sqsfake) writes a line for each delivery a queue refused. From the AWS CLI or boto3,
+// docs/wire.md ("SNS into a queue") sets the same policy with set-queue-attributes.
+//
+// The inspections follow the queue fake's rule: one that names a topic, a queue or a
+// publication that does not exist returns an error wrapping ErrNoTopic, sqsfake.ErrNoQueue
+// or ErrNoPublication that lists what there is (and what the name is, if the fake knows it
+// otherwise), never an empty result; the assertions fail with that text.
 //
 // # Built on the queue fake
 //

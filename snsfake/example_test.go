@@ -10,7 +10,7 @@ import (
 	"github.com/aws/aws-lambda-go/events"
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/sns"
-	"github.com/aws/aws-sdk-go-v2/service/sns/types"
+	snstypes "github.com/aws/aws-sdk-go-v2/service/sns/types"
 	"github.com/aws/aws-sdk-go-v2/service/sqs"
 
 	"github.com/sqsfake/sqsfake"
@@ -45,26 +45,29 @@ func bodies(f *sqsfake.Fake, queue string) []string {
 }
 
 // A topic fans out to two queues, each subscription with its own filter policy: one on a
-// message attribute, one on the body.
+// message attribute, one on the body. SubscribeQueue writes into each queue's Policy the
+// statement that lets the topic send, then subscribes it.
 func Example_fanOutWithFilters() {
 	ctx := context.Background()
 	f := sqsfake.New()
 	topics := snsfake.New(f)
 	tp, _ := topics.CreateTopic(ctx, &sns.CreateTopicInput{Name: aws.String("orders")})
-	for name, sub := range map[string]map[string]string{
-		"eu-orders": {"FilterPolicy": `{"region":["eu"]}`, "RawMessageDelivery": "true"},
-		"big-orders": {"FilterPolicyScope": "MessageBody", "FilterPolicy": `{"total":[{"numeric":[">=",100]}]}`,
-			"RawMessageDelivery": "true"},
+	for _, q := range []struct {
+		name string
+		sub  map[string]string
+	}{
+		{"eu-orders", map[string]string{"FilterPolicy": `{"region":["eu"]}`, "RawMessageDelivery": "true"}},
+		{"big-orders", map[string]string{"FilterPolicyScope": "MessageBody", "FilterPolicy": `{"total":[{"numeric":[">=",100]}]}`,
+			"RawMessageDelivery": "true"}},
 	} {
-		_, err := topics.Subscribe(ctx, &sns.SubscribeInput{TopicArn: tp.TopicArn, Protocol: aws.String("sqs"),
-			Endpoint: aws.String(queueFor(f, name, *tp.TopicArn)), Attributes: sub})
-		if err != nil {
+		_, _ = f.CreateQueue(ctx, &sqs.CreateQueueInput{QueueName: aws.String(q.name)})
+		if _, err := topics.SubscribeQueue(ctx, *tp.TopicArn, q.name, q.sub); err != nil {
 			panic(err)
 		}
 	}
 	for _, o := range []struct{ region, body string }{{"eu", `{"total":20}`}, {"us", `{"total":250}`}, {"eu", `{"total":120}`}} {
 		_, err := topics.Publish(ctx, &sns.PublishInput{TopicArn: tp.TopicArn, Message: aws.String(o.body),
-			MessageAttributes: map[string]types.MessageAttributeValue{"region": {DataType: aws.String("String"), StringValue: aws.String(o.region)}}})
+			MessageAttributes: map[string]snstypes.MessageAttributeValue{"region": {DataType: aws.String("String"), StringValue: aws.String(o.region)}}})
 		if err != nil {
 			panic(err)
 		}
@@ -88,7 +91,7 @@ func Example_rawVersusEnveloped() {
 			Endpoint: aws.String(queueFor(f, q.name, *tp.TopicArn)), Attributes: map[string]string{"RawMessageDelivery": q.raw}})
 	}
 	_, _ = topics.Publish(ctx, &sns.PublishInput{TopicArn: tp.TopicArn, Message: aws.String("hello"),
-		MessageAttributes: map[string]types.MessageAttributeValue{"kind": {DataType: aws.String("String"), StringValue: aws.String("greeting")}}})
+		MessageAttributes: map[string]snstypes.MessageAttributeValue{"kind": {DataType: aws.String("String"), StringValue: aws.String("greeting")}}})
 
 	fmt.Println("raw:", bodies(f, "raw")[0])
 	var env map[string]any
@@ -112,8 +115,8 @@ func Example_lostToAQueuePolicy() {
 	out, err := topics.Publish(ctx, &sns.PublishInput{TopicArn: tp.TopicArn, Message: aws.String("disk full")})
 	fmt.Println("publish error:", err)
 	fmt.Println("in the queue:", len(bodies(f, "no-policy")))
-	d := topics.Deliveries("no-policy")[0]
-	fmt.Println(d.Outcome, "-", d.Reason)
+	ds, _ := topics.Deliveries("no-policy")
+	fmt.Println(ds[0].Outcome, "-", ds[0].Reason)
 	p, _ := topics.Publication(*out.MessageId)
 	fmt.Println(len(p.Deliveries), "delivery recorded")
 	// Output:
@@ -121,6 +124,32 @@ func Example_lostToAQueuePolicy() {
 	// in the queue: 0
 	// lost - AccessDenied: User: sns.amazonaws.com is not authorized to perform: sqs:sendmessage on resource: arn:aws:sqs:us-east-1:123456789012:no-policy because no resource-based policy allows the sqs:sendmessage action
 	// 1 delivery recorded
+}
+
+// SNS into a queue in three statements: the topic, the queue, and SubscribeQueue, which adds
+// to the queue's own Policy the statement the SQS console adds ("Subscribe to Amazon SNS
+// topic") and subscribes the queue. The policy is AWS's shape, readable and editable as any.
+func ExampleFake_SubscribeQueue() {
+	ctx := context.Background()
+	f := sqsfake.New()
+	topics := snsfake.New(f)
+
+	tp, _ := topics.CreateTopic(ctx, &sns.CreateTopicInput{Name: aws.String("orders")})
+	_, _ = f.CreateQueue(ctx, &sqs.CreateQueueInput{QueueName: aws.String("billing")})
+	_, err := topics.SubscribeQueue(ctx, *tp.TopicArn, "billing", map[string]string{"RawMessageDelivery": "true"})
+	fmt.Println("subscribed:", err)
+
+	out, _ := topics.Publish(ctx, &sns.PublishInput{TopicArn: tp.TopicArn, Message: aws.String("order 1")})
+	p, _ := topics.Publication(*out.MessageId)
+	fmt.Println(p.Deliveries[0].Outcome, "into billing:", bodies(f, "billing"))
+	info, _ := f.Queue("billing")
+	var policy struct{ Statement []map[string]any }
+	_ = json.Unmarshal([]byte(info.Attributes["Policy"]), &policy)
+	fmt.Println(policy.Statement[0]["Sid"], policy.Statement[0]["Principal"], policy.Statement[0]["Action"], policy.Statement[0]["Condition"])
+	// Output:
+	// subscribed: <nil>
+	// delivered into billing: [order 1]
+	// topic-subscription-arn:aws:sns:us-east-1:123456789012:orders map[AWS:*] SQS:SendMessage map[ArnLike:map[aws:SourceArn:arn:aws:sns:us-east-1:123456789012:orders]]
 }
 
 // A FIFO topic feeds a FIFO queue that a Lambda function consumes (lambdasqs): the
@@ -214,7 +243,7 @@ func Example_faultsOnPublish() {
 	fmt.Println(len(f.Calls(sqsfake.CallFilter{Operation: "SNS.Publish"})), "SNS.Publish calls")
 
 	f.InjectFault(sqsfake.Fault{Operation: "SNS.PublishBatch", Times: 1, FailEntries: func(id string) bool { return id == "b" }})
-	out, _ := topics.PublishBatch(ctx, &sns.PublishBatchInput{TopicArn: tp.TopicArn, PublishBatchRequestEntries: []types.PublishBatchRequestEntry{
+	out, _ := topics.PublishBatch(ctx, &sns.PublishBatchInput{TopicArn: tp.TopicArn, PublishBatchRequestEntries: []snstypes.PublishBatchRequestEntry{
 		{Id: aws.String("a"), Message: aws.String("order 2")}, {Id: aws.String("b"), Message: aws.String("order 3")}}})
 	fmt.Println(len(out.Successful), "published;", *out.Failed[0].Id, "failed with", *out.Failed[0].Code)
 	// Output:

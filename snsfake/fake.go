@@ -39,6 +39,7 @@ type Fake struct {
 	scratchIn     sqs.SendMessageInput                      // the SendMessage of a delivery (publish.go)
 	pst           publishState                              // the publish being delivered (publish.go)
 	deliveryArena []Delivery                                // where publications' Deliveries are carved from (publish.go)
+	logCtx        context.Context                           // the server's request log deliveries note failures in (wirelog.go)
 }
 
 // New returns an SNS fake on f: it shares f's clock, seed, account and region, and Reset

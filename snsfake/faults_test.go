@@ -55,7 +55,7 @@ func TestALostResponseOnPublishDeliversButTheCallerSeesAFailureThroughEveryDoor(
 				assert.ErrorIs(t, err, sqsfake.ErrLostResponse)
 				assert.ErrorIs(t, err, context.DeadlineExceeded, "it reads as the client's own timeout")
 			}
-			require.Len(t, s.Published(topic), 1, "the publish took effect")
+			require.Len(t, published(t, s, topic), 1, "the publish took effect")
 			assert.Len(t, receiveAll(t, f, "q"), 1, "and was delivered")
 			calls := f.Calls(sqsfake.CallFilter{Operation: "SNS.Publish"})
 			require.Len(t, calls, 1)
@@ -75,7 +75,7 @@ func TestALostResponseWithAnErrorAnswersThatError(t *testing.T) {
 	_, err := s.Publish(context.Background(), &sns.PublishInput{TopicArn: &topic, Message: aws.String("m")})
 	var internal *types.InternalErrorException
 	require.True(t, errors.As(err, &internal), "got %v", err)
-	assert.Len(t, s.Published(topic), 1, "the publish took effect before its answer was lost")
+	assert.Len(t, published(t, s, topic), 1, "the publish took effect before its answer was lost")
 }
 
 func TestLatencyOnAnSNSOperationHoldsTheAnswerUntilTheClockMovesPastIt(t *testing.T) {
@@ -95,7 +95,7 @@ func TestLatencyOnAnSNSOperationHoldsTheAnswerUntilTheClockMovesPastIt(t *testin
 		done <- result{out, err, f.Now()}
 	}()
 	require.NoError(t, f.WaitForPollers(context.Background(), 1))
-	assert.Len(t, s.Published(topic), 1, "the publish took effect before its answer")
+	assert.Len(t, published(t, s, topic), 1, "the publish took effect before its answer")
 	assert.Len(t, receiveAll(t, f, "q"), 1)
 	f.Advance(2*time.Second - time.Nanosecond)
 	select {
@@ -107,7 +107,7 @@ func TestLatencyOnAnSNSOperationHoldsTheAnswerUntilTheClockMovesPastIt(t *testin
 	r := <-done
 	require.NoError(t, r.err)
 	assert.Equal(t, start.Add(2*time.Second), r.at)
-	assert.Equal(t, s.Published(topic)[0].MessageID, *r.out.MessageId)
+	assert.Equal(t, published(t, s, topic)[0].MessageID, *r.out.MessageId)
 	calls := f.Calls(sqsfake.CallFilter{Operation: "SNS.Publish"})
 	require.Len(t, calls, 1)
 	assert.True(t, calls[0].Waited)
@@ -128,7 +128,7 @@ func TestLatencyWithAnErrorFailsAnSNSCallLateWithoutRunningIt(t *testing.T) {
 	err := <-done
 	var throttled *types.ThrottledException
 	require.True(t, errors.As(err, &throttled), "got %v", err)
-	assert.Empty(t, s.Published(topic))
+	assert.Empty(t, published(t, s, topic))
 }
 
 func TestAHeldSNSCallEndsWithItsContext(t *testing.T) {
@@ -167,11 +167,11 @@ func TestFailEntriesFailsOnlyThePickedPublishBatchEntries(t *testing.T) {
 			assert.Equal(t, []types.BatchResultErrorEntry{{Id: aws.String("b"), Code: aws.String(tc.code), Message: aws.String(tc.msg), SenderFault: tc.senderFault}}, out.Failed)
 			require.Len(t, out.Successful, 2)
 			assert.Equal(t, []string{"a", "c"}, []string{*out.Successful[0].Id, *out.Successful[1].Id})
-			var published []string
-			for _, p := range s.Published(topic) {
-				published = append(published, p.Message)
+			var messages []string
+			for _, p := range published(t, s, topic) {
+				messages = append(messages, p.Message)
 			}
-			assert.Equal(t, []string{"A", "C"}, published, "a failed entry is not published")
+			assert.Equal(t, []string{"A", "C"}, messages, "a failed entry is not published")
 			assert.Len(t, receiveAll(t, f, "q"), 2)
 
 			// A batch in which FailEntries picks nothing is left alone.

@@ -34,17 +34,17 @@ func TestFilterPoliciesChooseTheSubscriptionsAMessageReaches(t *testing.T) {
 	assert.Len(t, receiveAll(t, f, "orders"), 2)
 	assert.Len(t, receiveAll(t, f, "big"), 2)
 	var outcomes []string
-	for _, d := range s.Deliveries("big") {
+	for _, d := range deliveries(t, s, "big") {
 		outcomes = append(outcomes, d.Outcome.String())
 	}
 	assert.Equal(t, []string{"filtered", "delivered", "delivered"}, outcomes)
-	d := s.Deliveries("orders")[1]
+	d := deliveries(t, s, "orders")[1]
 	assert.Equal(t, snsfake.Filtered, d.Outcome)
 	assert.Equal(t, `{"kind":["order"]}`, d.FilterPolicy)
 	assert.Equal(t, "MessageAttributes", d.FilterPolicyScope)
 
 	// A policy set later applies to the next publish; removing it lets everything through.
-	subs := s.Deliveries("orders")[0].SubscriptionArn
+	subs := deliveries(t, s, "orders")[0].SubscriptionArn
 	_, err = s.SetSubscriptionAttributes(ctx, &sns.SetSubscriptionAttributesInput{SubscriptionArn: aws.String(subs), AttributeName: aws.String("FilterPolicy"), AttributeValue: aws.String("")})
 	require.NoError(t, err)
 	publish("refund", `{}`)

@@ -1,12 +1,15 @@
 package snsfake
 
 import (
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/service/sns/types"
+
+	"github.com/sqsfake/sqsfake"
 )
 
 // Outcome is what became of a publication for one subscription.
@@ -95,42 +98,108 @@ type Publication struct {
 	attrs []packedAttr // MessageAttributes as the record keeps them
 }
 
-// Published returns the publications of a topic (its ARN; "" for every topic), oldest
-// first, copied.
-func (s *Fake) Published(topicArn string) []Publication {
+// Published returns the publications of a topic (its ARN, or its name in the fake's account
+// and region; "" for every topic), oldest first, copied. A topic that does not exist, and
+// that no publication in the record names (a deleted topic's stay), is an error that wraps
+// ErrNoTopic and names the topics there are.
+func (s *Fake) Published(topic string) ([]Publication, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	arn := ""
+	if topic != "" {
+		var err error
+		if arn, err = s.publishedTopicLocked(topic); err != nil {
+			return nil, err
+		}
+	}
 	var out []Publication
 	for _, p := range s.pubs {
-		if topicArn == "" || p.TopicArn == topicArn {
+		if arn == "" || p.TopicArn == arn {
 			p.MessageAttributes = unpackAttrs(p.attrs)
 			p.Deliveries = slices.Clone(p.Deliveries)
 			out = append(out, p)
 		}
 	}
-	return out
+	return out, nil
 }
 
-// Publication returns the publication with the MessageId (the first one: a duplicate
-// shares its MessageId).
-func (s *Fake) Publication(messageID string) (Publication, bool) {
+// publishedTopicLocked resolves the topic Published names: a topic of the fake, or one a
+// publication in the record names. s.mu is held.
+func (s *Fake) publishedTopicLocked(ref string) (string, error) {
+	if t := s.topicByRefLocked(ref); t != nil {
+		return t.arn, nil
+	}
+	for _, p := range s.pubs {
+		if p.TopicArn == ref {
+			return ref, nil
+		}
+	}
+	return "", s.noTopicLocked(ref)
+}
+
+// Publication returns the publication with the MessageId Publish or PublishBatch answered
+// (the first one: a duplicate shares its MessageId), or a SubscriptionConfirmation's. When
+// nothing was published with it, the error wraps ErrNoPublication and says what the id is
+// if the fake knows it otherwise (the SQS MessageId of a delivery), or lists the latest
+// publications.
+func (s *Fake) Publication(messageID string) (Publication, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	for _, p := range s.pubs {
 		if p.MessageID == messageID {
 			p.MessageAttributes = unpackAttrs(p.attrs)
 			p.Deliveries = slices.Clone(p.Deliveries)
-			return p, true
+			return p, nil
 		}
 	}
-	return Publication{}, false
+	return Publication{}, s.noPublicationLocked(messageID)
+}
+
+// noPublicationLocked says that nothing was published with the MessageId id. s.mu is held.
+func (s *Fake) noPublicationLocked(id string) error {
+	var b strings.Builder
+	fmt.Fprintf(&b, "nothing was published with MessageId %s", id)
+	for _, p := range s.pubs {
+		for _, d := range p.Deliveries {
+			if d.SQSMessageID != "" && d.SQSMessageID == id {
+				fmt.Fprintf(&b, "; %s is the SQS MessageId of publication %s's delivery into %s (Publication takes the MessageId Publish answered: %s)",
+					id, p.MessageID, d.Endpoint, p.MessageID)
+				return &inspectError{text: b.String(), kind: ErrNoPublication}
+			}
+		}
+	}
+	if hint := s.whatIsLocked(id); hint != "" {
+		b.WriteString("; " + hint)
+	}
+	switch n := len(s.pubs); {
+	case n == 0:
+		b.WriteString("; the fake has no publications")
+	default:
+		b.WriteString("; the latest publications: ")
+		for i := n - 1; i >= max(0, n-maxNamed/4); i-- {
+			if i < n-1 {
+				b.WriteString(", ")
+			}
+			fmt.Fprintf(&b, "%s (%s)", s.pubs[i].MessageID, s.pubs[i].TopicArn)
+		}
+		if n > maxNamed/4 {
+			fmt.Fprintf(&b, ", … and %d more", n-maxNamed/4)
+		}
+	}
+	return &inspectError{text: b.String(), kind: ErrNoPublication}
 }
 
 // Deliveries returns every delivery into a queue (its ARN or name; "" for all), oldest
-// first, of every outcome.
-func (s *Fake) Deliveries(queue string) []Delivery {
+// first, of every outcome. A queue that neither exists on the queue fake nor was ever
+// subscribed is an error that wraps sqsfake.ErrNoQueue and names the queues the fake has, as
+// the queue fake's inspections do — and says so when the argument is a publication's
+// MessageId.
+func (s *Fake) Deliveries(queue string) ([]Delivery, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	if queue != "" && !s.queueKnownLocked(queue) {
+		return nil, s.noQueueLocked(queue)
+	}
 	var out []Delivery
 	for _, p := range s.pubs {
 		for _, d := range p.Deliveries {
@@ -139,12 +208,150 @@ func (s *Fake) Deliveries(queue string) []Delivery {
 			}
 		}
 	}
-	return out
+	return out, nil
+}
+
+// queueKnownLocked reports whether a queue (ARN or name) is one a subscription or a
+// delivery names, or one the queue fake has. s.mu is held.
+func (s *Fake) queueKnownLocked(ref string) bool {
+	for _, sub := range s.subs {
+		if queueMatches(sub.endpoint, ref) {
+			return true
+		}
+	}
+	for _, p := range s.pubs {
+		for _, d := range p.Deliveries {
+			if queueMatches(d.Endpoint, ref) {
+				return true
+			}
+		}
+	}
+	_, err := s.sq.Queue(ref) // only when no subscription names it
+	return err == nil
+}
+
+// noQueueLocked is the queue fake's error for a queue that does not exist, with what ref is
+// if the fake knows it otherwise. s.mu is held.
+func (s *Fake) noQueueLocked(ref string) error {
+	_, err := s.sq.Queue(ref)
+	if err == nil {
+		err = fmt.Errorf("sqsfake: queue %s does not exist: %w", ref, sqsfake.ErrNoQueue)
+	}
+	text := strings.TrimPrefix(err.Error(), "sqsfake: ")
+	if hint := s.whatIsLocked(ref); hint != "" {
+		text += "; " + hint
+	}
+	return &inspectError{text: text, kind: sqsfake.ErrNoQueue}
 }
 
 func queueMatches(arn, ref string) bool {
 	return arn == ref || strings.HasSuffix(arn, ":"+ref)
 }
+
+// ErrNoTopic is wrapped by the error of an inspection or assertion given a topic that does
+// not exist: Topic, Published, AssertPublished, SubscribeQueue. The error's text names the
+// topic and lists the topics the fake has, such as "snsfake: topic orderz does not exist;
+// the fake has orders, payments".
+var ErrNoTopic = errors.New("snsfake: no such topic")
+
+// ErrNoPublication is wrapped by the error of Publication, and the failure of
+// AssertDelivered and AssertNotDelivered, given a MessageId nothing was published with. The
+// text says what the id is if the fake knows it otherwise, such as the SQS MessageId of a
+// delivery, or lists the latest publications.
+var ErrNoPublication = errors.New("snsfake: no such publication")
+
+// inspectError is the error of an inspection: its text, and the sentinel it wraps.
+type inspectError struct {
+	text string
+	kind error
+}
+
+func (e *inspectError) Error() string { return "snsfake: " + e.text }
+func (e *inspectError) Unwrap() error { return e.kind }
+
+// maxNamed bounds how many names an error lists.
+const maxNamed = 20
+
+// topicByRefLocked finds a topic by ARN, or by name in the fake's own account and region.
+// s.mu is held.
+func (s *Fake) topicByRefLocked(ref string) *topic {
+	if t := s.topics[ref]; t != nil {
+		return t
+	}
+	return s.topics[topicARN(s.sq.Region(), s.sq.AccountID(), ref)]
+}
+
+// noTopicLocked says that ref names no topic, which topics there are, and what ref is if the
+// fake knows it otherwise. s.mu is held.
+func (s *Fake) noTopicLocked(ref string) error {
+	var b strings.Builder
+	fmt.Fprintf(&b, "topic %s does not exist; ", ref)
+	arns := make([]string, 0, len(s.topics))
+	for arn := range s.topics {
+		arns = append(arns, arn)
+	}
+	slices.Sort(arns)
+	if len(arns) == 0 {
+		b.WriteString("the fake has no topics")
+	} else {
+		b.WriteString("the fake has ")
+		var elsewhere []string
+		own := topicARN(s.sq.Region(), s.sq.AccountID(), "")
+		for i, arn := range arns {
+			if i == maxNamed {
+				fmt.Fprintf(&b, ", … and %d more", len(arns)-maxNamed)
+				break
+			}
+			if i > 0 {
+				b.WriteString(", ")
+			}
+			name, isOwn := strings.CutPrefix(arn, own)
+			if !isOwn {
+				name = arn
+			}
+			b.WriteString(name)
+			if !isOwn && s.topics[arn].name == lastField(ref) {
+				elsewhere = append(elsewhere, arn)
+			}
+		}
+		if len(elsewhere) > 0 {
+			fmt.Fprintf(&b, " (%s of another account or region: name it by its ARN, %s)", lastField(ref), strings.Join(elsewhere, " or "))
+		}
+	}
+	if hint := s.whatIsLocked(ref); hint != "" {
+		b.WriteString("; " + hint)
+	}
+	return &inspectError{text: b.String(), kind: ErrNoTopic}
+}
+
+// whatIsLocked says what else the fake knows ref as — a publication's MessageId, a
+// subscription, a queue — for an error about a name it did not find; "" when nothing. s.mu
+// is held.
+func (s *Fake) whatIsLocked(ref string) string {
+	for _, p := range s.pubs {
+		if p.MessageID == ref {
+			return ref + " is the MessageId of a publication to " + p.TopicArn + ": Publication(" + ref + ") has its deliveries"
+		}
+	}
+	if sub := s.subs[ref]; sub != nil {
+		return ref + " is a subscription of " + sub.t.arn + " to " + sub.endpoint
+	}
+	if strings.HasPrefix(ref, "arn:") && strings.Contains(ref, ":sqs:") {
+		return ref + " is a queue's ARN"
+	}
+	if strings.HasPrefix(ref, "arn:") && strings.Contains(ref, ":sns:") {
+		return ""
+	}
+	for _, sub := range s.subs {
+		if queueMatches(sub.endpoint, ref) {
+			return ref + " is a subscribed queue, " + sub.endpoint
+		}
+	}
+	return ""
+}
+
+// lastField is what follows the last ':' of an ARN, or ref itself.
+func lastField(ref string) string { return ref[strings.LastIndexByte(ref, ':')+1:] }
 
 // TopicInfo is a snapshot of a topic.
 type TopicInfo struct {
@@ -181,18 +388,16 @@ func (s *Fake) Topics() []TopicInfo {
 	return out
 }
 
-// Topic returns a topic by ARN or by name (in the fake's own account and region).
-func (s *Fake) Topic(ref string) (TopicInfo, bool) {
+// Topic returns a topic by ARN or by name (in the fake's own account and region). When there
+// is no such topic it returns an error that wraps ErrNoTopic and names the topics there are.
+func (s *Fake) Topic(ref string) (TopicInfo, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	t := s.topics[ref]
+	t := s.topicByRefLocked(ref)
 	if t == nil {
-		t = s.topics[topicARN(s.sq.Region(), s.sq.AccountID(), ref)]
+		return TopicInfo{}, s.noTopicLocked(ref)
 	}
-	if t == nil {
-		return TopicInfo{}, false
-	}
-	return s.topicInfo(t), true
+	return s.topicInfo(t), nil
 }
 
 func (s *Fake) topicInfo(t *topic) TopicInfo {

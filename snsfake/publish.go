@@ -187,6 +187,7 @@ func (s *Fake) Publish(ctx context.Context, params *sns.PublishInput, optFns ...
 	defer endCall(ctx, c, &out, &err)
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	defer s.logTo(ctx)()
 	t, e := s.publishTarget(c, params)
 	if e != nil {
 		return nil, c.fail(e)
@@ -243,6 +244,7 @@ func (s *Fake) PublishBatch(ctx context.Context, params *sns.PublishBatchInput, 
 	defer endCall(ctx, c, &out, &err)
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	defer s.logTo(ctx)()
 	t, e := s.topicFor(c, *params.TopicArn, "TopicArn", "Publish")
 	if e != nil {
 		return nil, c.fail(e)
@@ -512,6 +514,7 @@ func (s *Fake) deliver(t *topic, e *entry, p *Publication) {
 			d.Outcome, d.Reason = Filtered, "the message does not match the subscription's filter policy"
 		default:
 			s.send(sub, st, &d)
+			s.logDelivery(t.arn, "message", p.MessageID, &d)
 		}
 		p.Deliveries = append(p.Deliveries, d)
 	}
@@ -706,6 +709,7 @@ func (s *Fake) sendConfirmation(sub *subscription) {
 	} else {
 		d.Outcome, d.SQSMessageID = Delivered, qid
 	}
+	s.logDelivery(t.arn, "SubscriptionConfirmation", id, &d)
 	p.Deliveries = []Delivery{d}
 	s.pubs = append(s.pubs, p)
 }

@@ -123,7 +123,7 @@ func TestPublishRefusesAsSNSDoes(t *testing.T) {
 	assert.NoError(t, err)
 	_, err = s.Publish(ctx, &sns.PublishInput{TargetArn: std.TopicArn, Message: aws.String("m"), MessageGroupId: aws.String("g")})
 	assert.NoError(t, err)
-	assert.Len(t, s.Published(*std.TopicArn), 3, "refused publishes are not publications")
+	assert.Len(t, published(t, s, *std.TopicArn), 3, "refused publishes are not publications")
 }
 
 func TestPublishBatchRefusesTheWholeBatch(t *testing.T) {
@@ -153,7 +153,7 @@ func TestPublishBatchRefusesTheWholeBatch(t *testing.T) {
 		_, err := s.PublishBatch(ctx, &sns.PublishBatchInput{TopicArn: tp.TopicArn, PublishBatchRequestEntries: tt.entries})
 		requireSNSError(t, err, tt.code, tt.message)
 	}
-	assert.Empty(t, s.Published(""), "nothing of a refused batch is published")
+	assert.Empty(t, published(t, s, ""), "nothing of a refused batch is published")
 	out, err := s.PublishBatch(ctx, &sns.PublishBatchInput{TopicArn: tp.TopicArn, PublishBatchRequestEntries: []types.PublishBatchRequestEntry{e("one", "1"), e("two", "2")}})
 	require.NoError(t, err)
 	require.Len(t, out.Successful, 2)
@@ -185,7 +185,7 @@ func TestFIFOTopicKeepsOrderDeduplicatesAndCarriesIDs(t *testing.T) {
 	assert.Equal(t, "532eaabd9574880dbf76b9b8cc00832c20a6ec113d682299550d7a6e0f345e25", msgs[0].Attributes["MessageDeduplicationId"])
 	assert.Equal(t, "Two", *msgs[1].Body)
 	assert.Equal(t, "id-2", msgs[1].Attributes["MessageDeduplicationId"])
-	pubs := s.Published(topic)
+	pubs := published(t, s, topic)
 	require.Len(t, pubs, 3)
 	assert.True(t, pubs[1].Duplicate)
 	assert.Empty(t, pubs[1].Deliveries)
@@ -255,8 +255,7 @@ func TestDeliveryFollowsTheQueuePolicy(t *testing.T) {
 	out, err := s.Publish(ctx, &sns.PublishInput{TopicArn: aws.String(topic), Message: aws.String("m")})
 	require.NoError(t, err, "Publish succeeds whatever becomes of the deliveries")
 
-	p, ok := s.Publication(*out.MessageId)
-	require.True(t, ok)
+	p := publication(t, s, *out.MessageId)
 	require.Len(t, p.Deliveries, 4)
 	outcomes := map[string]string{}
 	for _, d := range p.Deliveries {
@@ -285,7 +284,7 @@ func TestALostDeliveryGoesToTheSubscriptionsDeadLetterQueue(t *testing.T) {
 	_, err = s.Publish(ctx, &sns.PublishInput{TopicArn: aws.String(topic), Message: aws.String("m"),
 		MessageAttributes: map[string]types.MessageAttributeValue{"k": {DataType: aws.String("String"), StringValue: aws.String("v")}}})
 	require.NoError(t, err)
-	d := s.Deliveries("bare")
+	d := deliveries(t, s, "bare")
 	require.Len(t, d, 1)
 	assert.Equal(t, snsfake.DeadLettered, d[0].Outcome)
 	assert.Equal(t, dlqArn, d[0].DeadLetterQueue)
@@ -300,7 +299,7 @@ func TestALostDeliveryGoesToTheSubscriptionsDeadLetterQueue(t *testing.T) {
 	require.NoError(t, err)
 	_, err = s.Publish(ctx, &sns.PublishInput{TopicArn: aws.String(topic), Message: aws.String("m2")})
 	require.NoError(t, err)
-	d = s.Deliveries("bare")
+	d = deliveries(t, s, "bare")
 	require.Len(t, d, 2)
 	assert.Equal(t, snsfake.Lost, d[1].Outcome)
 	assert.Contains(t, d[1].Reason, "the dead-letter queue "+dlqArn+" refused it too: AWS.SimpleQueueService.NonExistentQueue")
@@ -370,11 +369,11 @@ func TestTheRecordKeepsNothingOfTheCallersInput(t *testing.T) {
 	out, err := s.Publish(ctx, in)
 	require.NoError(t, err)
 	v, b[0] = "after", 9
-	p, _ := s.Publication(*out.MessageId)
+	p := publication(t, s, *out.MessageId)
 	assert.Equal(t, "before", *p.MessageAttributes["s"].StringValue)
 	assert.Equal(t, []byte{1}, p.MessageAttributes["b"].BinaryValue)
 	*p.MessageAttributes["s"].StringValue = "changed"
-	again, _ := s.Publication(*out.MessageId)
+	again := publication(t, s, *out.MessageId)
 	assert.Equal(t, "before", *again.MessageAttributes["s"].StringValue, "nor hands out its own")
 }
 

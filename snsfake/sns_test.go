@@ -128,3 +128,27 @@ func TestSignatureVersion2VerifiesWithCryptoX509(t *testing.T) {
 }
 
 func stringsReader(s string) *strings.Reader { return strings.NewReader(s) }
+
+// published is s.Published(topic), failing t on its error.
+func published(t *testing.T, s *snsfake.Fake, topic string) []snsfake.Publication {
+	t.Helper()
+	out, err := s.Published(topic)
+	require.NoError(t, err)
+	return out
+}
+
+// publication is s.Publication(id), failing t on its error.
+func publication(t *testing.T, s *snsfake.Fake, id string) snsfake.Publication {
+	t.Helper()
+	p, err := s.Publication(id)
+	require.NoError(t, err)
+	return p
+}
+
+// deliveries is s.Deliveries(queue), failing t on its error.
+func deliveries(t *testing.T, s *snsfake.Fake, queue string) []snsfake.Delivery {
+	t.Helper()
+	out, err := s.Deliveries(queue)
+	require.NoError(t, err)
+	return out
+}

@@ -130,6 +130,7 @@ func (s *Fake) Subscribe(ctx context.Context, params *sns.SubscribeInput, optFns
 	defer endCall(ctx, c, &out, &err)
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	defer s.logTo(ctx)()
 	sub, e := s.subscribe(c, params)
 	if e != nil {
 		return nil, c.fail(e)

@@ -290,7 +290,7 @@ func TestResetEmptiesTheTopicsWithTheQueues(t *testing.T) {
 	sub, _ := s.Subscribe(ctx, &sns.SubscribeInput{TopicArn: first.TopicArn, Protocol: aws.String("sqs"), Endpoint: aws.String("arn:aws:sqs:us-east-1:123456789012:q")})
 	f.Reset()
 	assert.Empty(t, s.Topics())
-	assert.Empty(t, s.Published(""))
+	assert.Empty(t, published(t, s, ""))
 	_, _ = s.CreateTopic(ctx, &sns.CreateTopicInput{Name: aws.String("t")})
 	again, _ := s.Subscribe(ctx, &sns.SubscribeInput{TopicArn: first.TopicArn, Protocol: aws.String("sqs"), Endpoint: aws.String("arn:aws:sqs:us-east-1:123456789012:q")})
 	assert.Equal(t, *sub.SubscriptionArn, *again.SubscriptionArn, "ids start again after Reset")

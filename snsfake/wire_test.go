@@ -242,5 +242,5 @@ func TestSignedModeChecksSNSRequestsToo(t *testing.T) {
 			assert.Equal(t, c.code, api.ErrorCode())
 		})
 	}
-	assert.Empty(t, s.Published(""), "nothing was published by a request signed mode refused")
+	assert.Empty(t, published(t, s, ""), "nothing was published by a request signed mode refused")
 }

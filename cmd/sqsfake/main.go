@@ -96,7 +96,8 @@
 // it parked or returned at once: read C, start the poll, wait for calls=C+1, then advance.
 //
 // SIGINT or SIGTERM shut the server down gracefully: it stops accepting connections, answers
-// the long polls still waiting with 503 ServiceUnavailable, and lets other requests finish.
+// the long polls still waiting as SQS answers a wait that ends with nothing to deliver (an
+// empty ReceiveMessage, 200), lets other requests finish, and exits with status 0.
 // All state is in memory: when the server stops, its queues and messages are gone.
 package main
 
@@ -443,8 +444,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		srv.logger = log.New(stderr, "sqsfake: ", log.LstdFlags|log.Lmicroseconds)
 	}
 
-	base, cancelBase := context.WithCancel(context.Background())
-	defer cancelBase()
+	base, cancelBase := context.WithCancelCause(context.Background())
+	defer cancelBase(nil)
 	hs := &http.Server{
 		Handler: srv,
 		// The handler reads each request's whole body before it answers, and bodies are
@@ -477,8 +478,10 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		return err
 	case <-ctx.Done():
 	}
-	// Long polls on a virtual clock would wait forever: end them, then let the rest finish.
-	cancelBase()
+	// Long polls on a virtual clock would wait forever: end them as SQS ends a wait with
+	// nothing to deliver, with an empty 200 (the cause tells the fake it is a shutdown, not a
+	// client that went away), then let the rest finish.
+	cancelBase(http.ErrServerClosed)
 	shutdown, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
 	err = hs.Shutdown(shutdown)
@@ -675,7 +678,18 @@ func (s *server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			if note.Action != "" {
 				action = " Action=" + strconv.Quote(note.Action)
 			}
-			s.logger.Printf("%s %s %q%s → %d in %v", r.RemoteAddr, r.Method, what, action, rec.status, time.Since(start).Round(time.Microsecond))
+			outcome := strconv.Itoa(rec.status)
+			if note.Gone != "" {
+				// Not a server error: the client went away, and the answer reached no one.
+				outcome = "client went away: " + note.Gone + " (its " + outcome + " answer reached no one)"
+			}
+			s.logger.Printf("%s %s %q%s → %s in %v", r.RemoteAddr, r.Method, what, action, outcome, time.Since(start).Round(time.Microsecond))
+			for _, line := range note.Lines {
+				s.logger.Printf("  %s", line)
+			}
+			if note.Omitted > 0 {
+				s.logger.Printf("  … and %d more", note.Omitted)
+			}
 		}()
 	}
 	control := strings.HasPrefix(r.URL.Path, controlPrefix)
@@ -790,7 +804,7 @@ func (s *server) control(w http.ResponseWriter, r *http.Request) {
 		if allow(w, r, http.MethodGet) {
 			answer := map[string]any{"topics": in.topics.Topics()}
 			if r.URL.Query().Get("published") != "false" { // the console leaves the publications out
-				answer["published"] = in.topics.Published("")
+				answer["published"], _ = in.topics.Published("")
 			}
 			writeJSON(w, http.StatusOK, answer)
 		}

@@ -448,16 +448,18 @@ func TestGracefulShutdownEndsLongPolls(t *testing.T) {
 	s := start(t, "-clock", "virtual", "-queues", "q")
 	c := s.client()
 	done := make(chan error, 1)
+	var got *sqs.ReceiveMessageOutput
 	go func() {
-		_, err := c.ReceiveMessage(context.Background(), &sqs.ReceiveMessageInput{QueueUrl: aws.String("q"), WaitTimeSeconds: 20})
+		out, err := c.ReceiveMessage(context.Background(), &sqs.ReceiveMessageInput{QueueUrl: aws.String("q"), WaitTimeSeconds: 20})
+		got = out
 		done <- err
 	}()
 	code, _ := s.control(t, http.MethodGet, "pollers?n=1")
 	require.Equal(t, http.StatusOK, code)
 	require.NoError(t, s.stop())
 	err := <-done
-	require.Error(t, err)
-	assert.Contains(t, err.Error(), "StatusCode: 503")
+	require.NoError(t, err, "a long poll open at shutdown ends as a wait with nothing to deliver")
+	assert.Empty(t, got.Messages)
 	assert.Contains(t, s.stdout.String(), "sqsfake: stopped")
 	_, err = c.ListQueues(context.Background(), nil)
 	assert.Error(t, err, "the server is gone")
@@ -1213,4 +1215,79 @@ func TestStateListsTheQueuesOfEveryAccountAndRegion(t *testing.T) {
 	require.Equal(t, http.StatusOK, code)
 	require.Len(t, st.Queues, 1)
 	assert.Equal(t, "http://127.0.0.1:9324/queue/eu-west-1/222222222222/jobs", st.Queues[0].URL)
+}
+
+// lineWriter hands each write (a log line: the logger writes one at a time) to a channel.
+type lineWriter chan string
+
+func (w lineWriter) Write(p []byte) (int, error) {
+	w <- string(p)
+	return len(p), nil
+}
+
+// awaitLine returns the first line from lines that contains want, failing t after 10 s.
+func awaitLine(t *testing.T, lines <-chan string, want string) string {
+	t.Helper()
+	timeout := time.After(10 * time.Second)
+	for {
+		select {
+		case l := <-lines:
+			if strings.Contains(l, want) {
+				return l
+			}
+		case <-timeout:
+			t.Fatalf("no log line with %q in 10 s", want)
+		}
+	}
+}
+
+// TestRequestLogTellsAClientThatWentAwayFromAServerError is issue 29's 9 (the log): a long
+// poll its client cancels and a body cut by a disconnect were logged as a 503 and a
+// SerializationException 400, answers no client saw.
+func TestRequestLogTellsAClientThatWentAwayFromAServerError(t *testing.T) {
+	lines := make(lineWriter, 100)
+	ctx, cancel := context.WithCancel(context.Background())
+	out := &endpointWriter{endpoint: make(chan string, 1)}
+	done := make(chan error, 1)
+	go func() {
+		done <- run(ctx, []string{"-addr", "127.0.0.1:0", "-v", "-clock", "virtual", "-queues", "q"}, out, lines)
+	}()
+	s := &testServer{endpoint: <-out.endpoint}
+	defer func() {
+		cancel()
+		go func() {
+			for range lines { // drain while the server stops
+			}
+		}()
+		require.NoError(t, <-done)
+	}()
+
+	pollCtx, cancelPoll := context.WithCancel(context.Background())
+	polled := make(chan error, 1)
+	go func() {
+		_, err := s.client().ReceiveMessage(pollCtx, &sqs.ReceiveMessageInput{QueueUrl: aws.String("q"), WaitTimeSeconds: 20})
+		polled <- err
+	}()
+	code, _ := s.control(t, http.MethodGet, "pollers?n=1")
+	require.Equal(t, http.StatusOK, code)
+	cancelPoll()
+	require.ErrorIs(t, <-polled, context.Canceled)
+	line := awaitLine(t, lines, `"AmazonSQS.ReceiveMessage"`)
+	assert.Contains(t, line, `→ client went away: it canceled the request while the call ran or waited (its 503 answer reached no one) in `)
+
+	conn, err := net.Dial("tcp", strings.TrimPrefix(s.endpoint, "http://"))
+	require.NoError(t, err)
+	_, err = io.WriteString(conn, "POST / HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/x-amz-json-1.0\r\n"+
+		"X-Amz-Target: AmazonSQS.ListQueues\r\nContent-Length: 1000\r\n\r\n{\"QueueNamePrefix\"")
+	require.NoError(t, err)
+	require.NoError(t, conn.Close())
+	line = awaitLine(t, lines, `"AmazonSQS.ListQueues"`)
+	assert.Contains(t, line, `→ client went away: its request body was cut after 18 bytes (unexpected EOF) (its 400 answer reached no one) in `)
+
+	// A refusal the client reads is logged with its status, as before.
+	_, err = s.client().GetQueueUrl(context.Background(), &sqs.GetQueueUrlInput{QueueName: aws.String("nope")})
+	require.Error(t, err)
+	line = awaitLine(t, lines, `"AmazonSQS.GetQueueUrl"`)
+	assert.Contains(t, line, `→ 400 in `)
+	assert.NotContains(t, line, "went away")
 }

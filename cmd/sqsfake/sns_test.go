@@ -2,11 +2,15 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
+	"io"
 	"net/http"
+	"net/url"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -157,4 +161,59 @@ func TestJSSDK(t *testing.T) {
 	out, err := cmd.Output()
 	require.NoError(t, err, "%s%s", out, stderr.String())
 	assert.Equal(t, "ok\n", string(out), stderr.String())
+}
+
+// snsForm posts an SNS query request and returns its body, failing t on a status other than
+// 200.
+func snsForm(t *testing.T, endpoint string, params ...string) string {
+	t.Helper()
+	form := url.Values{"Version": {"2010-03-31"}}
+	for i := 0; i+1 < len(params); i += 2 {
+		form.Set(params[i], params[i+1])
+	}
+	resp, err := http.PostForm(endpoint+"/", form)
+	require.NoError(t, err)
+	defer resp.Body.Close()
+	body, err := io.ReadAll(resp.Body)
+	require.NoError(t, err)
+	require.Equal(t, http.StatusOK, resp.StatusCode, "%s", body)
+	return string(body)
+}
+
+// TestRequestLogSaysWhenAQueuePolicyLosesADelivery is issue 32's trap 1: a publish into a
+// queue whose Policy does not admit the topic succeeds and the queue stays empty; the -v log
+// says which delivery was lost and why, without reading /_sqsfake/topics.
+func TestRequestLogSaysWhenAQueuePolicyLosesADelivery(t *testing.T) {
+	lines := make(lineWriter, 100)
+	ctx, cancel := context.WithCancel(context.Background())
+	out := &endpointWriter{endpoint: make(chan string, 1)}
+	done := make(chan error, 1)
+	go func() {
+		done <- run(ctx, []string{"-addr", "127.0.0.1:0", "-v", "-clock", "virtual", "-queues", "orders"}, out, lines)
+	}()
+	endpoint := <-out.endpoint
+	defer func() {
+		cancel()
+		go func() {
+			for range lines { // drain while the server stops
+			}
+		}()
+		require.NoError(t, <-done)
+	}()
+
+	snsForm(t, endpoint, "Action", "CreateTopic", "Name", "t")
+	awaitLine(t, lines, `Action="CreateTopic" → 200`)
+	topic := "arn:aws:sns:us-east-1:123456789012:t"
+	snsForm(t, endpoint, "Action", "Subscribe", "TopicArn", topic, "Protocol", "sqs", "Endpoint", "arn:aws:sqs:us-east-1:123456789012:orders")
+	awaitLine(t, lines, `Action="Subscribe" → 200`)
+	body := snsForm(t, endpoint, "Action", "Publish", "TopicArn", topic, "Message", "hi")
+	id := regexp.MustCompile(`<MessageId>([^<]+)</MessageId>`).FindStringSubmatch(body)
+	require.NotNil(t, id, body)
+	awaitLine(t, lines, `Action="Publish" → 200`)
+	line := awaitLine(t, lines, "SNS message")
+	assert.Equal(t, "  SNS message "+id[1]+" of "+topic+" → arn:aws:sqs:us-east-1:123456789012:orders: lost, "+
+		`"AccessDenied: User: sns.amazonaws.com is not authorized to perform: sqs:sendmessage on resource: arn:aws:sqs:us-east-1:123456789012:orders because no resource-based policy allows the sqs:sendmessage action"`+
+		" — the queue's Policy must allow sns.amazonaws.com sqs:SendMessage with aws:SourceArn "+topic+
+		` (snsfake.SubscribeQueue writes it; docs/wire.md, "SNS into a queue", for the CLI and boto3)`+"\n",
+		strings.SplitN(line, " ", 4)[3])
 }
