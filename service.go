@@ -3,6 +3,9 @@ package sqsfake
 import (
 	"cmp"
 	"context"
+	"crypto/hmac"
+	"crypto/sha256"
+	"encoding/binary"
 	"net/http"
 	"time"
 
@@ -134,6 +137,33 @@ func (f *Fake) runResetHooks() {
 // Seed is the seed the fake derives its identifiers from (WithSeed; 0 by default), for a
 // companion that makes identifiers of its own on the same footing.
 func (f *Fake) Seed() uint64 { return f.seed }
+
+// ServiceKey returns a 32-byte key for the authenticated identifiers a companion issues
+// (snsfake's confirmation tokens), one per purpose, derived as the receipt handles' key is
+// (ids.go): in memory from the seed and the reset epoch alone — the same seed gives the same
+// key, and whoever knows the seed can compute it, as docs/signatures.md says of handles — and
+// in signed mode (WithCredentials) from them and every secret of the credentials, so that a
+// caller who knows the seed and its own secret cannot. It changes with every Reset.
+func (f *Fake) ServiceKey(purpose string) [32]byte {
+	f.mu.Lock()
+	epoch := f.epoch
+	f.mu.Unlock()
+	msg := make([]byte, 0, 48+len(purpose))
+	msg = append(msg, "sqsfake service key\x00"...)
+	msg = append(msg, purpose...)
+	msg = append(msg, 0)
+	msg = binary.BigEndian.AppendUint64(msg, f.seed)
+	msg = binary.BigEndian.AppendUint64(msg, epoch)
+	secret := f.creds.handleSecret()
+	if secret == nil {
+		return sha256.Sum256(msg)
+	}
+	mac := hmac.New(sha256.New, secret)
+	mac.Write(msg)
+	var key [32]byte
+	copy(key[:], mac.Sum(nil))
+	return key
+}
 
 // Partition is the partition of the fake's region ("aws", "aws-cn", "aws-us-gov"), as ARNs
 // name it.

@@ -143,3 +143,17 @@ func TestAServicePrincipalActsInItsRegion(t *testing.T) {
 	require.Len(t, calls, 2)
 	assert.Equal(t, "eu-west-1", calls[0].Caller.Region)
 }
+
+func TestServiceKeyIsTheSeedsInMemoryAndTheSecretsInSignedMode(t *testing.T) {
+	a, b := New(WithSeed(3)), New(WithSeed(3))
+	assert.Equal(t, a.ServiceKey("tokens"), b.ServiceKey("tokens"), "the same seed, the same key")
+	assert.NotEqual(t, a.ServiceKey("tokens"), a.ServiceKey("other"), "one key a purpose")
+	assert.NotEqual(t, a.ServiceKey("tokens"), New(WithSeed(4)).ServiceKey("tokens"))
+	before := a.ServiceKey("tokens")
+	a.Reset()
+	assert.NotEqual(t, before, a.ServiceKey("tokens"), "a Reset changes it")
+	signed := New(WithSeed(3), WithCredentials(Credential{AccessKeyID: "AKID", SecretAccessKey: "s1", AccountID: "111122223333"}))
+	other := New(WithSeed(3), WithCredentials(Credential{AccessKeyID: "AKID", SecretAccessKey: "s2", AccountID: "111122223333"}))
+	assert.NotEqual(t, b.ServiceKey("tokens"), signed.ServiceKey("tokens"))
+	assert.NotEqual(t, signed.ServiceKey("tokens"), other.ServiceKey("tokens"), "another secret, another key")
+}

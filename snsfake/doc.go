@@ -82,10 +82,19 @@
 // queue fake's policy engine: the owner's account acts unless it explicitly denies; another
 // account only where it allows SNS:<Action>.
 //
-// An sqs subscription of a queue in the subscriber's own account is confirmed at once; one of
-// another account's queue is pending until ConfirmSubscription with the token of the
-// SubscriptionConfirmation SNS delivers into that queue (also visible as
-// SubscriptionInfo.Token). http, https, email and email-json subscriptions stay pending (no
+// An sqs subscription's endpoint, and a RedrivePolicy's deadLetterTargetArn, must be an SQS
+// queue ARN as AWS names a queue — arn:<partition>:sqs:<region>:<12-digit account>:<a queue
+// name SQS accepts>, the partition the region's — or SNS refuses it ("Invalid parameter: SQS
+// endpoint ARN", "Invalid parameter: RedrivePolicy: deadLetterTargetArn is an invalid arn");
+// deliveries go to the queue those fields name. An sqs subscription of a queue in the
+// subscriber's own account is confirmed at once; one of another account's queue is pending
+// until ConfirmSubscription with the token of the SubscriptionConfirmation SNS delivers into
+// that queue (also visible as SubscriptionInfo.Token), or a GET of its SubscribeURL. A token
+// confirms the subscription it was made for, and no other, for 2 days; it authenticates
+// itself with a tag keyed by the queue fake's seed in memory (the same seed gives the same
+// tokens; whoever knows the seed can make them) and by the seed and every secret of
+// sqsfake.WithCredentials in signed mode (nobody can make one the fake did not hand out).
+// See tokens.go for where a token may be presented. http, https, email and email-json subscriptions stay pending (no
 // confirmation is sent anywhere); sms, lambda, application and firehose are confirmed and
 // receive nothing. Subscription attributes: RawMessageDelivery, FilterPolicy,
 // FilterPolicyScope, RedrivePolicy, DeliveryPolicy (http/https), SubscriptionRoleArn

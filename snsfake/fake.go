@@ -29,7 +29,8 @@ type Fake struct {
 	topics        map[string]*topic        // by ARN
 	counts        map[topicKind]int        // topics per account and kind, for the quotas
 	subs          map[string]*subscription // by ARN
-	tokens        map[string]*subscription // pending confirmations by token
+	tokens        map[uint64]*subscription // subscriptions by their token's number (tokens.go)
+	tokenKey      [32]byte                 // the key of this epoch's tokens (tokens.go)
 	nextMsg       uint64
 	nextSub       uint64
 	nextToken     uint64
@@ -91,7 +92,8 @@ func (s *Fake) clear() {
 	s.topics = make(map[string]*topic)
 	s.counts = make(map[topicKind]int)
 	s.subs = make(map[string]*subscription)
-	s.tokens = make(map[string]*subscription)
+	s.tokens = make(map[uint64]*subscription)
+	s.tokenKey = s.sq.ServiceKey(tokenPurpose)
 	s.nextMsg, s.nextSub, s.nextToken, s.nextSeq = 0, 0, 0, 0
 	s.pubs = nil
 	s.pst, s.deliveryArena = publishState{}, nil
@@ -213,7 +215,6 @@ func indexByte(s string, c byte) int {
 const (
 	streamMessage = iota + 102
 	streamSubscription
-	streamToken
 )
 
 func mix64(x uint64) uint64 {
@@ -244,21 +245,6 @@ func (s *Fake) uuid(stream, n uint64, version byte) string {
 			out = append(out, '-')
 		}
 		out = append(out, hexDigits[c>>4], hexDigits[c&0x0f])
-	}
-	return string(out)
-}
-
-// token is a confirmation token: 128 lower-case hex digits (AWS's are longer hex strings;
-// SPEC-sns.md §3).
-func (s *Fake) token() string {
-	s.nextToken++
-	out := make([]byte, 0, 128)
-	x := mix64(s.sq.Seed() ^ mix64(streamToken) ^ s.nextToken)
-	for range 8 {
-		x = mix64(x + 0x9e3779b97f4a7c15)
-		for k := 60; k >= 0; k -= 4 {
-			out = append(out, hexDigits[x>>uint(k)&0xf])
-		}
 	}
 	return string(out)
 }

@@ -9,7 +9,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/sns"
@@ -27,7 +26,8 @@ type subscription struct {
 	owner    string // the subscriber's account
 	prin     string // the subscriber's principal ARN
 	pending  bool
-	token    string // while pending
+	token    string // its confirmation token, if it had to be confirmed (tokens.go)
+	tokenNum uint64 // the token's number
 	tokenAt  int64  // when the token was made, on the fake's clock: it is valid for 2 days
 	authed   bool   // ConfirmationWasAuthenticated
 
@@ -49,9 +49,17 @@ type queueRef struct {
 	fifo                            bool
 }
 
+// parseQueueARN reads an SQS queue ARN as AWS names a queue —
+// arn:<partition>:sqs:<region>:<12-digit account>:<queue name>, the partition the region's,
+// the name one SQS would accept (1–80 of [A-Za-z0-9_-], a FIFO queue's ending in .fifo) —
+// and reports false for anything else, which SNS refuses as an sqs endpoint ("Invalid
+// parameter: SQS endpoint ARN") and as a deadLetterTargetArn (SPEC-sns.md §5.1, §5.3). The
+// queue a delivery goes to is the one these fields name: its URL is made of them, and no
+// other text of the ARN reaches SQS.
 func parseQueueARN(arn string) (queueRef, bool) {
 	p := strings.Split(arn, ":")
-	if len(p) != 6 || p[0] != "arn" || p[2] != "sqs" || p[3] == "" || p[4] == "" || p[5] == "" {
+	if len(p) != 6 || p[0] != "arn" || p[2] != "sqs" || !isRegionName(p[3]) || p[1] != partitionOf(p[3]) ||
+		!isAccountID(p[4]) || !validQueueName(p[5]) {
 		return queueRef{}, false
 	}
 	host := "sqs." + p[3] + ".amazonaws.com"
@@ -60,6 +68,44 @@ func parseQueueARN(arn string) (queueRef, bool) {
 	}
 	return queueRef{arn: arn, url: "https://" + host + "/" + p[4] + "/" + p[5], account: p[4], region: p[3], name: p[5],
 		fifo: strings.HasSuffix(p[5], ".fifo")}, true
+}
+
+// validQueueName reports whether name is a queue name SQS accepts: 1–80 characters of
+// [A-Za-z0-9_-], a FIFO queue's ending in .fifo (counted in the 80).
+func validQueueName(name string) bool {
+	base := strings.TrimSuffix(name, ".fifo")
+	if base == "" || len(name) > 80 {
+		return false
+	}
+	for i := 0; i < len(base); i++ {
+		if !isTopicNameChar(base[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+// isRegionName reports whether s has a region's form, as the queue fake reads one: lower-case
+// words and a number joined by hyphens, the first word of two letters or more (us-east-1,
+// us-gov-west-1, eusc-de-east-1), at most 32 characters.
+func isRegionName(s string) bool {
+	words := strings.Split(s, "-")
+	if len(s) > 32 || len(words) < 2 || len(words[0]) < 2 {
+		return false
+	}
+	for i, w := range words {
+		last := i == len(words)-1
+		if w == "" {
+			return false
+		}
+		for j := 0; j < len(w); j++ {
+			c := w[j]
+			if last && !(c >= '0' && c <= '9') || !last && !(c >= 'a' && c <= 'z') {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 const subscriptionPageSize = 100
@@ -193,8 +239,7 @@ func (s *Fake) subscribe(c *call, in *sns.SubscribeInput) (*subscription, *snsEr
 	t.subs = append(t.subs, sub)
 	s.subs[sub.arn] = sub
 	if sub.pending {
-		sub.token, sub.tokenAt = s.token(), s.sq.Now().UnixNano()
-		s.tokens[sub.token] = sub
+		s.issueToken(sub)
 		if protocol == "sqs" {
 			s.sendConfirmation(sub)
 		}
@@ -481,7 +526,7 @@ func (s *Fake) Unsubscribe(ctx context.Context, params *sns.UnsubscribeInput, op
 func (s *Fake) dropSubscription(sub *subscription) {
 	delete(s.subs, sub.arn)
 	if sub.token != "" {
-		delete(s.tokens, sub.token)
+		delete(s.tokens, sub.tokenNum)
 	}
 }
 
@@ -503,50 +548,6 @@ func (s *Fake) ConfirmSubscription(ctx context.Context, params *sns.ConfirmSubsc
 		return nil, c.fail(e)
 	}
 	return &sns.ConfirmSubscriptionOutput{SubscriptionArn: aws.String(arn)}, nil
-}
-
-func isHex(s string) bool {
-	for i := 0; i < len(s); i++ {
-		if !(s[i] >= '0' && s[i] <= '9' || s[i] >= 'a' && s[i] <= 'f') {
-			return false
-		}
-	}
-	return s != ""
-}
-
-func (s *Fake) confirm(c *call, topicArn, token string, authenticated bool) (string, *snsError) {
-	if _, e := s.topicOrNil(c, topicArn, "TopicArn"); e != nil {
-		return "", e
-	}
-	if !isHex(token) {
-		return "", newError("InvalidParameter", "Invalid token")
-	}
-	sub := s.tokens[token]
-	if sub == nil {
-		// A token of a subscription confirmed already answers its ARN.
-		for _, x := range s.subs {
-			if x.token == token && x.t.arn == topicArn {
-				return x.arn, nil
-			}
-		}
-		return "", errInvalidParameter("Token")
-	}
-	if sub.t.arn != topicArn || s.tokenExpired(sub) {
-		return "", errInvalidParameter("Token")
-	}
-	sub.pending, sub.authed = false, authenticated
-	delete(s.tokens, token)
-	return sub.arn, nil
-}
-
-// tokenValidity is how long a confirmation token is valid: "Tokens are valid for 2 days"
-// (the ConfirmSubscription doc, SPEC-sns.md §5.2). An expired token is refused as an
-// unknown one, "Invalid parameter: Token" (AWS's text for an expired token: UNVERIFIED); the
-// subscription stays pending.
-const tokenValidity = 48 * time.Hour
-
-func (s *Fake) tokenExpired(sub *subscription) bool {
-	return s.sq.Now().UnixNano()-sub.tokenAt >= int64(tokenValidity)
 }
 
 // ListSubscriptions lists the caller's own subscriptions, 100 a page.

@@ -14,6 +14,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/aws/aws-sdk-go-v2/service/sns"
 	"github.com/aws/smithy-go"
@@ -44,16 +45,29 @@ import (
 // AccessDenied; AWS's SNS answer there is unverified); in lenient mode, as the queue fake
 // reads it: the region of its credential scope when it has one (else the fake's), and the
 // account its access key id names when that is 12 digits (else the fake's own). The
-// confirmation link needs no signature in either mode: its token authenticates it. The
-// unsubscribe link needs one in signed mode, as if AuthenticateOnUnsubscribe were set.
+// confirmation link needs no signature in either mode, as on AWS: its token authenticates
+// it (tokens.go). The unsubscribe link needs one in signed mode, as if
+// AuthenticateOnUnsubscribe were set.
+//
+// A request is handed on whole or refused whole. The router reads a form body — the only
+// body it reads — up to sqsfake.MaxRequestBytes, the queue fake's own cap (8 MiB: every
+// valid request of either service stays below it, a 1 MiB SQS message whose multibyte text a
+// form escapes into nine bytes a character included), and next reads every byte the client
+// sent, the read's error included. A form over the cap, by its declared Content-Length or by
+// what arrives, is refused with HTTP 413: by SNS (RequestEntityTooLarge) when what was read
+// of it names SNS, else by the queue fake.
 
 const snsNamespace = "http://sns.amazonaws.com/doc/2010-03-31/"
 
 // Handler returns an http.Handler that serves SNS's wire protocol and hands every other
-// request to next (the queue fake's Handler), by the routing rule above. A call whose
-// response an injected fault loses (sqsfake.Fault.LoseResponse) drops the connection, as the
-// queue fake's Handler does: the handler panics with http.ErrAbortHandler, which net/http's
-// server takes as "drop the connection".
+// request to next (the queue fake's Handler), by the routing rule above. A request is handed
+// on whole or refused whole: the router reads a form body up to sqsfake.MaxRequestBytes, the
+// queue fake's own cap, and gives next every byte it read followed by whatever it did not
+// (a read error included), so next reads what the client sent; a form over the cap is
+// refused with HTTP 413 by whichever service it names (next's own refusal for SQS). A call
+// whose response an injected fault loses (sqsfake.Fault.LoseResponse) drops the connection,
+// as the queue fake's Handler does: the handler panics with http.ErrAbortHandler, which
+// net/http's server takes as "drop the connection".
 func (s *Fake) Handler(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.Method == http.MethodGet && r.URL.Path == SigningCertPath() {
@@ -61,64 +75,179 @@ func (s *Fake) Handler(next http.Handler) http.Handler {
 			_, _ = w.Write(SigningCertificatePEM())
 			return
 		}
-		form, ok := s.route(r)
-		if !ok {
+		rt := s.route(r)
+		defer rt.release()
+		switch {
+		case !rt.sns:
 			if next == nil {
 				http.NotFound(w, r)
 				return
 			}
 			next.ServeHTTP(w, r)
-			return
+		case rt.tooLarge:
+			s.refuse(w, rt.action, errTooLarge)
+		default:
+			s.serve(w, r, rt)
 		}
-		s.serve(w, r, form)
 	})
 }
 
-// route decides whether r is SNS's, and reads its parameters; a request handed on keeps
-// its body.
-func (s *Fake) route(r *http.Request) (url.Values, bool) {
+// errTooLarge refuses an SNS form over sqsfake.MaxRequestBytes, as the queue fake refuses an
+// SQS one: HTTP 413, before its parameters are decoded. (AWS's SNS answer to an oversized
+// request is UNVERIFIED; no SNS request a client can validly make comes near the cap.)
+var errTooLarge = &snsError{code: "RequestEntityTooLarge", status: http.StatusRequestEntityTooLarge,
+	message: "Request body must be no longer than " + strconv.Itoa(sqsfake.MaxRequestBytes) + " bytes."}
+
+// routed is what the router found of a request: whether it is SNS's, its body as read,
+// and, for SNS, whether it is over the cap and the Action it names.
+type routed struct {
+	sns, tooLarge bool
+	action        string
+	body          *bytes.Buffer // the form body read, nil when none was; recycled by release
+	readErr       error         // what reading the body failed with, if it did
+}
+
+func (rt *routed) release() {
+	if rt.body != nil && rt.body.Cap() <= 64<<10 {
+		bodyBuffers.Put(rt.body)
+	}
+	rt.body = nil
+}
+
+// bodyBuffers recycles the buffers the router reads form bodies into.
+var bodyBuffers = sync.Pool{New: func() any { return new(bytes.Buffer) }}
+
+// readAhead is how much of a declared Content-Length the body's buffer is grown to before
+// any of it arrives: the rest grows as bytes arrive, so a client that declares 8 MiB and
+// sends one byte costs what it sent.
+const readAhead = 64 << 10
+
+// route decides whether r is SNS's, by the rule above. A form body is read whole, up to
+// one byte over sqsfake.MaxRequestBytes; a request handed on gets a body that reads as the
+// client's: the bytes read, then the rest of the connection's body (or the read's error).
+func (s *Fake) route(r *http.Request) routed {
+	var rt routed
 	if r.Header.Get("X-Amz-Target") != "" {
-		return nil, false
+		return rt
 	}
-	form := url.Values{}
-	for k, v := range r.URL.Query() {
-		form[k] = v
+	query := r.URL.RawQuery
+	var body string
+	if r.Method == http.MethodPost && isForm(r.Header.Get("Content-Type")) && r.Body != nil && r.Body != http.NoBody {
+		if r.ContentLength > sqsfake.MaxRequestBytes {
+			rt.tooLarge = true // refused on its declared length, unread, as the queue fake does
+		} else {
+			buf := bodyBuffers.Get().(*bytes.Buffer)
+			buf.Reset()
+			if r.ContentLength > 0 {
+				buf.Grow(int(min(r.ContentLength, readAhead)) + bytes.MinRead)
+			}
+			_, rt.readErr = buf.ReadFrom(io.LimitReader(r.Body, sqsfake.MaxRequestBytes+1))
+			rt.body = buf
+			rt.tooLarge = buf.Len() > sqsfake.MaxRequestBytes
+			rest := r.Body
+			if rt.readErr != nil {
+				rest = io.NopCloser(errReader{rt.readErr})
+			}
+			r.Body = handedOn{Reader: io.MultiReader(bytes.NewReader(buf.Bytes()), rest), Closer: r.Body}
+			body = buf.String()
+			if rt.tooLarge {
+				body = body[:strings.LastIndexByte(body, '&')+1] // the parameters read whole
+			}
+		}
 	}
-	if r.Method == http.MethodPost && strings.HasPrefix(r.Header.Get("Content-Type"), "application/x-www-form-urlencoded") {
-		body, err := io.ReadAll(io.LimitReader(r.Body, 2<<20))
-		r.Body = io.NopCloser(bytes.NewReader(body)) // for next
-		if err != nil {
-			return nil, false
-		}
-		posted, err := url.ParseQuery(string(body))
-		if err != nil {
-			return nil, false
-		}
-		for k, v := range posted {
-			form[k] = v
-		}
-	}
-	switch form.Get("Version") {
+	// The routing parameters, the body's first (as the queue fake's query decoder reads them).
+	p := peekParams(body, query)
+	switch p.version {
 	case "2010-03-31":
-		return form, true
+		rt.sns = true
 	case "2012-11-05":
-		return nil, false
+	default:
+		switch scopeService(r) {
+		case "sns":
+			rt.sns = true
+		case "sqs":
+		default:
+			if r.URL.Path != "/" && r.URL.Path != "" {
+				break
+			}
+			if p.action == "AddPermission" || p.action == "RemovePermission" {
+				rt.sns = p.topicArn
+			} else {
+				_, rt.sns = wireOps[p.action]
+			}
+		}
 	}
-	switch scopeService(r) {
-	case "sns":
-		return form, true
-	case "sqs":
-		return nil, false
+	rt.action = p.action
+	return rt
+}
+
+// isForm reports whether a Content-Type is a form's, without regard to case, as the queue
+// fake's query door reads it.
+func isForm(ct string) bool {
+	const form = "application/x-www-form-urlencoded"
+	return len(ct) >= len(form) && strings.EqualFold(ct[:len(form)], form)
+}
+
+// handedOn is the body a request handed on reads: what the router read, then the rest.
+type handedOn struct {
+	io.Reader
+	io.Closer
+}
+
+// errReader fails every read with its error: a body whose read failed fails for next too.
+type errReader struct{ err error }
+
+func (e errReader) Read([]byte) (int, error) { return 0, e.err }
+
+// routingParams are the parameters the router reads.
+type routingParams struct {
+	version, action string
+	topicArn        bool
+}
+
+// peekParams reads Version, Action and whether TopicArn is given from forms (a body, then a
+// query string): the first value of each, as the decoders read them, without decoding any
+// other parameter's value. A pair that does not unescape is skipped (the service it goes to
+// refuses the form).
+func peekParams(forms ...string) routingParams {
+	var p routingParams
+	var hasVersion, hasAction bool
+	for _, form := range forms {
+		for form != "" {
+			var pair string
+			pair, form, _ = strings.Cut(form, "&")
+			key, value, _ := strings.Cut(pair, "=")
+			if len(key) > 24 {
+				continue // none of the three, even escaped
+			}
+			k, ok := unescape(key)
+			if !ok {
+				continue
+			}
+			switch {
+			case k == "Version" && !hasVersion:
+				p.version, hasVersion = unescapeOr(value), true
+			case k == "Action" && !hasAction:
+				p.action, hasAction = unescapeOr(value), true
+			case k == "TopicArn":
+				p.topicArn = p.topicArn || value != ""
+			}
+		}
 	}
-	if r.URL.Path != "/" && r.URL.Path != "" {
-		return nil, false
+	return p
+}
+
+func unescape(s string) (string, bool) {
+	if !strings.ContainsAny(s, "%+") {
+		return s, true
 	}
-	action := form.Get("Action")
-	if action == "AddPermission" || action == "RemovePermission" {
-		return form, form.Get("TopicArn") != ""
-	}
-	_, ok := wireOps[action]
-	return form, ok
+	u, err := url.QueryUnescape(s)
+	return u, err == nil
+}
+
+func unescapeOr(s string) string {
+	u, _ := unescape(s)
+	return u
 }
 
 // scopeService reads the service of a SigV4 credential scope, from the Authorization header
@@ -158,9 +287,24 @@ func init() {
 	}
 }
 
-func (s *Fake) serve(w http.ResponseWriter, r *http.Request, form url.Values) {
-	action := form.Get("Action")
+func (s *Fake) serve(w http.ResponseWriter, r *http.Request, rt routed) {
+	action := rt.action
 	reqlog.SetAction(r.Context(), action) // for the server's -v log
+	if rt.readErr != nil {
+		// The client went away, or stopped sending, before its body was read: nobody reads
+		// the answer.
+		s.refuse(w, action, newError("RequestCanceled", "could not read the request body: "+rt.readErr.Error()))
+		return
+	}
+	var body []byte
+	if rt.body != nil {
+		body = rt.body.Bytes()
+	}
+	form, ferr := parseForm(r.URL.RawQuery, body, r.Method == http.MethodGet)
+	if ferr != nil {
+		s.refuse(w, action, ferr)
+		return
+	}
 	note := &wireNote{door: sqsfake.DoorHTTP}
 	ctx := context.WithValue(r.Context(), requestIDKey{}, note)
 	call, ok := operations[action]
@@ -187,7 +331,6 @@ func (s *Fake) serve(w http.ResponseWriter, r *http.Request, form url.Values) {
 	}
 	// Signed mode: the request acts as the key that signed it, or is refused as SQS's wire
 	// refuses it (the same checks, for service sns).
-	body, _ := io.ReadAll(r.Body) // route kept the body it read
 	id, signed, err := s.sq.VerifyRequest(r, body, "sns")
 	if err != nil {
 		var se *sqsfake.SignatureError
@@ -223,6 +366,30 @@ func (s *Fake) serve(w http.ResponseWriter, r *http.Request, form url.Values) {
 	writeResult(w, action, note.requestID, out)
 }
 
+// parseForm reads a request's parameters: its query string's, and a form body's (of a POST),
+// which win. A broken %-escape, or a semicolon between pairs (which Go's url.ParseQuery
+// refuses), is MalformedQueryString, HTTP 404, as AWS's common errors have it.
+func parseForm(query string, body []byte, get bool) (url.Values, *snsError) {
+	form, err := url.ParseQuery(query)
+	if err != nil {
+		return nil, errMalformedQuery()
+	}
+	if !get && len(body) > 0 {
+		posted, err := url.ParseQuery(string(body))
+		if err != nil {
+			return nil, errMalformedQuery()
+		}
+		for k, v := range posted {
+			form[k] = v
+		}
+	}
+	return form, nil
+}
+
+func errMalformedQuery() *snsError {
+	return &snsError{code: "MalformedQueryString", status: http.StatusNotFound, message: "The query string contains a syntax error."}
+}
+
 // refuse answers a request refused before it reached an operation, recorded as a call of
 // the Action it named.
 func (s *Fake) refuse(w http.ResponseWriter, action string, e *snsError) {
@@ -249,7 +416,7 @@ func (s *Fake) serveConfirmLink(ctx context.Context, w http.ResponseWriter, form
 		e = errInvalidParameter("Topic")
 	} else {
 		s.mu.Lock()
-		arn, e = s.confirmByToken(form.Get("Token"))
+		arn, e = s.confirmByLink(topicArn, form.Get("Token"))
 		s.mu.Unlock()
 	}
 	if ferr := c.sc.Settle(ctx, nil); ferr != nil {
@@ -274,28 +441,6 @@ func (s *Fake) answerFault(w http.ResponseWriter, c *call, err error) {
 		panic(http.ErrAbortHandler)
 	}
 	writeError(w, c.requestID(), wireError(err))
-}
-
-// confirmByToken confirms by the token alone (the link's topic name need not match).
-func (s *Fake) confirmByToken(token string) (string, *snsError) {
-	if !isHex(token) {
-		return "", newError("InvalidParameter", "Invalid token")
-	}
-	sub := s.tokens[token]
-	if sub == nil {
-		for _, x := range s.subs {
-			if x.token == token {
-				return x.arn, nil
-			}
-		}
-		return "", errInvalidParameter("Token")
-	}
-	if s.tokenExpired(sub) {
-		return "", errInvalidParameter("Token")
-	}
-	sub.pending, sub.authed = false, false
-	delete(s.tokens, token)
-	return sub.arn, nil
 }
 
 // wireError is the SNS error a door-1 error is on the wire: the service error it carries,

@@ -1,0 +1,373 @@
+package snsfake_test
+
+import (
+	"context"
+	"crypto/md5"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"html"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	v4 "github.com/aws/aws-sdk-go-v2/aws/signer/v4"
+	"github.com/aws/aws-sdk-go-v2/service/sns"
+	"github.com/aws/aws-sdk-go-v2/service/sqs"
+	sqstypes "github.com/aws/aws-sdk-go-v2/service/sqs/types"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/sqsfake/sqsfake"
+	"github.com/sqsfake/sqsfake/snsfake"
+)
+
+// The attacks of issue 29 on the SNS side, as wire tests against snsfake's Handler composed
+// with the queue fake's, as cmd/sqsfake serves them (cmd/sqsfake/sns_attacks_test.go drives
+// them through the server).
+
+const (
+	ownerKey, ownerSecret = "AKIDOWNER", "owner-secret"
+	ownerAccount          = "111122223333"
+	bobKey, bobSecret     = "AKIDBOB", "bob-secret"
+	bobAccount            = "444455556666"
+)
+
+var attackCredentials = []sqsfake.Credential{
+	{AccessKeyID: ownerKey, SecretAccessKey: ownerSecret, AccountID: ownerAccount},
+	{AccessKeyID: bobKey, SecretAccessKey: bobSecret, AccountID: bobAccount},
+}
+
+// multibyteText is n bytes of UTF-8 text, mostly characters of two and three bytes, which a
+// form encodes as six and nine bytes.
+func multibyteText(n int) string {
+	var b strings.Builder
+	for b.Len()+3 <= n {
+		if b.Len()%5 == 0 {
+			b.WriteString("é")
+		} else {
+			b.WriteString("€")
+		}
+	}
+	for b.Len() < n {
+		b.WriteByte('a')
+	}
+	return b.String()
+}
+
+// post sends a form to h, signed as key with secret for service when key is not "".
+func post(t *testing.T, h http.Handler, path, form, key, secret, service string) *httptest.ResponseRecorder {
+	t.Helper()
+	r := httptest.NewRequest(http.MethodPost, "http://localhost"+path, strings.NewReader(form))
+	r.Header.Set("Content-Type", "application/x-www-form-urlencoded; charset=utf-8")
+	if key != "" {
+		sum := sha256.Sum256([]byte(form))
+		require.NoError(t, v4.NewSigner().SignHTTP(context.Background(), aws.Credentials{AccessKeyID: key, SecretAccessKey: secret},
+			r, hex.EncodeToString(sum[:]), service, "us-east-1", time.Now()))
+	}
+	w := httptest.NewRecorder()
+	h.ServeHTTP(w, r)
+	return w
+}
+
+// Attack 1: the router read at most 2 MiB of a form and handed SQS only that: a 1 MiB
+// multibyte message sent with the query protocol (a 3 MiB form) was stored cut short with a
+// 200, and a signed one was refused. It must reach the queue whole, lenient and signed.
+func TestAQueryMessageOfOneMiBPassesTheRouterWhole(t *testing.T) {
+	body := multibyteText(1 << 20)
+	sum := md5.Sum([]byte(body))
+	for _, signed := range []bool{false, true} {
+		t.Run(map[bool]string{false: "lenient", true: "signed"}[signed], func(t *testing.T) {
+			var opts []sqsfake.Option
+			key, secret, acct := "", "", "123456789012"
+			if signed {
+				opts = append(opts, sqsfake.WithCredentials(attackCredentials...))
+				key, secret, acct = ownerKey, ownerSecret, ownerAccount
+			}
+			f := sqsfake.New(opts...)
+			h := snsfake.New(f).Handler(f.Handler())
+			ctx := context.Background()
+			queueURL := "http://localhost/" + acct + "/big"
+			w := post(t, h, "/", "Action=CreateQueue&Version=2012-11-05&QueueName=big", key, secret, "sqs")
+			require.Equal(t, http.StatusOK, w.Code, w.Body.String())
+			form := "Action=SendMessage&Version=2012-11-05&QueueUrl=" + url.QueryEscape(queueURL) + "&MessageBody=" + url.QueryEscape(body)
+			require.Greater(t, len(form), 3<<20, "a form over 3 MiB")
+			w = post(t, h, "/", form, key, secret, "sqs")
+			require.Equal(t, http.StatusOK, w.Code, w.Body.String())
+			assert.Contains(t, w.Body.String(), "<MD5OfMessageBody>"+hex.EncodeToString(sum[:])+"</MD5OfMessageBody>")
+			got := receiveAllAs(t, ctx, f, acct, "big")
+			require.Len(t, got, 1)
+			assert.Equal(t, len(body), len(*got[0].Body))
+			assert.True(t, *got[0].Body == body, "the body read back is the one sent")
+			assert.Equal(t, hex.EncodeToString(sum[:]), *got[0].MD5OfBody)
+		})
+	}
+}
+
+// receiveAllAs receives the messages of the queue name in account, as that account.
+func receiveAllAs(t *testing.T, ctx context.Context, f *sqsfake.Fake, acct, name string) []sqstypes.Message {
+	t.Helper()
+	out, err := f.ReceiveMessage(ctx, &sqs.ReceiveMessageInput{QueueUrl: aws.String("https://sqs.us-east-1.amazonaws.com/" + acct + "/" + name),
+		MaxNumberOfMessages: 10}, sqsfake.ActAs(sqsfake.Identity{AccountID: acct}))
+	require.NoError(t, err)
+	return out.Messages
+}
+
+// Over the SQS door's cap a form is refused whole with 413, whichever service it names.
+func TestAFormOverMaxRequestBytesIsRefusedWith413(t *testing.T) {
+	f := sqsfake.New()
+	h := snsfake.New(f).Handler(f.Handler())
+	pad := strings.Repeat("x", sqsfake.MaxRequestBytes)
+	for _, form := range []string{
+		"Action=SendMessage&Version=2012-11-05&QueueUrl=q&MessageBody=" + pad,
+		"Action=Publish&Version=2010-03-31&TopicArn=t&Message=" + pad,
+		"Action=Publish&Message=" + pad,
+	} {
+		w := post(t, h, "/", form, "", "", "")
+		assert.Equal(t, http.StatusRequestEntityTooLarge, w.Code, form[:40])
+		_, _ = io.Copy(io.Discard, w.Body)
+	}
+}
+
+// The SNS side of attack 1: a signed Publish of a 1 MiB multibyte message (a topic whose
+// MaximumMessageSize allows it) reaches a raw subscription's queue whole.
+func TestASignedPublishOfOneMiBIsDeliveredWhole(t *testing.T) {
+	f := sqsfake.New(sqsfake.WithCredentials(attackCredentials...))
+	h := snsfake.New(f).Handler(f.Handler())
+	topic := "arn:aws:sns:us-east-1:" + ownerAccount + ":big"
+	queue := "arn:aws:sqs:us-east-1:" + ownerAccount + ":big"
+	for _, form := range []struct{ form, service string }{
+		{"Action=CreateTopic&Version=2010-03-31&Name=big&Attributes.entry.1.key=MaximumMessageSize&Attributes.entry.1.value=1048576", "sns"},
+		{"Action=CreateQueue&Version=2012-11-05&QueueName=big&Attribute.1.Name=Policy&Attribute.1.Value=" + url.QueryEscape(snsfake.QueuePolicy(queue, topic)), "sqs"},
+		{"Action=Subscribe&Version=2010-03-31&TopicArn=" + url.QueryEscape(topic) + "&Protocol=sqs&Endpoint=" + url.QueryEscape(queue) +
+			"&Attributes.entry.1.key=RawMessageDelivery&Attributes.entry.1.value=true", "sns"},
+	} {
+		w := post(t, h, "/", form.form, ownerKey, ownerSecret, form.service)
+		require.Equal(t, http.StatusOK, w.Code, w.Body.String())
+	}
+	body := multibyteText(1 << 20)
+	sum := md5.Sum([]byte(body))
+	w := post(t, h, "/", "Action=Publish&Version=2010-03-31&TopicArn="+url.QueryEscape(topic)+"&Message="+url.QueryEscape(body), ownerKey, ownerSecret, "sns")
+	require.Equal(t, http.StatusOK, w.Code, w.Body.String())
+	got := receiveAllAs(t, context.Background(), f, ownerAccount, "big")
+	require.Len(t, got, 1)
+	assert.True(t, *got[0].Body == body, "the body read back is the one published")
+	assert.Equal(t, hex.EncodeToString(sum[:]), *got[0].MD5OfBody)
+}
+
+// errorOf reads the code and message of an XML error answer.
+func errorOf(body string) (code, message string) {
+	cut := func(tag string) string {
+		_, after, _ := strings.Cut(body, "<"+tag+">")
+		v, _, _ := strings.Cut(after, "</"+tag+">")
+		return html.UnescapeString(v)
+	}
+	return cut("Code"), cut("Message")
+}
+
+// Attack 2: bob named alice's queue in an endpoint ARN that names his own account
+// (…:<bob>:<alice>/alice-inbox), was confirmed at once, and every delivery landed in alice's
+// queue, whose URL parser reads the last two path segments; deadLetterTargetArn likewise. An
+// sqs endpoint and a dead-letter target must be well-formed queue ARNs.
+func TestAnEndpointARNThatIsNoQueueARNIsRefused(t *testing.T) {
+	f := sqsfake.New(sqsfake.WithCredentials(attackCredentials...))
+	h := snsfake.New(f).Handler(f.Handler())
+	alice := "arn:aws:sqs:us-east-1:" + ownerAccount + ":alice-inbox"
+	open := `{"Statement":[{"Effect":"Allow","Principal":{"Service":"sns.amazonaws.com"},"Action":"sqs:SendMessage","Resource":"` + alice + `"}]}`
+	w := post(t, h, "/", "Action=CreateQueue&Version=2012-11-05&QueueName=alice-inbox&Attribute.1.Name=Policy&Attribute.1.Value="+url.QueryEscape(open), ownerKey, ownerSecret, "sqs")
+	require.Equal(t, http.StatusOK, w.Code, w.Body.String())
+	bobQueue := "arn:aws:sqs:us-east-1:" + bobAccount + ":bob-q"
+	w = post(t, h, "/", "Action=CreateQueue&Version=2012-11-05&QueueName=bob-q&Attribute.1.Name=Policy&Attribute.1.Value="+url.QueryEscape(snsfake.QueuePolicy(bobQueue)), bobKey, bobSecret, "sqs")
+	require.Equal(t, http.StatusOK, w.Code, w.Body.String())
+	w = post(t, h, "/", "Action=CreateTopic&Version=2010-03-31&Name=bobs", bobKey, bobSecret, "sns")
+	require.Equal(t, http.StatusOK, w.Code, w.Body.String())
+	topic := "arn:aws:sns:us-east-1:" + bobAccount + ":bobs"
+	subscribe := func(endpoint string) *httptest.ResponseRecorder {
+		return post(t, h, "/", "Action=Subscribe&Version=2010-03-31&TopicArn="+url.QueryEscape(topic)+"&Protocol=sqs&Endpoint="+url.QueryEscape(endpoint), bobKey, bobSecret, "sns")
+	}
+	bad := []string{
+		"arn:aws:sqs:us-east-1:" + bobAccount + ":" + ownerAccount + "/alice-inbox",
+		"arn:aws:sqs:us-east-1:" + bobAccount + ":x/../" + ownerAccount + "/alice-inbox",
+		"arn:aws:sqs:us-east-1:" + bobAccount + ":alice-inbox/",
+		"arn:aws:sqs:us-east-1:" + bobAccount + ":alice-inbox:x",
+		"arn:aws:sqs:us-east-1:" + bobAccount[1:] + ":alice-inbox",
+		"arn:aws:sqs:us-east-1:" + bobAccount + "x:alice-inbox",
+		"arn:aws:sqs:US-EAST-1:" + bobAccount + ":alice-inbox",
+		"arn:aws:sqs:us-east-1/x:" + bobAccount + ":alice-inbox",
+		"arn:aws-cn:sqs:us-east-1:" + bobAccount + ":alice-inbox",
+		"arn:aws:sqs::" + bobAccount + ":alice-inbox",
+		"arn:aws:sqs:us-east-1:" + bobAccount + ":" + strings.Repeat("q", 81),
+		"arn:aws:sqs:us-east-1:" + bobAccount + ":.fifo",
+		"arn:aws:sqs:us-east-1:" + bobAccount + ":a b",
+		"arn:aws:sns:us-east-1:" + bobAccount + ":alice-inbox",
+		"https://sqs.us-east-1.amazonaws.com/" + ownerAccount + "/alice-inbox",
+	}
+	for _, endpoint := range bad {
+		w := subscribe(endpoint)
+		code, msg := errorOf(w.Body.String())
+		assert.Equal(t, []any{http.StatusBadRequest, "InvalidParameter", "Invalid parameter: SQS endpoint ARN"}, []any{w.Code, code, msg}, endpoint)
+	}
+	w = subscribe(bobQueue)
+	require.Equal(t, http.StatusOK, w.Code, w.Body.String())
+	sub := between(w.Body.String(), "<SubscriptionArn>", "</SubscriptionArn>")
+	for _, endpoint := range bad[:13] {
+		policy, _ := json.Marshal(map[string]string{"deadLetterTargetArn": endpoint})
+		w := post(t, h, "/", "Action=SetSubscriptionAttributes&Version=2010-03-31&SubscriptionArn="+url.QueryEscape(sub)+
+			"&AttributeName=RedrivePolicy&AttributeValue="+url.QueryEscape(string(policy)), bobKey, bobSecret, "sns")
+		code, msg := errorOf(w.Body.String())
+		assert.Equal(t, []any{http.StatusBadRequest, "InvalidParameter", "Invalid parameter: RedrivePolicy: deadLetterTargetArn is an invalid arn"},
+			[]any{w.Code, code, msg}, endpoint)
+	}
+	w = post(t, h, "/", "Action=Publish&Version=2010-03-31&TopicArn="+url.QueryEscape(topic)+"&Message=bob", bobKey, bobSecret, "sns")
+	require.Equal(t, http.StatusOK, w.Code, w.Body.String())
+	assert.Empty(t, receiveAllAs(t, context.Background(), f, ownerAccount, "alice-inbox"), "nothing of bob's in alice's queue")
+	assert.Len(t, receiveAllAs(t, context.Background(), f, bobAccount, "bob-q"), 1)
+}
+
+func between(s, from, to string) string {
+	_, after, _ := strings.Cut(s, from)
+	v, _, _ := strings.Cut(after, to)
+	return v
+}
+
+// get sends an unsigned GET to h.
+func get(h http.Handler, target string) *httptest.ResponseRecorder {
+	w := httptest.NewRecorder()
+	h.ServeHTTP(w, httptest.NewRequest(http.MethodGet, "http://localhost"+target, nil))
+	return w
+}
+
+// Attack 3: confirmation tokens came from the seed, which is public by default and
+// recoverable from a MessageId otherwise: bob replayed the server's calls on a fake of his own
+// with its seed, read the token of his pending subscription of alice's queue, and confirmed it
+// with the unsigned SubscribeURL. In signed mode a token is keyed by the server's secrets.
+func TestAConfirmationTokenForgedWithTheSeedConfirmsNothing(t *testing.T) {
+	ctx := context.Background()
+	f := sqsfake.New(sqsfake.WithSeed(42), sqsfake.WithCredentials(attackCredentials...))
+	h := snsfake.New(f).Handler(f.Handler())
+	alice := "arn:aws:sqs:us-east-1:" + ownerAccount + ":alice-inbox"
+	open := `{"Statement":[{"Effect":"Allow","Principal":{"Service":"sns.amazonaws.com"},"Action":"sqs:SendMessage","Resource":"` + alice + `"}]}`
+	w := post(t, h, "/", "Action=CreateQueue&Version=2012-11-05&QueueName=alice-inbox&Attribute.1.Name=Policy&Attribute.1.Value="+url.QueryEscape(open), ownerKey, ownerSecret, "sqs")
+	require.Equal(t, http.StatusOK, w.Code, w.Body.String())
+	topic := "arn:aws:sns:us-east-1:" + bobAccount + ":bobs"
+	calls := []string{"Action=CreateTopic&Version=2010-03-31&Name=bobs",
+		"Action=Subscribe&Version=2010-03-31&TopicArn=" + url.QueryEscape(topic) + "&Protocol=sqs&Endpoint=" + url.QueryEscape(alice)}
+	for _, form := range calls {
+		w := post(t, h, "/", form, bobKey, bobSecret, "sns")
+		require.Equal(t, http.StatusOK, w.Code, w.Body.String())
+	}
+
+	// Bob's replay, on a fake of his own with the server's seed.
+	replayFake := sqsfake.New(sqsfake.WithSeed(42))
+	replay := snsfake.New(replayFake)
+	rh := replay.Handler(replayFake.Handler())
+	for _, form := range calls {
+		r := httptest.NewRequest(http.MethodPost, "http://localhost/", strings.NewReader(form))
+		r.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+		r.Header.Set("Authorization", "AWS4-HMAC-SHA256 Credential="+bobAccount+"/20260101/us-east-1/sns/aws4_request, SignedHeaders=host, Signature=0")
+		w := httptest.NewRecorder()
+		rh.ServeHTTP(w, r)
+		require.Equal(t, http.StatusOK, w.Code, w.Body.String())
+	}
+	forged := replay.Topics()[0].Subscriptions[0].Token
+	require.NotEmpty(t, forged)
+
+	w = get(h, "/?Action=ConfirmSubscription&TopicArn="+url.QueryEscape(topic)+"&Token="+forged)
+	code, msg := errorOf(w.Body.String())
+	assert.Equal(t, []any{http.StatusBadRequest, "InvalidParameter", "Invalid parameter: Token"}, []any{w.Code, code, msg})
+	w = post(t, h, "/", "Action=ConfirmSubscription&Version=2010-03-31&TopicArn="+url.QueryEscape(topic)+"&Token="+forged, bobKey, bobSecret, "sns")
+	code, msg = errorOf(w.Body.String())
+	assert.Equal(t, []any{http.StatusBadRequest, "InvalidParameter", "Invalid parameter: Token"}, []any{w.Code, code, msg})
+	_ = ctx
+	subs := snsfakeTopics(t, h, bobKey, bobSecret, topic)
+	assert.Contains(t, subs, "<SubscriptionArn>PendingConfirmation</SubscriptionArn>", "the subscription is still pending")
+}
+
+// snsfakeTopics lists a topic's subscriptions, signed as key.
+func snsfakeTopics(t *testing.T, h http.Handler, key, secret, topic string) string {
+	t.Helper()
+	w := post(t, h, "/", "Action=ListSubscriptionsByTopic&Version=2010-03-31&TopicArn="+url.QueryEscape(topic), key, secret, "sns")
+	require.Equal(t, http.StatusOK, w.Code, w.Body.String())
+	return w.Body.String()
+}
+
+// A token confirms its own subscription and no other, and only while it is valid: through
+// ConfirmSubscription with its own topic; through the SubscribeURL with a topic ARN of its
+// topic's region and account (AWS confirmed one with another name there).
+func TestATokenConfirmsOnlyItsOwnSubscriptionWhileValid(t *testing.T) {
+	ctx := context.Background()
+	f := sqsfake.New()
+	s := snsfake.New(f)
+	h := s.Handler(f.Handler())
+	var topics [2]string
+	for i, name := range []string{"one", "two"} {
+		tp, err := s.CreateTopic(ctx, &sns.CreateTopicInput{Name: aws.String(name)})
+		require.NoError(t, err)
+		topics[i] = *tp.TopicArn
+		_, err = s.Subscribe(ctx, &sns.SubscribeInput{TopicArn: tp.TopicArn, Protocol: aws.String("sqs"), Endpoint: aws.String("arn:aws:sqs:us-east-1:222222222222:q")})
+		require.NoError(t, err)
+	}
+	one, _ := s.Topic(topics[0])
+	token := one.Subscriptions[0].Token
+	require.Len(t, token, 128)
+
+	_, err := s.ConfirmSubscription(ctx, &sns.ConfirmSubscriptionInput{TopicArn: aws.String(topics[1]), Token: aws.String(token)})
+	requireSNSError(t, err, "InvalidParameter", "Invalid parameter: Token")
+	altered := []byte(token)
+	altered[127] ^= 1
+	_, err = s.ConfirmSubscription(ctx, &sns.ConfirmSubscriptionInput{TopicArn: aws.String(topics[0]), Token: aws.String(string(altered))})
+	requireSNSError(t, err, "InvalidParameter", "Invalid parameter: Token")
+	w := get(h, "/?Action=ConfirmSubscription&TopicArn="+url.QueryEscape("arn:aws:sns:us-east-1:999999999999:one")+"&Token="+token)
+	code, msg := errorOf(w.Body.String())
+	assert.Equal(t, []any{http.StatusBadRequest, "InvalidParameter", "Invalid parameter: Token"}, []any{w.Code, code, msg}, "another account's topic")
+	for _, tp := range topics {
+		info, _ := s.Topic(tp)
+		assert.True(t, info.Subscriptions[0].Pending, tp)
+	}
+
+	w = get(h, "/?Action=ConfirmSubscription&TopicArn="+url.QueryEscape("arn:aws:sns:us-east-1:123456789012:another-name")+"&Token="+token)
+	require.Equal(t, http.StatusOK, w.Code, w.Body.String())
+	assert.Contains(t, w.Body.String(), "<SubscriptionArn>"+one.Subscriptions[0].Arn+"</SubscriptionArn>")
+	info, _ := s.Topic(topics[0])
+	assert.False(t, info.Subscriptions[0].Pending)
+	info, _ = s.Topic(topics[1])
+	assert.True(t, info.Subscriptions[0].Pending, "the other topic's subscription")
+
+	f.Advance(48 * time.Hour)
+	w = get(h, "/?Action=ConfirmSubscription&TopicArn="+url.QueryEscape(topics[0])+"&Token="+token)
+	code, msg = errorOf(w.Body.String())
+	assert.Equal(t, []any{http.StatusBadRequest, "InvalidParameter", "Invalid parameter: Token"}, []any{w.Code, code, msg}, "an expired token reads no ARN")
+	two, _ := s.Topic(topics[1])
+	_, err = s.ConfirmSubscription(ctx, &sns.ConfirmSubscriptionInput{TopicArn: aws.String(topics[1]), Token: aws.String(two.Subscriptions[0].Token)})
+	requireSNSError(t, err, "InvalidParameter", "Invalid parameter: Token")
+}
+
+// In memory the tokens are the seed's, run after run; a Reset changes them, and a token
+// issued before it names nothing after it.
+func TestTokensAreTheSeedsInMemoryAndChangeWithReset(t *testing.T) {
+	ctx := context.Background()
+	run := func(f *sqsfake.Fake, s *snsfake.Fake) string {
+		tp, err := s.CreateTopic(ctx, &sns.CreateTopicInput{Name: aws.String("t")})
+		require.NoError(t, err)
+		_, err = s.Subscribe(ctx, &sns.SubscribeInput{TopicArn: tp.TopicArn, Protocol: aws.String("sqs"), Endpoint: aws.String("arn:aws:sqs:us-east-1:222222222222:q")})
+		require.NoError(t, err)
+		info, _ := s.Topic(*tp.TopicArn)
+		return info.Subscriptions[0].Token
+	}
+	f1, f2 := sqsfake.New(sqsfake.WithSeed(7)), sqsfake.New(sqsfake.WithSeed(7))
+	s1, s2 := snsfake.New(f1), snsfake.New(f2)
+	first := run(f1, s1)
+	assert.Equal(t, first, run(f2, s2))
+	f1.Reset()
+	second := run(f1, s1)
+	assert.NotEqual(t, first, second)
+	_, err := s1.ConfirmSubscription(ctx, &sns.ConfirmSubscriptionInput{TopicArn: aws.String("arn:aws:sns:us-east-1:123456789012:t"), Token: aws.String(first)})
+	requireSNSError(t, err, "InvalidParameter", "Invalid parameter: Token")
+	signed := sqsfake.New(sqsfake.WithSeed(7), sqsfake.WithCredentials(attackCredentials...))
+	assert.NotEqual(t, first, run(signed, snsfake.New(signed)), "signed mode keys tokens with the secrets")
+}
