@@ -11,6 +11,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/url"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -24,6 +25,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/sqsfake/sqsfake"
+	"github.com/sqsfake/sqsfake/internal/memtest"
 	"github.com/sqsfake/sqsfake/snsfake"
 )
 
@@ -370,4 +372,118 @@ func TestTokensAreTheSeedsInMemoryAndChangeWithReset(t *testing.T) {
 	requireSNSError(t, err, "InvalidParameter", "Invalid parameter: Token")
 	signed := sqsfake.New(sqsfake.WithSeed(7), sqsfake.WithCredentials(attackCredentials...))
 	assert.NotEqual(t, first, run(signed, snsfake.New(signed)), "signed mode keys tokens with the secrets")
+}
+
+// Attack 7: an unknown SNS Action was refused before the signature was checked, recorded
+// verbatim in the call record and quoted whole: 40 unsigned requests with a 1 MB Action kept
+// +150 MB in signed mode. The door authenticates first, and records and quotes an unknown
+// Action bounded.
+func TestAnUnknownActionIsRefusedAfterAuthenticationAndKeptBounded(t *testing.T) {
+	f := sqsfake.New(sqsfake.WithCredentials(attackCredentials...))
+	h := snsfake.New(f).Handler(f.Handler())
+	long := strings.Repeat("A", 1<<20)
+	w := post(t, h, "/", "Version=2010-03-31&Action="+long, "", "", "")
+	code, msg := errorOf(w.Body.String())
+	assert.Equal(t, http.StatusForbidden, w.Code)
+	assert.Equal(t, "AccessDenied", code, msg)
+	kept := memtest.Retained(func() {
+		for range 40 {
+			post(t, h, "/", "Version=2010-03-31&Action="+long, "", "", "")
+		}
+	}, f)
+	assert.Less(t, kept, int64(2<<20), "40 unsigned requests naming a 1 MB Action")
+
+	w = post(t, h, "/", "Version=2010-03-31&Action="+long, bobKey, bobSecret, "sns")
+	code, msg = errorOf(w.Body.String())
+	assert.Equal(t, http.StatusBadRequest, w.Code)
+	assert.Equal(t, "InvalidAction", code)
+	assert.Less(t, len(msg), 4<<10, "the answer quotes the Action cut short")
+	assert.True(t, strings.HasPrefix(msg, "The action AAAA"), msg)
+	calls := f.Calls()
+	last := calls[len(calls)-1]
+	assert.Less(t, len(last.Operation), 300, "the record names the Action cut short")
+	kept = memtest.Retained(func() {
+		for range 40 {
+			post(t, h, "/", "Version=2010-03-31&Action="+long, bobKey, bobSecret, "sns")
+		}
+	}, f)
+	assert.Less(t, kept, int64(2<<20), "40 signed requests naming a 1 MB Action")
+}
+
+// Attack 4: every publication was kept whole until Reset: 200 publishes of 250 KB to a
+// topic without subscribers kept +80 MB. The record is bounded (WithRecordBytes).
+func TestThePublicationRecordIsBounded(t *testing.T) {
+	f := sqsfake.New()
+	s := snsfake.New(f, snsfake.WithRecordBytes(4<<20))
+	h := s.Handler(f.Handler())
+	w := post(t, h, "/", "Action=CreateTopic&Version=2010-03-31&Name=t", "", "", "")
+	require.Equal(t, http.StatusOK, w.Code, w.Body.String())
+	form := "Action=Publish&Version=2010-03-31&TopicArn=" + url.QueryEscape("arn:aws:sns:us-east-1:123456789012:t") + "&Message="
+	kept := memtest.Retained(func() {
+		for i := range 100 {
+			w := post(t, h, "/", form+strings.Repeat(string(rune('a'+i%26)), 250_000), "", "", "")
+			require.Equal(t, http.StatusOK, w.Code, w.Body.String())
+		}
+	}, s, f)
+	t.Logf("100 publishes of 250 KB kept %d bytes", kept)
+	assert.Less(t, kept, int64(8<<20), "100 publishes of 250 KB with a 4 MiB record")
+	pubs, err := s.Published("")
+	require.NoError(t, err)
+	assert.Less(t, len(pubs), 20)
+	assert.Equal(t, strings.Repeat("v", 250_000), pubs[len(pubs)-1].Message, "the newest publication, whole")
+}
+
+// Attack 5: 1,000 subscriptions of queues that do not exist cost 1,000 small requests; each
+// 250 KB publish then kept ~350 MB in the record (the bodies of deliveries that were lost).
+// A lost delivery keeps no body, and the others a bounded prefix, shared.
+func TestAFanOutKeepsNoBodyForALostDeliveryAndAPrefixForTheOthers(t *testing.T) {
+	ctx := context.Background()
+	f := sqsfake.New()
+	s := snsfake.New(f)
+	h := s.Handler(f.Handler())
+	tp, err := s.CreateTopic(ctx, &sns.CreateTopicInput{Name: aws.String("t")})
+	require.NoError(t, err)
+	for i := range 1000 {
+		_, err := s.Subscribe(ctx, &sns.SubscribeInput{TopicArn: tp.TopicArn, Protocol: aws.String("sqs"),
+			Endpoint: aws.String("arn:aws:sqs:us-east-1:123456789012:nothing-" + strconv.Itoa(i))})
+		require.NoError(t, err)
+	}
+	form := "Action=Publish&Version=2010-03-31&TopicArn=" + url.QueryEscape(*tp.TopicArn) + "&Message="
+	kept := memtest.Retained(func() {
+		for i := range 2 {
+			w := post(t, h, "/", form+strings.Repeat(string(rune('a'+i)), 250_000), "", "", "")
+			require.Equal(t, http.StatusOK, w.Code, w.Body.String())
+		}
+	}, s, f)
+	// Most of it is the queue fake's call record of the 2,000 SendMessage calls SQS refused
+	// (about 1.4 KB each, their errors); the publication record keeps about 300 bytes a
+	// delivery.
+	t.Logf("2 publishes of 250 KB to 1,000 lost subscriptions kept %d bytes", kept)
+	assert.Less(t, kept, int64(4<<20), "2 publishes of 250 KB to 1,000 lost subscriptions")
+	pubs, err := s.Published(*tp.TopicArn)
+	require.NoError(t, err)
+	require.Len(t, pubs, 2)
+	for _, d := range pubs[1].Deliveries {
+		require.Equal(t, snsfake.Lost, d.Outcome)
+		require.Empty(t, d.Body)
+	}
+
+	// Delivered: the bodies' first RecordedBodyBytes, one copy for them all.
+	q := "arn:aws:sqs:us-east-1:123456789012:real"
+	_, err = f.CreateQueue(ctx, &sqs.CreateQueueInput{QueueName: aws.String("real"), Attributes: map[string]string{"Policy": snsfake.QueuePolicy(q, *tp.TopicArn)}})
+	require.NoError(t, err)
+	_, err = s.Subscribe(ctx, &sns.SubscribeInput{TopicArn: tp.TopicArn, Protocol: aws.String("sqs"), Endpoint: aws.String(q)})
+	require.NoError(t, err)
+	out, err := s.Publish(ctx, &sns.PublishInput{TopicArn: tp.TopicArn, Message: aws.String(strings.Repeat("z", 250_000))})
+	require.NoError(t, err)
+	p, err := s.Publication(*out.MessageId)
+	require.NoError(t, err)
+	d := p.Deliveries[len(p.Deliveries)-1]
+	assert.Equal(t, snsfake.Delivered, d.Outcome)
+	assert.Len(t, d.Body, snsfake.RecordedBodyBytes)
+	assert.Greater(t, d.BodySize, 250_000)
+	got := receiveAllAs(t, ctx, f, "123456789012", "real")
+	require.Len(t, got, 1)
+	assert.Equal(t, d.BodySize, len(*got[0].Body))
+	assert.True(t, strings.HasPrefix(*got[0].Body, d.Body), "the record keeps the body's beginning")
 }

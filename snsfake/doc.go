@@ -34,12 +34,12 @@
 // account and region (New's defaults; topics live in the account and region of the caller,
 // as queues do), identities (ActAs here takes the same sqsfake.Identity), and Reset (the
 // queue fake's Reset empties the topics too). A delivery is a SendMessage call on the queue
-// fake made as the service principal sns.amazonaws.com (sqsfake.WithService), so it is in
+// fake made as the service principal sns.amazonaws.com (companion.WithService), so it is in
 // the queue fake's call record and timelines, its faults apply to it (a fault injected on
 // SendMessage fails the delivery, which the fake records as lost), and the queue's Policy
 // decides it with the fake's policy engine.
 //
-// The SNS calls are in the queue fake's call record too (sqsfake.ServiceCall), numbered
+// The SNS calls are in the queue fake's call record too (companion.ServiceCall), numbered
 // with its calls — CallCount, WaitForCalls, WaitIdle, request ids — with Operation "SNS." and
 // the operation ("SNS.Publish"), their door and caller, and an SNS refusal becomes LastError.
 // sqsfake.CallFilter and the call assertions (AssertCallCount, AssertLastCallError, …) name
@@ -123,7 +123,12 @@
 // subscription's RedrivePolicy queue with the body and attributes it would have had, or is
 // lost; Publish succeeds either way, as on AWS. Published, Publication and Deliveries show
 // every outcome with its reason; AssertPublished, AssertDelivered and AssertNotDelivered
-// print them.
+// print them. That publication record is bounded (record.go): it keeps the newest
+// publications in about DefaultRecordBytes (64 MiB; WithRecordBytes changes it, and
+// cmd/sqsfake keeps 32 MiB), each with its message whole but only the first
+// RecordedBodyBytes (4 KiB) of each delivery's body (Delivery.BodySize is its length; the
+// queue holds the message) and no body for a lost delivery. A test of ordinary size sees
+// every publication; a longer one sees the newest.
 //
 // # Cost
 //

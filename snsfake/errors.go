@@ -2,12 +2,49 @@ package snsfake
 
 import (
 	"net/http"
+	"strings"
+	"unicode/utf8"
 
 	awshttp "github.com/aws/aws-sdk-go-v2/aws/transport/http"
 	"github.com/aws/aws-sdk-go-v2/service/sns/types"
 	"github.com/aws/smithy-go"
 	smithyhttp "github.com/aws/smithy-go/transport/http"
 )
+
+// maxEcho is the most of a client's string an error quotes, as the queue fake's maxEcho: an
+// error is answered and kept in the call record, so quoting a megabyte value whole would
+// cost that much again for each refusal. No value a valid request holds where an error
+// quotes it is longer. maxName is the most of an unknown Action the record names.
+const (
+	maxEcho = 2 << 10
+	maxName = 256
+	// maxKept is the most of a refusal's message the call record keeps: a signature
+	// refusal may quote what the client signed.
+	maxKept = 4 << 10
+)
+
+// echo returns s itself up to maxEcho bytes, else a copy of its first maxEcho bytes, cut at a
+// character boundary, and "…".
+func echo(s string) string { return cutText(s, maxEcho) }
+
+// echoName is an Action as the call record and the log name it: itself when it is one of
+// the fake's operations, else cut to maxName bytes.
+func echoName(action string) string {
+	if _, ok := operations[action]; ok {
+		return action
+	}
+	return cutText(action, maxName)
+}
+
+func cutText(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return strings.Clone(s[:n]) + "…"
+}
 
 // snsError is an error SNS answers with: its query code, HTTP status and message.
 type snsError struct {

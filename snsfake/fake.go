@@ -15,6 +15,7 @@ import (
 	"github.com/aws/smithy-go/middleware"
 
 	"github.com/sqsfake/sqsfake"
+	"github.com/sqsfake/sqsfake/companion"
 )
 
 // Fake is Amazon SNS in memory, delivering into the queues of one *sqsfake.Fake. Its
@@ -35,7 +36,7 @@ type Fake struct {
 	nextSub       uint64
 	nextToken     uint64
 	nextSeq       uint64
-	pubs          []Publication
+	rec           record                                    // the publication record (record.go)
 	scratch       map[string]sqstypes.MessageAttributeValue // raw deliveries' attributes (publish.go)
 	scratchIn     sqs.SendMessageInput                      // the SendMessage of a delivery (publish.go)
 	pst           publishState                              // the publish being delivered (publish.go)
@@ -45,9 +46,13 @@ type Fake struct {
 
 // New returns an SNS fake on f: it shares f's clock, seed, account and region, and Reset
 // (f.Reset empties it too). Topics live in the space (account, region) of the identity
-// that creates them, as f's queues do.
-func New(f *sqsfake.Fake) *Fake {
-	s := &Fake{sq: f, ownRoot: "arn:" + f.Partition() + ":iam::" + f.AccountID() + ":root"}
+// that creates them, as f's queues do. opts configure it: WithRecordBytes.
+func New(f *sqsfake.Fake, opts ...Option) *Fake {
+	s := &Fake{sq: f, ownRoot: "arn:" + companion.Partition(f) + ":iam::" + f.AccountID() + ":root"}
+	s.rec.limit = DefaultRecordBytes
+	for _, o := range opts {
+		o(s)
+	}
 	s.opts = sns.New(sns.Options{
 		Region:           f.Region(),
 		BaseEndpoint:     aws.String("http://sns.fake.invalid"),
@@ -55,15 +60,15 @@ func New(f *sqsfake.Fake) *Fake {
 		RetryMaxAttempts: 1,
 	}).Options()
 	s.clear()
-	f.OnReset(s.reset)
+	companion.OnReset(f, s.reset)
 	names := make([]string, 0, len(operations))
 	for op := range operations {
 		if op != "PublishBatch" {
 			names = append(names, recordName(op))
 		}
 	}
-	f.RegisterOperations(names...)
-	f.RegisterBatchOperation(recordName("PublishBatch"), publishBatchEntryIDs)
+	companion.RegisterOperations(f, names...)
+	companion.RegisterBatchOperation(f, recordName("PublishBatch"), publishBatchEntryIDs)
 	return s
 }
 
@@ -93,9 +98,9 @@ func (s *Fake) clear() {
 	s.counts = make(map[topicKind]int)
 	s.subs = make(map[string]*subscription)
 	s.tokens = make(map[uint64]*subscription)
-	s.tokenKey = s.sq.ServiceKey(tokenPurpose)
+	s.tokenKey = companion.ServiceKey(s.sq, tokenPurpose)
 	s.nextMsg, s.nextSub, s.nextToken, s.nextSeq = 0, 0, 0, 0
-	s.pubs = nil
+	s.rec.clear()
 	s.pst, s.deliveryArena = publishState{}, nil
 }
 
@@ -160,7 +165,7 @@ func (s *Fake) callerOf(optFns []func(*sns.Options)) caller {
 	}
 	switch {
 	case c.principal != "":
-	case c.account == s.sq.AccountID() && partitionOf(c.region) == s.sq.Partition():
+	case c.account == s.sq.AccountID() && partitionOf(c.region) == companion.Partition(s.sq):
 		c.principal = s.ownRoot
 	default:
 		c.principal = "arn:" + partitionOf(c.region) + ":iam::" + c.account + ":root"
@@ -230,9 +235,9 @@ const hexDigits = "0123456789abcdef"
 
 // uuid formats the UUID for (seed, stream, n) with the given version nibble: MessageIds
 // have version 5 as SNS's do, subscription ids version 4 (SPEC-sns.md §3); request ids are the
-// queue fake's (sqsfake.ServiceCall).
+// queue fake's (companion.ServiceCall).
 func (s *Fake) uuid(stream, n uint64, version byte) string {
-	hi := mix64(s.sq.Seed() ^ mix64(stream) ^ n)
+	hi := mix64(companion.Seed(s.sq) ^ mix64(stream) ^ n)
 	lo := mix64(hi ^ n ^ 0x5851f42d4c957f2d)
 	var b [16]byte
 	binary.BigEndian.PutUint64(b[:8], hi)

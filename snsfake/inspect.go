@@ -67,9 +67,11 @@ type Delivery struct {
 	// Reason says why a message was not delivered: the filter, the pending confirmation,
 	// or SQS's error code and message.
 	Reason string
-	// Body is the SQS message body SNS sent (or would have): the envelope or, raw, the
-	// message.
-	Body string
+	// Body is the beginning of the SQS message body SNS sent: the envelope or, raw, the
+	// message — its first RecordedBodyBytes (the queue holds the message), and none for a
+	// Lost delivery, which no queue holds. BodySize is the whole body's length in bytes.
+	Body     string
+	BodySize int
 	// SQSMessageID is the MessageId of the SQS message, in the queue or in the
 	// DeadLetterQueue.
 	SQSMessageID    string
@@ -96,6 +98,7 @@ type Publication struct {
 	Deliveries   []Delivery
 
 	attrs []packedAttr // MessageAttributes as the record keeps them
+	size  int          // what the record counts it as (record.go)
 }
 
 // Published returns the publications of a topic (its ARN, or its name in the fake's account
@@ -113,7 +116,7 @@ func (s *Fake) Published(topic string) ([]Publication, error) {
 		}
 	}
 	var out []Publication
-	for _, p := range s.pubs {
+	for _, p := range s.rec.all() {
 		if arn == "" || p.TopicArn == arn {
 			p.MessageAttributes = unpackAttrs(p.attrs)
 			p.Deliveries = slices.Clone(p.Deliveries)
@@ -129,7 +132,7 @@ func (s *Fake) publishedTopicLocked(ref string) (string, error) {
 	if t := s.topicByRefLocked(ref); t != nil {
 		return t.arn, nil
 	}
-	for _, p := range s.pubs {
+	for _, p := range s.rec.all() {
 		if p.TopicArn == ref {
 			return ref, nil
 		}
@@ -145,7 +148,7 @@ func (s *Fake) publishedTopicLocked(ref string) (string, error) {
 func (s *Fake) Publication(messageID string) (Publication, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	for _, p := range s.pubs {
+	for _, p := range s.rec.all() {
 		if p.MessageID == messageID {
 			p.MessageAttributes = unpackAttrs(p.attrs)
 			p.Deliveries = slices.Clone(p.Deliveries)
@@ -159,7 +162,7 @@ func (s *Fake) Publication(messageID string) (Publication, error) {
 func (s *Fake) noPublicationLocked(id string) error {
 	var b strings.Builder
 	fmt.Fprintf(&b, "nothing was published with MessageId %s", id)
-	for _, p := range s.pubs {
+	for _, p := range s.rec.all() {
 		for _, d := range p.Deliveries {
 			if d.SQSMessageID != "" && d.SQSMessageID == id {
 				fmt.Fprintf(&b, "; %s is the SQS MessageId of publication %s's delivery into %s (Publication takes the MessageId Publish answered: %s)",
@@ -171,7 +174,8 @@ func (s *Fake) noPublicationLocked(id string) error {
 	if hint := s.whatIsLocked(id); hint != "" {
 		b.WriteString("; " + hint)
 	}
-	switch n := len(s.pubs); {
+	pubs := s.rec.all()
+	switch n := len(pubs); {
 	case n == 0:
 		b.WriteString("; the fake has no publications")
 	default:
@@ -180,7 +184,7 @@ func (s *Fake) noPublicationLocked(id string) error {
 			if i < n-1 {
 				b.WriteString(", ")
 			}
-			fmt.Fprintf(&b, "%s (%s)", s.pubs[i].MessageID, s.pubs[i].TopicArn)
+			fmt.Fprintf(&b, "%s (%s)", pubs[i].MessageID, pubs[i].TopicArn)
 		}
 		if n > maxNamed/4 {
 			fmt.Fprintf(&b, ", … and %d more", n-maxNamed/4)
@@ -201,7 +205,7 @@ func (s *Fake) Deliveries(queue string) ([]Delivery, error) {
 		return nil, s.noQueueLocked(queue)
 	}
 	var out []Delivery
-	for _, p := range s.pubs {
+	for _, p := range s.rec.all() {
 		for _, d := range p.Deliveries {
 			if queue == "" || queueMatches(d.Endpoint, queue) {
 				out = append(out, d)
@@ -219,7 +223,7 @@ func (s *Fake) queueKnownLocked(ref string) bool {
 			return true
 		}
 	}
-	for _, p := range s.pubs {
+	for _, p := range s.rec.all() {
 		for _, d := range p.Deliveries {
 			if queueMatches(d.Endpoint, ref) {
 				return true
@@ -328,7 +332,7 @@ func (s *Fake) noTopicLocked(ref string) error {
 // subscription, a queue — for an error about a name it did not find; "" when nothing. s.mu
 // is held.
 func (s *Fake) whatIsLocked(ref string) string {
-	for _, p := range s.pubs {
+	for _, p := range s.rec.all() {
 		if p.MessageID == ref {
 			return ref + " is the MessageId of a publication to " + p.TopicArn + ": Publication(" + ref + ") has its deliveries"
 		}

@@ -19,7 +19,7 @@ import (
 	sqstypes "github.com/aws/aws-sdk-go-v2/service/sqs/types"
 	"github.com/aws/smithy-go"
 
-	"github.com/sqsfake/sqsfake"
+	"github.com/sqsfake/sqsfake/companion"
 	"github.com/sqsfake/sqsfake/internal/eventpattern"
 )
 
@@ -223,7 +223,7 @@ func (s *Fake) publishTarget(c *call, in *sns.PublishInput) (*topic, *snsError) 
 		}
 		return nil, errInvalidParameter("TargetArn Reason: No endpoint found for the target arn specified")
 	case in.PhoneNumber != nil:
-		return nil, errInvalidParameter("PhoneNumber Reason: " + *in.PhoneNumber + " is not valid to publish to")
+		return nil, errInvalidParameter("PhoneNumber Reason: " + echo(*in.PhoneNumber) + " is not valid to publish to")
 	}
 	return nil, errInvalidParameter("TopicArn or TargetArn Reason: no value for required parameter")
 }
@@ -262,11 +262,11 @@ func (s *Fake) PublishBatch(ctx context.Context, params *sns.PublishBatchInput, 
 	for i, be := range entries {
 		id := *be.Id
 		if len(id) > 80 {
-			return nil, c.fail(newError("InvalidBatchEntryId", "The Id of a batch entry in the batch request is too long: "+id))
+			return nil, c.fail(newError("InvalidBatchEntryId", "The Id of a batch entry in the batch request is too long: "+echo(id)))
 		}
 		for j := 0; j < len(id); j++ {
 			if !isTopicNameChar(id[j]) {
-				return nil, c.fail(newError("InvalidBatchEntryId", "The Id of a batch entry in the batch request contains an impermissible character: "+id))
+				return nil, c.fail(newError("InvalidBatchEntryId", "The Id of a batch entry in the batch request contains an impermissible character: "+echo(id)))
 			}
 		}
 		if id == "" {
@@ -329,7 +329,7 @@ func (s *Fake) publish(t *topic, e *entry) (string, string) {
 			dedupKey = e.groupID + "\x00" + e.dedupID
 		}
 		if hit, ok := t.dedup[dedupKey]; ok && now.UnixNano() < hit.until {
-			s.pubs = append(s.pubs, Publication{MessageID: hit.messageID, SequenceNumber: hit.sequenceNumber, TopicArn: t.arn,
+			s.rec.add(Publication{MessageID: hit.messageID, SequenceNumber: hit.sequenceNumber, TopicArn: t.arn,
 				Message: e.message, Subject: e.subject, attrs: packAttrs(e.attrs), MessageGroupID: e.groupID,
 				MessageDeduplicationID: e.dedupID, Time: now, Duplicate: true})
 			return hit.messageID, hit.sequenceNumber
@@ -353,7 +353,7 @@ func (s *Fake) publish(t *topic, e *entry) (string, string) {
 	p := Publication{MessageID: id, SequenceNumber: seq, TopicArn: t.arn, Message: e.message, Subject: e.subject,
 		attrs: packAttrs(e.attrs), MessageGroupID: e.groupID, MessageDeduplicationID: e.dedupID, Time: now}
 	s.deliver(t, e, &p)
-	s.pubs = append(s.pubs, p)
+	s.rec.add(p)
 	return id, seq
 }
 
@@ -431,19 +431,21 @@ func unpackAttrs(packed []packedAttr) map[string]types.MessageAttributeValue {
 // fake keeps one (Fake.pst), reused publish after publish: deliveries run one at a time
 // under s.mu, and nothing of it outlives its publish.
 type publishState struct {
-	e         entry
-	t         *topic
-	messageID string
-	seq       string
-	time      time.Time
-	ts        string
-	sqsText   string                       // the message an sqs subscription gets (MessageStructure=json: its sqs or default part)
-	attrs     map[string]eventpattern.Attr // the filter's view of the attributes; reused, cleared
-	attrsDone bool
-	body      map[string]any
-	bodyDone  bool
-	signature string
-	sqsAttrs  map[string]sqstypes.MessageAttributeValue // raw deliveries' attributes, shared: SendMessage copies them
+	e          entry
+	t          *topic
+	messageID  string
+	seq        string
+	time       time.Time
+	ts         string
+	sqsText    string                       // the message an sqs subscription gets (MessageStructure=json: its sqs or default part)
+	attrs      map[string]eventpattern.Attr // the filter's view of the attributes; reused, cleared
+	attrsDone  bool
+	body       map[string]any
+	bodyDone   bool
+	signature  string
+	sqsAttrs   map[string]sqstypes.MessageAttributeValue // raw deliveries' attributes, shared: SendMessage copies them
+	lastBody   string                                    // the body the record kept of the last delivery
+	lastReason string                                    // the last lost delivery's reason
 }
 
 // timestamp is the envelope's Timestamp, formatted once.
@@ -518,6 +520,9 @@ func (s *Fake) deliver(t *topic, e *entry, p *Publication) {
 		}
 		p.Deliveries = append(p.Deliveries, d)
 	}
+	// The scratch state keeps nothing of the message once it is delivered.
+	s.scratchIn = sqs.SendMessageInput{}
+	st.e, st.sqsText, st.body, st.lastBody, st.lastReason = entry{}, "", nil, "", ""
 }
 
 // deliveryChunk is how many Delivery records deliveries carves from one allocation.
@@ -549,13 +554,13 @@ func (s *Fake) matches(sub *subscription, st *publishState) bool {
 // cannot deliver goes to the subscription's dead-letter queue, if any, or is lost.
 func (s *Fake) send(sub *subscription, st *publishState, d *Delivery) {
 	in := s.sqsInput(sub, st)
-	d.Body = *in.MessageBody
+	d.BodySize = len(*in.MessageBody)
 	id, err := s.sendAs(&sub.queue, st.t, in)
 	if err == nil {
-		d.Outcome, d.SQSMessageID = Delivered, id
+		d.Outcome, d.SQSMessageID, d.Body = Delivered, id, st.keepBody(*in.MessageBody)
 		return
 	}
-	d.Outcome, d.Reason = Lost, reasonOf(err)
+	d.Outcome, d.Reason = Lost, st.reason(err)
 	if sub.dlqArn == "" {
 		return
 	}
@@ -567,7 +572,23 @@ func (s *Fake) send(sub *subscription, st *publishState, d *Delivery) {
 		d.Reason += "; the dead-letter queue " + sub.dlqArn + " refused it too: " + reasonOf(err)
 		return
 	}
-	d.Outcome, d.DeadLetterQueue, d.SQSMessageID = DeadLettered, sub.dlqArn, id
+	d.Outcome, d.DeadLetterQueue, d.SQSMessageID, d.Body = DeadLettered, sub.dlqArn, id, st.keepBody(*in.MessageBody)
+}
+
+// reason is reasonOf(err), the last delivery's own string when it is the same text: a
+// fan-out to queues that do not exist keeps one copy of SQS's error.
+func (st *publishState) reason(err error) string {
+	if r := reasonOf(err); r != st.lastReason {
+		st.lastReason = r
+	}
+	return st.lastReason
+}
+
+// keepBody is what the record keeps of a delivery's body (record.go), one copy for the
+// deliveries of the publish whose bodies begin alike.
+func (st *publishState) keepBody(body string) string {
+	st.lastBody = keepBody(body, st.lastBody)
+	return st.lastBody
 }
 
 func (s *Fake) sendAs(q *queueRef, t *topic, in *sqs.SendMessageInput) (string, error) {
@@ -577,7 +598,7 @@ func (s *Fake) sendAs(q *queueRef, t *topic, in *sqs.SendMessageInput) (string, 
 		// One context per topic and queue region (SNS calls a queue in its own region):
 		// deliveries run one at a time, under s.mu, as WithService requires; it carries no
 		// deadline or cancellation of any caller.
-		ctx = sqsfake.WithService(context.Background(), sqsfake.ServicePrincipal{
+		ctx = companion.WithService(context.Background(), companion.ServicePrincipal{
 			Service: Principal, SourceArn: t.arn, SourceAccount: t.account, SenderID: SenderID, Region: q.region})
 		if t.deliverCtx == nil {
 			t.deliverCtx = map[string]context.Context{}
@@ -636,7 +657,7 @@ func (s *Fake) sqsInput(sub *subscription, st *publishState) *sqs.SendMessageInp
 // snsBase is the base of the URLs in envelopes: SNS's regional endpoint, or the fake's
 // server when the queue fake has WithEndpoint (so the GETs reach it).
 func (s *Fake) snsBase(region string) string {
-	if ep := s.sq.Endpoint(); ep != "" {
+	if ep := companion.Endpoint(s.sq); ep != "" {
 		return ep
 	}
 	host := "https://sns." + region + ".amazonaws.com"
@@ -703,15 +724,15 @@ func (s *Fake) sendConfirmation(sub *subscription) {
 		in.MessageGroupId, in.MessageDeduplicationId = aws.String(id), aws.String(id)
 	}
 	p := Publication{MessageID: id, TopicArn: t.arn, Message: msg, Time: s.sq.Now(), Confirmation: true}
-	d := Delivery{SubscriptionArn: sub.arn, Endpoint: sub.endpoint, Body: *in.MessageBody}
+	d := Delivery{SubscriptionArn: sub.arn, Endpoint: sub.endpoint, BodySize: len(*in.MessageBody)}
 	if qid, err := s.sendAs(&sub.queue, t, in); err != nil {
 		d.Outcome, d.Reason = Lost, reasonOf(err)
 	} else {
-		d.Outcome, d.SQSMessageID = Delivered, qid
+		d.Outcome, d.SQSMessageID, d.Body = Delivered, qid, keepBody(*in.MessageBody, "")
 	}
 	s.logDelivery(t.arn, "SubscriptionConfirmation", id, &d)
 	p.Deliveries = []Delivery{d}
-	s.pubs = append(s.pubs, p)
+	s.rec.add(p)
 }
 
 // QueuePolicy returns the queue Policy that lets the topic deliver into the queue: the

@@ -139,7 +139,7 @@ func checkEndpoint(protocol, endpoint string, fifoTopic bool) *snsError {
 		}
 	case "sms":
 		if !smsEndpoint.MatchString(endpoint) {
-			return newError("InvalidParameter", "Invalid SMS endpoint: "+endpoint)
+			return newError("InvalidParameter", "Invalid SMS endpoint: "+echo(endpoint))
 		}
 	case "lambda":
 		if !lambdaEndpoint.MatchString(endpoint) {
@@ -150,10 +150,10 @@ func checkEndpoint(protocol, endpoint string, fifoTopic bool) *snsError {
 			return errInvalidParameter("Endpoint")
 		}
 	default:
-		return errInvalidParameter("Amazon SNS does not support this protocol string: " + protocol)
+		return errInvalidParameter("Amazon SNS does not support this protocol string: " + echo(protocol))
 	}
 	if fifoTopic {
-		return errInvalidParameter("Invalid protocol type: " + protocol)
+		return errInvalidParameter("Invalid protocol type: " + echo(protocol))
 	}
 	return nil
 }
@@ -298,7 +298,7 @@ func (s *Fake) setSubscriptionAttribute(sub *subscription, name, v, prefix strin
 			return errInvalidParameter("Delivery protocol [" + sub.protocol + "] does not support raw message delivery.")
 		}
 		if !isBool(v) {
-			return errInvalidParameter(prefix + "RawMessageDelivery: Invalid value [" + v + "]. Must be true or false.")
+			return errInvalidParameter(prefix + "RawMessageDelivery: Invalid value [" + echo(v) + "]. Must be true or false.")
 		}
 		sub.raw = strings.EqualFold(v, "true")
 	case "FilterPolicy":
@@ -308,17 +308,17 @@ func (s *Fake) setSubscriptionAttribute(sub *subscription, name, v, prefix strin
 		}
 		p, err := eventpattern.CompileFilterPolicy(v, sub.scopeOrDefault() == "MessageBody")
 		if err != nil {
-			return errInvalidParameter(prefix + err.Error())
+			return errInvalidParameter(prefix + echo(err.Error()))
 		}
 		sub.filter, sub.compiled = v, p
 	case "FilterPolicyScope":
 		if v != "MessageAttributes" && v != "MessageBody" {
-			return errInvalidParameter(prefix + "FilterPolicyScope: Invalid value [" + v + "]. Please use either MessageBody or MessageAttributes")
+			return errInvalidParameter(prefix + "FilterPolicyScope: Invalid value [" + echo(v) + "]. Please use either MessageBody or MessageAttributes")
 		}
 		if sub.filter != "" {
 			p, err := eventpattern.CompileFilterPolicy(sub.filter, v == "MessageBody")
 			if err != nil {
-				return errInvalidParameter(prefix + err.Error())
+				return errInvalidParameter(prefix + echo(err.Error()))
 			}
 			sub.compiled = p
 		}

@@ -20,6 +20,7 @@ import (
 	"github.com/aws/smithy-go"
 
 	"github.com/sqsfake/sqsfake"
+	"github.com/sqsfake/sqsfake/companion"
 	"github.com/sqsfake/sqsfake/internal/reqlog"
 )
 
@@ -40,7 +41,7 @@ import (
 // GET /?Action=Unsubscribe&…) carry neither Version nor scope and are SNS's by rule 5.
 //
 // Who a request is: in the queue fake's signed mode (WithCredentials) the key that signed it,
-// once sqsfake.Fake.VerifyRequest has checked its signature for service sns with the guards
+// once companion.VerifyRequest has checked its signature for service sns with the guards
 // SQS's wire has, a request that fails being refused as SQS refuses it (an unsigned one with
 // AccessDenied; AWS's SNS answer there is unverified); in lenient mode, as the queue fake
 // reads it: the region of its credential scope when it has one (else the fake's), and the
@@ -181,6 +182,21 @@ func (s *Fake) route(r *http.Request) routed {
 	return rt
 }
 
+// hasParam reports whether a form gives the parameter key (unescaped as peekParams does).
+func hasParam(form, key string) bool {
+	for form != "" {
+		var pair string
+		pair, form, _ = strings.Cut(form, "&")
+		k, _, _ := strings.Cut(pair, "=")
+		if len(k) <= 3*len(key) {
+			if u, ok := unescape(k); ok && u == key {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // isForm reports whether a Content-Type is a form's, without regard to case, as the queue
 // fake's query door reads it.
 func isForm(ct string) bool {
@@ -289,7 +305,7 @@ func init() {
 
 func (s *Fake) serve(w http.ResponseWriter, r *http.Request, rt routed) {
 	action := rt.action
-	reqlog.SetAction(r.Context(), action) // for the server's -v log
+	reqlog.SetAction(r.Context(), echoName(action)) // for the server's -v log
 	if rt.readErr != nil {
 		// The client went away, or stopped sending, before its body was read: nobody reads
 		// the answer.
@@ -300,18 +316,8 @@ func (s *Fake) serve(w http.ResponseWriter, r *http.Request, rt routed) {
 	if rt.body != nil {
 		body = rt.body.Bytes()
 	}
-	form, ferr := parseForm(r.URL.RawQuery, body, r.Method == http.MethodGet)
-	if ferr != nil {
-		s.refuse(w, action, ferr)
-		return
-	}
 	note := &wireNote{door: sqsfake.DoorHTTP}
 	ctx := context.WithValue(r.Context(), requestIDKey{}, note)
-	call, ok := operations[action]
-	if !ok {
-		s.refuse(w, action, newError("InvalidAction", "The action "+action+" is not valid for this web service."))
-		return
-	}
 	region := s.sq.Region()
 	key, rg, _ := scopeOf(r)
 	if rg != "" {
@@ -323,17 +329,23 @@ func (s *Fake) serve(w http.ResponseWriter, r *http.Request, rt routed) {
 			o.Credentials = identityCredentials{sqsfake.Identity{AccountID: key}}
 		}
 	}
-	// The envelopes' links: unsigned GETs without Version. The confirmation link's token
+	// The envelopes' confirmation link: an unsigned GET without Version, whose token
 	// authenticates it, in signed mode too.
-	if r.Method == http.MethodGet && form.Get("Version") == "" && action == "ConfirmSubscription" {
+	if r.Method == http.MethodGet && action == "ConfirmSubscription" && !hasParam(r.URL.RawQuery, "Version") {
+		form, ferr := parseForm(r.URL.RawQuery, nil, true)
+		if ferr != nil {
+			s.refuse(w, action, ferr)
+			return
+		}
 		s.serveConfirmLink(ctx, w, form, region)
 		return
 	}
 	// Signed mode: the request acts as the key that signed it, or is refused as SQS's wire
-	// refuses it (the same checks, for service sns).
-	id, signed, err := s.sq.VerifyRequest(r, body, "sns")
+	// refuses it (the same checks, for service sns) — before anything else of it is read or
+	// kept, its Action included.
+	id, signed, err := companion.VerifyRequest(s.sq, r, body, "sns")
 	if err != nil {
-		var se *sqsfake.SignatureError
+		var se *companion.SignatureError
 		if errors.As(err, &se) {
 			s.refuse(w, action, &snsError{code: se.Code, message: se.Message, status: se.Status})
 			return
@@ -347,6 +359,16 @@ func (s *Fake) serve(w http.ResponseWriter, r *http.Request, rt routed) {
 			o.Region = region
 			o.Credentials = identityCredentials{id}
 		}
+	}
+	call, ok := operations[action]
+	if !ok {
+		s.refuse(w, action, newError("InvalidAction", "The action "+echo(action)+" is not valid for this web service."))
+		return
+	}
+	form, ferr := parseForm(r.URL.RawQuery, body, r.Method == http.MethodGet)
+	if ferr != nil {
+		s.refuse(w, action, ferr)
+		return
 	}
 	in := reflect.New(inputTypes[action])
 	if err := decodeQuery(form, "", in.Elem()); err != nil {
@@ -393,9 +415,12 @@ func errMalformedQuery() *snsError {
 // refuse answers a request refused before it reached an operation, recorded as a call of
 // the Action it named.
 func (s *Fake) refuse(w http.ResponseWriter, action string, e *snsError) {
-	sc := s.sq.BeginServiceCall(recordName(action), sqsfake.DoorHTTP, nil, nil, false)
+	action = echoName(action)
+	sc := companion.BeginServiceCall(s.sq, recordName(action), sqsfake.DoorHTTP, nil, nil, false)
 	writeError(w, sc.RequestID(), e)
-	sc.End(operationError(action, sc.RequestID(), e))
+	kept := *e
+	kept.message = cutText(e.message, maxKept)
+	sc.End(operationError(action, sc.RequestID(), &kept))
 }
 
 // serveConfirmLink answers the SubscribeURL GET: the token decides; a malformed or
@@ -403,7 +428,7 @@ func (s *Fake) refuse(w http.ResponseWriter, action string, e *snsError) {
 // ConfirmationWasAuthenticated is false.
 func (s *Fake) serveConfirmLink(ctx context.Context, w http.ResponseWriter, form url.Values, region string) {
 	c := &call{op: "ConfirmSubscription", who: caller{account: s.sq.AccountID(), region: region}}
-	c.sc = s.sq.BeginServiceCall(recordName(c.op), sqsfake.DoorHTTP, &sqsfake.Identity{Region: region}, nil, true)
+	c.sc = companion.BeginServiceCall(s.sq, recordName(c.op), sqsfake.DoorHTTP, &sqsfake.Identity{Region: region}, nil, true)
 	if ferr := c.sc.Refusal(ctx); ferr != nil {
 		s.answerFault(w, c, ferr)
 		return
@@ -457,7 +482,7 @@ func wireError(err error) *snsError {
 				field := strings.TrimPrefix(pe.Field(), ipe.Context+".")
 				if strings.HasSuffix(field, ".DataType") {
 					name := strings.TrimSuffix(strings.TrimPrefix(field[strings.Index(field, "[")+1:], `"`), `"].DataType`)
-					return newError("ValidationError", "1 validation error detected: Value null at 'messageAttributes."+name+".member.dataType' failed to satisfy constraint: Member must not be null")
+					return newError("ValidationError", "1 validation error detected: Value null at 'messageAttributes."+echo(name)+".member.dataType' failed to satisfy constraint: Member must not be null")
 				}
 				return errInvalidParameter(field + " Reason: no value for required parameter")
 			}

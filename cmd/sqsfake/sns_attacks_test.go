@@ -6,7 +6,9 @@ import (
 	"encoding/hex"
 	"io"
 	"net/http"
+	"net/http/httptest"
 	"net/url"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -19,6 +21,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/sqsfake/sqsfake"
+	"github.com/sqsfake/sqsfake/internal/memtest"
 	"github.com/sqsfake/sqsfake/snsfake"
 )
 
@@ -178,4 +181,81 @@ func TestAttackAConfirmationTokenForgedWithTheSeedFailsThroughTheServer(t *testi
 	for body := range got {
 		assert.NotContains(t, body, `"Type" : "Notification"`)
 	}
+}
+
+// serveSNS answers one SNS form on s, unsigned (lenient) or signed as key.
+func serveSNS(t *testing.T, s *server, form, key, secret string) *httptest.ResponseRecorder {
+	t.Helper()
+	r := httptest.NewRequest(http.MethodPost, "http://127.0.0.1:9324/", strings.NewReader(form))
+	r.Host = "127.0.0.1:9324"
+	r.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	if key != "" {
+		signAs(t, r, form, "sns", key, secret)
+	}
+	w := httptest.NewRecorder()
+	s.ServeHTTP(w, r)
+	return w
+}
+
+// Attack 4: 200 publishes of 250 KB to a topic without subscribers kept +80 MB, and
+// GET /_sqsfake/topics answered 50 MB. The server's record keeps about 32 MiB.
+func TestAttackThePublicationRecordIsBoundedThroughTheServer(t *testing.T) {
+	s := newTestServer(t)
+	w := serveSNS(t, s, "Action=CreateTopic&Version=2010-03-31&Name=t", "", "")
+	require.Equal(t, http.StatusOK, w.Code, w.Body.String())
+	form := "Action=Publish&Version=2010-03-31&TopicArn=" + url.QueryEscape("arn:aws:sns:us-east-1:123456789012:t") + "&Message="
+	kept := memtest.Retained(func() {
+		for i := range 200 {
+			w := serveSNS(t, s, form+strings.Repeat(string(rune('a'+i%26)), 250_000), "", "")
+			require.Equal(t, http.StatusOK, w.Code)
+		}
+	}, s)
+	t.Logf("200 publishes of 250 KB kept %d bytes", kept)
+	assert.Less(t, kept, int64(40<<20))
+	w = serve(s, http.MethodGet, "/_sqsfake/topics", "127.0.0.1:9324", "X-Sqsfake-Control", "1")
+	require.Equal(t, http.StatusOK, w.Code)
+	assert.Less(t, w.Body.Len(), 40<<20, "GET /_sqsfake/topics")
+}
+
+// Attack 5: 1,000 subscriptions of queues that do not exist, then 250 KB publishes: each
+// kept ~350 MB. A lost delivery keeps no body.
+func TestAttackAFanOutToLostSubscriptionsKeepsNoBodiesThroughTheServer(t *testing.T) {
+	s := newTestServer(t)
+	w := serveSNS(t, s, "Action=CreateTopic&Version=2010-03-31&Name=t", "", "")
+	require.Equal(t, http.StatusOK, w.Code, w.Body.String())
+	topic := url.QueryEscape("arn:aws:sns:us-east-1:123456789012:t")
+	for i := range 1000 {
+		w := serveSNS(t, s, "Action=Subscribe&Version=2010-03-31&TopicArn="+topic+"&Protocol=sqs&Endpoint="+
+			url.QueryEscape("arn:aws:sqs:us-east-1:123456789012:nothing-"+strconv.Itoa(i)), "", "")
+		require.Equal(t, http.StatusOK, w.Code, w.Body.String())
+	}
+	kept := memtest.Retained(func() {
+		for i := range 2 {
+			w := serveSNS(t, s, "Action=Publish&Version=2010-03-31&TopicArn="+topic+"&Message="+strings.Repeat(string(rune('a'+i)), 250_000), "", "")
+			require.Equal(t, http.StatusOK, w.Code)
+		}
+	}, s)
+	t.Logf("2 publishes of 250 KB to 1,000 lost subscriptions kept %d bytes", kept)
+	assert.Less(t, kept, int64(8<<20))
+}
+
+// Attack 7: unsigned requests naming a 1 MB Action, in signed mode, kept +150 MB (40 of
+// them): refused before the Action is read, and recorded under a bounded name.
+func TestAttackAnUnknownActionBeforeAuthenticationIsKeptBoundedThroughTheServer(t *testing.T) {
+	s := newTestServer(t, "-credentials", credentialsFile(t))
+	long := strings.Repeat("A", 1<<20)
+	w := serveSNS(t, s, "Version=2010-03-31&Action="+long, "", "")
+	assert.Equal(t, http.StatusForbidden, w.Code)
+	assert.NotContains(t, w.Body.String(), "InvalidAction")
+	kept := memtest.Retained(func() {
+		for range 40 {
+			serveSNS(t, s, "Version=2010-03-31&Action="+long, "", "")
+		}
+	}, s)
+	t.Logf("40 unsigned requests naming a 1 MB Action kept %d bytes", kept)
+	assert.Less(t, kept, int64(2<<20))
+	w = serveSNS(t, s, "Version=2010-03-31&Action="+long, ownerKey, ownerSecret)
+	assert.Equal(t, http.StatusBadRequest, w.Code)
+	assert.Contains(t, w.Body.String(), "<Code>InvalidAction</Code>")
+	assert.Less(t, w.Body.Len(), 4<<10)
 }
