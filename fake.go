@@ -93,6 +93,7 @@ type Fake struct {
 	clk       Clock
 	vclk      *VirtualClock // clk, when it is one: read without an interface call or a lock
 	mock      *clock.Mock   // clk, when it is a benbjohnson mock, whose own moves the fake follows (catchup.go)
+	shared    clock.Clock   // clk as a benbjohnson clock.Clock, for Clock (sharedclock.go)
 	cu        catchUp
 
 	advancing atomic.Bool // an Advance is moving the clock (catchup.go)
@@ -287,6 +288,7 @@ func New(opts ...Option) *Fake {
 	}
 	f.vclk, _ = f.clk.(*VirtualClock)
 	f.mock, _ = f.clk.(*clock.Mock)
+	f.shared = sharedClockOf(f.clk)
 	f.partition = partitionOf(f.region)
 	f.home = &space{account: f.account, region: f.region, partition: f.partition}
 	f.homeActor = &actor{sp: f.home, principal: rootARN(f.partition, f.account), own: true}
@@ -298,9 +300,6 @@ func New(opts ...Option) *Fake {
 	}).Options()
 	return f
 }
-
-// Clock returns the clock the fake runs on.
-func (f *Fake) Clock() Clock { return f.clk }
 
 // Now returns the fake's current time: its clock's, or, while the fake catches up with a
 // benbjohnson *clock.Mock moved with its own Add or Set, the instant the catch-up is at (see
