@@ -31,7 +31,8 @@
 //   - Time: [Fake.Advance] moves the clock; [Fake.WaitForCalls], [Fake.WaitForPollers] and
 //     [Fake.WaitForTimers] wait until a goroutine waits, before the clock moves.
 //   - Faults: [Fake.InjectFault] makes calls fail, lose their responses or answer late;
-//     [WithChaos] duplicates, reorders and redelivers as at-least-once delivery allows.
+//     [WithChaos] makes every disturbance SQS permits happen at rates from a seed:
+//     duplicates, reordering, short polls that return fewer, lost answers, throttling, ….
 //   - The call record: [Fake.Calls], [Fake.CallCount] and [Fake.LastError], every call
 //     through every door.
 //   - Other doors: [Fake.Client] (a real *sqs.Client answered in memory), [Fake.Handler]
@@ -57,7 +58,6 @@ package sqsfake
 import (
 	"context"
 	"errors"
-	"math/rand/v2"
 	"strconv"
 	"sync"
 	"sync/atomic"
@@ -149,8 +149,8 @@ type Fake struct {
 	waiting    int        // calls holding their response back for an injected latency
 	held       []heldCall // those calls, released by Reset
 	lastErr    atomic.Pointer[error]
-	chaos      *Chaos
-	rng        *rand.Rand
+	chaos      *Chaos     // WithChaos, as given
+	dist       *disturber // decides where chaos disturbs: WithChaos, or an Explore run
 
 	resetMu    sync.Mutex  // guards resetHooks
 	resetHooks []resetHook // companion.OnReset
@@ -394,7 +394,11 @@ func (f *Fake) begin(ctx context.Context, op string, params any, optFns []func(*
 		return c, operationError(op, "", err)
 	}
 	c.reached = true
-	if c.fault = f.takeFault(op, params); c.fault.refuses() {
+	c.fault = f.takeFault(op, params)
+	if f.dist != nil && messageOps[c.id.op] {
+		c.fault = f.chaosFault(&c, params)
+	}
+	if c.fault.refuses() {
 		return c, c.disturbed(ctx) // the call fails without reaching the engine
 	}
 	return c, nil

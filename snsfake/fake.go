@@ -41,9 +41,12 @@ type Fake struct {
 	scratchIn       sqs.SendMessageInput                      // the SendMessage of a delivery (publish.go)
 	pst             publishState                              // the publish being delivered (publish.go)
 	deliveryArena   []Delivery                                // where publications' Deliveries are carved from (publish.go)
+	logCtx          context.Context                           // the server's request log deliveries note failures in (wirelog.go)
 	topicOrder      []string                                  // the topics' ARNs in order, for TopicPage (pages.go)
 	topicOrderStale bool                                      // a topic was created or deleted since topicOrder was sorted
-	logCtx          context.Context                           // the server's request log deliveries note failures in (wirelog.go)
+	hd              httpDeliveries                            // HTTP/S deliveries on the clock (httpdelivery.go)
+
+	endpoints endpoints // in-memory HTTP/S endpoints and network settings (httpendpoint.go); not s.mu's
 }
 
 // New returns an SNS fake on f: it shares f's clock, seed, account and region, and Reset
@@ -69,6 +72,7 @@ func New(f *sqsfake.Fake, opts ...Option) *Fake {
 			names = append(names, recordName(op))
 		}
 	}
+	names = append(names, deliverOperation) // each POST to an HTTP/S endpoint (httpdelivery.go)
 	companion.RegisterOperations(f, names...)
 	companion.RegisterBatchOperation(f, recordName("PublishBatch"), publishBatchEntryIDs)
 	return s
@@ -105,6 +109,7 @@ func (s *Fake) clear() {
 	s.rec.clear()
 	s.pst, s.deliveryArena = publishState{}, nil
 	s.topicOrder, s.topicOrderStale = nil, false
+	s.clearHTTP()
 }
 
 func (s *Fake) reset() {
