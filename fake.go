@@ -33,6 +33,8 @@
 //   - Faults: [Fake.InjectFault] makes calls fail, lose their responses or answer late;
 //     [WithChaos] makes every disturbance SQS permits happen at rates from a seed:
 //     duplicates, reordering, short polls that return fewer, lost answers, throttling, ….
+//   - Exploration: [Explore] runs a scenario under many seeds of those disturbances and
+//     reports the smallest list that breaks it, in words, with a replay line.
 //   - The call record: [Fake.Calls], [Fake.CallCount] and [Fake.LastError], every call
 //     through every door.
 //   - Other doors: [Fake.Client] (a real *sqs.Client answered in memory), [Fake.Handler]
@@ -151,6 +153,7 @@ type Fake struct {
 	lastErr    atomic.Pointer[error]
 	chaos      *Chaos     // WithChaos, as given
 	dist       *disturber // decides where chaos disturbs: WithChaos, or an Explore run
+	watch      *parkWatch // an Explore run's: told when a call waits on the clock
 
 	resetMu    sync.Mutex  // guards resetHooks
 	resetHooks []resetHook // companion.OnReset
@@ -352,6 +355,9 @@ type call struct {
 func (f *Fake) begin(ctx context.Context, op string, params any, optFns []func(*sqs.Options)) (call, error) {
 	if f.mock != nil && f.cu.nHooks.Load() > 0 {
 		f.follow(ctx, true) // a benbjohnson mock's own moves: catch up first (catchup.go)
+	}
+	if w := f.watch; w != nil {
+		w.called(f.now()) // ends a body that spins
 	}
 	c := call{f: f, op: op, door: DoorMethods}
 	var who identity
