@@ -10,6 +10,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/sns/types"
 
 	"github.com/sqsfake/sqsfake"
+	"github.com/sqsfake/sqsfake/companion"
 )
 
 // Outcome is what became of a publication for one subscription.
@@ -282,7 +283,7 @@ func (s *Fake) topicByRefLocked(ref string) *topic {
 	if t := s.topics[ref]; t != nil {
 		return t
 	}
-	return s.topics[topicARN(s.sq.Region(), s.sq.AccountID(), ref)]
+	return s.topics[topicARN(companion.Region(s.sq), companion.AccountID(s.sq), ref)]
 }
 
 // noTopicLocked says that ref names no topic, which topics there are, and what ref is if the
@@ -300,7 +301,7 @@ func (s *Fake) noTopicLocked(ref string) error {
 	} else {
 		b.WriteString("the fake has ")
 		var elsewhere []string
-		own := topicARN(s.sq.Region(), s.sq.AccountID(), "")
+		own := topicARN(companion.Region(s.sq), companion.AccountID(s.sq), "")
 		for i, arn := range arns {
 			if i == maxNamed {
 				fmt.Fprintf(&b, ", … and %d more", len(arns)-maxNamed)
