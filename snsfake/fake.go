@@ -42,6 +42,9 @@ type Fake struct {
 	pst           publishState                              // the publish being delivered (publish.go)
 	deliveryArena []Delivery                                // where publications' Deliveries are carved from (publish.go)
 	logCtx        context.Context                           // the server's request log deliveries note failures in (wirelog.go)
+	hd            httpDeliveries                            // HTTP/S deliveries on the clock (httpdelivery.go)
+
+	endpoints endpoints // in-memory HTTP/S endpoints and network settings (httpendpoint.go); not s.mu's
 }
 
 // New returns an SNS fake on f: it shares f's clock, seed, account and region, and Reset
@@ -67,6 +70,7 @@ func New(f *sqsfake.Fake, opts ...Option) *Fake {
 			names = append(names, recordName(op))
 		}
 	}
+	names = append(names, deliverOperation) // each POST to an HTTP/S endpoint (httpdelivery.go)
 	companion.RegisterOperations(f, names...)
 	companion.RegisterBatchOperation(f, recordName("PublishBatch"), publishBatchEntryIDs)
 	return s
@@ -102,6 +106,7 @@ func (s *Fake) clear() {
 	s.nextMsg, s.nextSub, s.nextToken, s.nextSeq = 0, 0, 0, 0
 	s.rec.clear()
 	s.pst, s.deliveryArena = publishState{}, nil
+	s.clearHTTP()
 }
 
 func (s *Fake) reset() {
