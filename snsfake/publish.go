@@ -185,6 +185,7 @@ func (s *Fake) Publish(ctx context.Context, params *sns.PublishInput, optFns ...
 		return nil, err
 	}
 	defer endCall(ctx, c, &out, &err)
+	defer s.runDue() // the first attempt of each HTTP/S delivery, at the publish instant
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	defer s.logTo(ctx)()
@@ -242,6 +243,7 @@ func (s *Fake) PublishBatch(ctx context.Context, params *sns.PublishBatchInput, 
 		return nil, err
 	}
 	defer endCall(ctx, c, &out, &err)
+	defer s.runDue() // the first attempt of each HTTP/S delivery, at the publish instant
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	defer s.logTo(ctx)()
@@ -501,7 +503,8 @@ func (s *Fake) deliver(t *topic, e *entry, p *Publication) {
 	*st = publishState{e: *e, t: t, messageID: p.MessageID, seq: p.SequenceNumber, time: p.Time, sqsText: sqsMessage(e), attrs: attrs}
 	p.Deliveries = s.deliveries(len(t.subs))
 	for _, sub := range t.subs {
-		if sub.protocol != "sqs" {
+		web := sub.protocol == "http" || sub.protocol == "https"
+		if sub.protocol != "sqs" && !web {
 			continue
 		}
 		d := Delivery{SubscriptionArn: sub.arn, Endpoint: sub.endpoint, Raw: sub.raw, FilterPolicy: sub.filter,
@@ -514,6 +517,8 @@ func (s *Fake) deliver(t *topic, e *entry, p *Publication) {
 			d.Outcome, d.Reason = Pending, "the subscription is pending confirmation"
 		case sub.compiled != nil && !s.matches(sub, st):
 			d.Outcome, d.Reason = Filtered, "the message does not match the subscription's filter policy"
+		case web:
+			s.sendHTTP(sub, st, &d)
 		default:
 			s.send(sub, st, &d)
 			s.logDelivery(t.arn, "message", p.MessageID, &d)
@@ -668,9 +673,15 @@ func (s *Fake) snsBase(region string) string {
 }
 
 func (s *Fake) envelope(sub *subscription, st *publishState) string {
+	return s.envelopeOf(sub, st, st.sqsText, &st.signature)
+}
+
+// envelopeOf is the envelope of st's publication for sub with Message text, its signature
+// computed once into *sig.
+func (s *Fake) envelopeOf(sub *subscription, st *publishState, text string, sig *string) string {
 	t, e := st.t, &st.e
 	base := s.snsBase(t.region)
-	w := newEnvelope(len(st.sqsText))
+	w := newEnvelope(len(text))
 	w.field("Type", "Notification")
 	w.field("MessageId", st.messageID)
 	if t.fifo {
@@ -680,15 +691,15 @@ func (s *Fake) envelope(sub *subscription, st *publishState) string {
 	if e.hasSubject {
 		w.field("Subject", e.subject)
 	}
-	w.field("Message", st.sqsText)
+	w.field("Message", text)
 	w.field("Timestamp", st.timestamp())
 	if !t.fifo {
 		version := cmpOr(t.attrs["SignatureVersion"], "1")
-		if st.signature == "" {
-			st.signature = theSigner().sign(version, notificationSignedText(st.sqsText, st.messageID, e.subject, st.timestamp(), t.arn, e.hasSubject))
+		if *sig == "" {
+			*sig = theSigner().sign(version, notificationSignedText(text, st.messageID, e.subject, st.timestamp(), t.arn, e.hasSubject))
 		}
 		w.field("SignatureVersion", version)
-		w.field("Signature", st.signature)
+		w.field("Signature", *sig)
 		w.field("SigningCertURL", base+SigningCertPath())
 	}
 	w.field("UnsubscribeURL", base+"/?Action=Unsubscribe&SubscriptionArn="+sub.arn)
@@ -702,6 +713,26 @@ func (s *Fake) envelope(sub *subscription, st *publishState) string {
 // into its queue (SPEC-sns.md §5.2); like a notification it needs the queue's policy to
 // admit SNS, and is lost otherwise.
 func (s *Fake) sendConfirmation(sub *subscription) {
+	t := sub.t
+	p, body := s.confirmation(sub)
+	in := &sqs.SendMessageInput{MessageBody: aws.String(body)}
+	if sub.queue.fifo {
+		in.MessageGroupId, in.MessageDeduplicationId = aws.String(p.MessageID), aws.String(p.MessageID)
+	}
+	d := Delivery{SubscriptionArn: sub.arn, Endpoint: sub.endpoint, BodySize: len(body)}
+	if qid, err := s.sendAs(&sub.queue, t, in); err != nil {
+		d.Outcome, d.Reason = Lost, reasonOf(err)
+	} else {
+		d.Outcome, d.SQSMessageID, d.Body = Delivered, qid, keepBody(body, "")
+	}
+	s.logDelivery(t.arn, "SubscriptionConfirmation", p.MessageID, &d)
+	p.Deliveries = []Delivery{d}
+	s.rec.add(p)
+}
+
+// confirmation makes a pending subscription's SubscriptionConfirmation (SPEC-sns.md §5.2):
+// its record, without deliveries, and its body.
+func (s *Fake) confirmation(sub *subscription) (Publication, string) {
 	t := sub.t
 	s.nextMsg++
 	id := s.uuid(streamMessage, s.nextMsg, 5)
@@ -719,20 +750,7 @@ func (s *Fake) sendConfirmation(sub *subscription) {
 	w.field("SignatureVersion", version)
 	w.field("Signature", theSigner().sign(version, SignedText(fields)))
 	w.field("SigningCertURL", base+SigningCertPath())
-	in := &sqs.SendMessageInput{MessageBody: aws.String(w.String())}
-	if sub.queue.fifo {
-		in.MessageGroupId, in.MessageDeduplicationId = aws.String(id), aws.String(id)
-	}
-	p := Publication{MessageID: id, TopicArn: t.arn, Message: msg, Time: s.sq.Now(), Confirmation: true}
-	d := Delivery{SubscriptionArn: sub.arn, Endpoint: sub.endpoint, BodySize: len(*in.MessageBody)}
-	if qid, err := s.sendAs(&sub.queue, t, in); err != nil {
-		d.Outcome, d.Reason = Lost, reasonOf(err)
-	} else {
-		d.Outcome, d.SQSMessageID, d.Body = Delivered, qid, keepBody(*in.MessageBody, "")
-	}
-	s.logDelivery(t.arn, "SubscriptionConfirmation", id, &d)
-	p.Deliveries = []Delivery{d}
-	s.rec.add(p)
+	return Publication{MessageID: id, TopicArn: t.arn, Message: msg, Time: s.sq.Now(), Confirmation: true}, w.String()
 }
 
 // QueuePolicy returns the queue Policy that lets the topic deliver into the queue: the
