@@ -487,3 +487,26 @@ func TestAFanOutKeepsNoBodyForALostDeliveryAndAPrefixForTheOthers(t *testing.T) 
 	assert.Equal(t, d.BodySize, len(*got[0].Body))
 	assert.True(t, strings.HasPrefix(*got[0].Body, d.Body), "the record keeps the body's beginning")
 }
+
+// Attack 6: a wildcard filter cost pattern × value under the SNS fake's lock: a
+// 60,000-character pattern against a 120 KB value took 4–7 s a publish. The matcher is
+// linear (internal/eventpattern: TestWildcardCostIsLinear counts its steps; BenchmarkWildcard).
+func TestAWildcardFilterOfALongPatternAgainstALongValue(t *testing.T) {
+	ctx := context.Background()
+	s, topic, queue := setup(t, "t", nil, "q")
+	h := s.Handler(s.SQS().Handler())
+	policy := `{"k":[{"wildcard":"*` + strings.Repeat("a", 60_000) + `b*"}]}`
+	_, err := s.Subscribe(ctx, &sns.SubscribeInput{TopicArn: aws.String(topic), Protocol: aws.String("sqs"), Endpoint: aws.String(queue),
+		Attributes: map[string]string{"FilterPolicy": policy, "RawMessageDelivery": "true"}})
+	require.NoError(t, err)
+	for _, value := range []string{strings.Repeat("a", 120_000), strings.Repeat("a", 60_000) + "b"} {
+		w := post(t, h, "/", "Action=Publish&Version=2010-03-31&TopicArn="+url.QueryEscape(topic)+"&Message=m"+
+			"&MessageAttributes.entry.1.Name=k&MessageAttributes.entry.1.Value.DataType=String&MessageAttributes.entry.1.Value.StringValue="+value, "", "", "")
+		require.Equal(t, http.StatusOK, w.Code, w.Body.String())
+	}
+	pubs, err := s.Published(topic)
+	require.NoError(t, err)
+	require.Len(t, pubs, 2)
+	assert.Equal(t, snsfake.Filtered, pubs[0].Deliveries[0].Outcome)
+	assert.Equal(t, snsfake.Delivered, pubs[1].Deliveries[0].Outcome)
+}

@@ -114,6 +114,7 @@ type matcher struct {
 	loInc  bool
 	hiInc  bool
 	prefix netip.Prefix
+	wild   *wildPattern // wildcard: compiled
 }
 
 // errNestedAttributes is SNS's text, which starts with a capital.
@@ -309,7 +310,11 @@ func compileOperator(op string, v any, opts *Options) (matcher, error) {
 			return matcher{}, fail(op + " match pattern must be a string")
 		}
 		k := map[string]kind{"prefix": kPrefix, "suffix": kSuffix, "equals-ignore-case": kIgnoreCase, "wildcard": kWildcard}[op]
-		return matcher{k: k, str: s}, nil
+		m := matcher{k: k, str: s}
+		if k == kWildcard {
+			m.wild = compileWildcard(s)
+		}
+		return m, nil
 	case "exists":
 		b, ok := v.(bool)
 		if !ok {
