@@ -94,9 +94,9 @@
 // itself with a tag keyed by the queue fake's seed in memory (the same seed gives the same
 // tokens; whoever knows the seed can make them) and by the seed and every secret of
 // sqsfake.WithCredentials in signed mode (nobody can make one the fake did not hand out).
-// See tokens.go for where a token may be presented. http, https, email and email-json subscriptions stay pending (no
-// confirmation is sent anywhere); sms, lambda, application and firehose are confirmed and
-// receive nothing. Subscription attributes: RawMessageDelivery, FilterPolicy,
+// See tokens.go for where a token may be presented. http, https, email and email-json
+// subscriptions stay pending (no confirmation is sent anywhere); sms, lambda, application
+// and firehose are confirmed and receive nothing. Subscription attributes: RawMessageDelivery, FilterPolicy,
 // FilterPolicyScope, RedrivePolicy, DeliveryPolicy (http/https), SubscriptionRoleArn
 // (firehose), ReplayPolicy (FIFO topics).
 //
@@ -105,7 +105,10 @@
 // Publish and PublishBatch validate as SNS does (a refused batch entry fails the whole
 // call; Failed is empty, as in every recording, but for an injected FailEntries fault) and
 // deliver at the publish instant, synchronously, into every confirmed sqs subscription whose
-// filter policy matches, in the order the subscriptions were made. The notification envelope is AWS's byte for byte:
+// filter policy matches, in the order the subscriptions were made. The deliveries hold up no
+// other call — of another topic, another account, or this topic's other operations — but
+// the next publish to the same topic, which waits for them so that a topic's publications
+// arrive in the order they were made. The notification envelope is AWS's byte for byte:
 // pretty-printed, fields in AWS's order, millisecond timestamps, MessageAttributes one a
 // line in key order, UnsubscribeURL; standard topics' envelopes are signed (SignatureVersion
 // 1, SHA1withRSA, or 2, SHA256withRSA) with a fixed test key whose certificate is

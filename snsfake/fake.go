@@ -10,8 +10,6 @@ import (
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/sns"
-	"github.com/aws/aws-sdk-go-v2/service/sqs"
-	sqstypes "github.com/aws/aws-sdk-go-v2/service/sqs/types"
 	"github.com/aws/smithy-go/middleware"
 
 	"github.com/sqsfake/sqsfake"
@@ -25,22 +23,18 @@ type Fake struct {
 	opts    sns.Options
 	ownRoot string // the principal ARN of the fake's own account's root user
 
-	mu            sync.Mutex
-	topics        map[string]*topic        // by ARN
-	counts        map[topicKind]int        // topics per account and kind, for the quotas
-	subs          map[string]*subscription // by ARN
-	tokens        map[uint64]*subscription // subscriptions by their token's number (tokens.go)
-	tokenKey      [32]byte                 // the key of this epoch's tokens (tokens.go)
-	nextMsg       uint64
-	nextSub       uint64
-	nextToken     uint64
-	nextSeq       uint64
-	rec           record                                    // the publication record (record.go)
-	scratch       map[string]sqstypes.MessageAttributeValue // raw deliveries' attributes (publish.go)
-	scratchIn     sqs.SendMessageInput                      // the SendMessage of a delivery (publish.go)
-	pst           publishState                              // the publish being delivered (publish.go)
-	deliveryArena []Delivery                                // where publications' Deliveries are carved from (publish.go)
-	logCtx        context.Context                           // the server's request log deliveries note failures in (wirelog.go)
+	mu        sync.Mutex
+	topics    map[string]*topic        // by ARN
+	counts    map[topicKind]int        // topics per account and kind, for the quotas
+	subs      map[string]*subscription // by ARN
+	tokens    map[uint64]*subscription // subscriptions by their token's number (tokens.go)
+	tokenKey  [32]byte                 // the key of this epoch's tokens (tokens.go)
+	nextMsg   uint64
+	nextSub   uint64
+	nextToken uint64
+	nextSeq   uint64
+	rec       record // the publication record (record.go)
+	gen       uint64 // counts Resets: a publish delivered across one is not recorded
 }
 
 // New returns an SNS fake on f: it shares f's clock, seed, account and region, and Reset
@@ -100,7 +94,7 @@ func (s *Fake) clear() {
 	s.tokenKey = s.sq.ServiceKey(tokenPurpose)
 	s.nextMsg, s.nextSub, s.nextToken, s.nextSeq = 0, 0, 0, 0
 	s.rec.clear()
-	s.pst, s.deliveryArena = publishState{}, nil
+	s.gen++
 }
 
 func (s *Fake) reset() {

@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 	"unicode/utf8"
 
@@ -186,19 +187,33 @@ func (s *Fake) Publish(ctx context.Context, params *sns.PublishInput, optFns ...
 	}
 	defer endCall(ctx, c, &out, &err)
 	s.mu.Lock()
-	defer s.mu.Unlock()
-	defer s.logTo(ctx)()
 	t, e := s.publishTarget(c, params)
+	s.mu.Unlock()
 	if e != nil {
 		return nil, c.fail(e)
 	}
 	en := entry{message: *params.Message, subject: aws.ToString(params.Subject), hasSubject: params.Subject != nil,
 		structure: aws.ToString(params.MessageStructure), attrs: params.MessageAttributes,
 		groupID: aws.ToString(params.MessageGroupId), dedupID: aws.ToString(params.MessageDeduplicationId)}
-	if _, e := checkEntry(t, &en); e != nil {
+	t.dl.turn.Lock()
+	defer t.dl.turn.Unlock()
+	s.mu.Lock()
+	e = s.stillThere(t)
+	if e == nil {
+		_, e = checkEntry(t, &en)
+	}
+	if e != nil {
+		s.mu.Unlock()
 		return nil, c.fail(e)
 	}
-	id, seq := s.publish(t, &en)
+	p := s.prepare(t, &en)
+	st := s.beginDeliveries(ctx, t)
+	s.mu.Unlock()
+	s.deliverPublication(st, &en, &p)
+	s.mu.Lock()
+	s.record(st, p)
+	s.mu.Unlock()
+	id, seq := p.MessageID, p.SequenceNumber
 	res := &publishResult{id: id, seq: seq}
 	res.out.MessageId = &res.id
 	if seq != "" {
@@ -243,9 +258,8 @@ func (s *Fake) PublishBatch(ctx context.Context, params *sns.PublishBatchInput, 
 	}
 	defer endCall(ctx, c, &out, &err)
 	s.mu.Lock()
-	defer s.mu.Unlock()
-	defer s.logTo(ctx)()
 	t, e := s.topicFor(c, *params.TopicArn, "TopicArn", "Publish")
+	s.mu.Unlock()
 	if e != nil {
 		return nil, c.fail(e)
 	}
@@ -256,52 +270,87 @@ func (s *Fake) PublishBatch(ctx context.Context, params *sns.PublishBatchInput, 
 	case len(entries) > maxBatchEntries:
 		return nil, c.fail(newError("TooManyEntriesInBatchRequest", "The batch request contains more entries than permissible."))
 	}
-	seen := map[string]bool{}
+	// The batch's own checks come first, then each entry's: a batch with two entries of one
+	// Id and no MessageGroupId on a FIFO topic is BatchEntryIdsNotDistinct [AWS,
+	// test_publish_batch_exceptions].
+	seen := make(map[string]bool, len(entries))
+	for _, be := range entries {
+		if e := checkBatchEntryID(*be.Id, seen); e != nil {
+			return nil, c.fail(e)
+		}
+	}
 	ens := make([]entry, len(entries))
-	total := 0
 	for i, be := range entries {
-		id := *be.Id
-		if len(id) > 80 {
-			return nil, c.fail(newError("InvalidBatchEntryId", "The Id of a batch entry in the batch request is too long: "+echo(id)))
-		}
-		for j := 0; j < len(id); j++ {
-			if !isTopicNameChar(id[j]) {
-				return nil, c.fail(newError("InvalidBatchEntryId", "The Id of a batch entry in the batch request contains an impermissible character: "+echo(id)))
-			}
-		}
-		if id == "" {
-			return nil, c.fail(newError("InvalidBatchEntryId", "The Id of a batch entry in the batch request contains an impermissible character: "))
-		}
-		if seen[id] {
-			return nil, c.fail(newError("BatchEntryIdsNotDistinct", "Two or more batch entries in the request have the same Id."))
-		}
-		seen[id] = true
 		ens[i] = entry{message: *be.Message, subject: aws.ToString(be.Subject), hasSubject: be.Subject != nil,
 			structure: aws.ToString(be.MessageStructure), attrs: be.MessageAttributes,
 			groupID: aws.ToString(be.MessageGroupId), dedupID: aws.ToString(be.MessageDeduplicationId)}
-		n, e := checkEntry(t, &ens[i])
-		if e != nil {
-			return nil, c.fail(e)
-		}
+	}
+	t.dl.turn.Lock()
+	defer t.dl.turn.Unlock()
+	s.mu.Lock()
+	total, e := 0, s.stillThere(t)
+	for i := 0; i < len(ens) && e == nil; i++ {
+		var n int
+		n, e = checkEntry(t, &ens[i])
 		total += n
 	}
-	if total > DefaultMaximumMessageSize {
-		return nil, c.fail(newError("BatchRequestTooLong", "The length of all the messages put together is more than the limit."))
+	if e == nil && total > DefaultMaximumMessageSize {
+		e = newError("BatchRequestTooLong", "The length of all the messages put together is more than the limit.")
+	}
+	if e != nil {
+		s.mu.Unlock()
+		return nil, c.fail(e)
 	}
 	out = &sns.PublishBatchOutput{Successful: []types.PublishBatchResultEntry{}, Failed: []types.BatchResultErrorEntry{}}
+	pubs := make([]Publication, 0, len(ens))
+	published := make([]int, 0, len(ens)) // the entry of each publication
 	for i := range ens {
 		if fails, ferr := c.sc.FailsEntry(*entries[i].Id); fails {
 			out.Failed = append(out.Failed, failedEntry(*entries[i].Id, ferr))
 			continue
 		}
-		id, seq := s.publish(t, &ens[i])
-		r := types.PublishBatchResultEntry{Id: entries[i].Id, MessageId: aws.String(id)}
-		if seq != "" {
-			r.SequenceNumber = aws.String(seq)
+		pubs = append(pubs, s.prepare(t, &ens[i]))
+		published = append(published, i)
+	}
+	st := s.beginDeliveries(ctx, t)
+	s.mu.Unlock()
+	for k, i := range published {
+		s.deliverPublication(st, &ens[i], &pubs[k])
+	}
+	s.mu.Lock()
+	for _, p := range pubs {
+		s.record(st, p)
+	}
+	s.mu.Unlock()
+	for k, i := range published {
+		r := types.PublishBatchResultEntry{Id: entries[i].Id, MessageId: aws.String(pubs[k].MessageID)}
+		if pubs[k].SequenceNumber != "" {
+			r.SequenceNumber = aws.String(pubs[k].SequenceNumber)
 		}
 		out.Successful = append(out.Successful, r)
 	}
 	return out, nil
+}
+
+// checkBatchEntryID applies SNS's rules to a PublishBatch entry's Id, seen holding the Ids
+// before it (SPEC-sns.md §6.4).
+func checkBatchEntryID(id string, seen map[string]bool) *snsError {
+	if len(id) > 80 {
+		return newError("InvalidBatchEntryId", "The Id of a batch entry in the batch request is too long: "+echo(id))
+	}
+	for j := 0; j < len(id); j++ {
+		if !isTopicNameChar(id[j]) {
+			return newError("InvalidBatchEntryId", "The Id of a batch entry in the batch request contains an impermissible character: "+echo(id))
+		}
+	}
+	if id == "" {
+		return newError("InvalidBatchEntryId", "The Id of a batch entry in the batch request contains an impermissible character: ")
+	}
+	if seen[id] {
+		return newError("BatchEntryIdsNotDistinct", "Two or more batch entries in the request have the same Id.")
+	}
+	seen[id] = true
+	return nil
 }
 
 // failedEntry is a PublishBatch entry an injected fault failed with err: its code and
@@ -314,9 +363,10 @@ func failedEntry(id string, err error) types.BatchResultErrorEntry {
 	return types.BatchResultErrorEntry{Id: aws.String(id), Code: aws.String(e.code), Message: aws.String(e.message), SenderFault: e.status < 500}
 }
 
-// publish publishes one checked message: FIFO deduplication, then delivery. It returns
-// the MessageId and SequenceNumber the caller gets.
-func (s *Fake) publish(t *topic, e *entry) (string, string) {
+// prepare makes the publication of one checked message: FIFO deduplication, its MessageId
+// and SequenceNumber. A duplicate's publication is marked Duplicate: it delivers nothing.
+// s.mu and t's turn are held.
+func (s *Fake) prepare(t *topic, e *entry) Publication {
 	now := s.sq.Now()
 	var dedupKey string
 	if t.fifo {
@@ -329,10 +379,9 @@ func (s *Fake) publish(t *topic, e *entry) (string, string) {
 			dedupKey = e.groupID + "\x00" + e.dedupID
 		}
 		if hit, ok := t.dedup[dedupKey]; ok && now.UnixNano() < hit.until {
-			s.rec.add(Publication{MessageID: hit.messageID, SequenceNumber: hit.sequenceNumber, TopicArn: t.arn,
+			return Publication{MessageID: hit.messageID, SequenceNumber: hit.sequenceNumber, TopicArn: t.arn,
 				Message: e.message, Subject: e.subject, attrs: packAttrs(e.attrs), MessageGroupID: e.groupID,
-				MessageDeduplicationID: e.dedupID, Time: now, Duplicate: true})
-			return hit.messageID, hit.sequenceNumber
+				MessageDeduplicationID: e.dedupID, Time: now, Duplicate: true}
 		}
 	}
 	s.nextMsg++
@@ -350,11 +399,24 @@ func (s *Fake) publish(t *topic, e *entry) (string, string) {
 		}
 		t.dedup[dedupKey] = dedupHit{messageID: id, sequenceNumber: seq, until: now.Add(dedupWindow).UnixNano()}
 	}
-	p := Publication{MessageID: id, SequenceNumber: seq, TopicArn: t.arn, Message: e.message, Subject: e.subject,
+	return Publication{MessageID: id, SequenceNumber: seq, TopicArn: t.arn, Message: e.message, Subject: e.subject,
 		attrs: packAttrs(e.attrs), MessageGroupID: e.groupID, MessageDeduplicationID: e.dedupID, Time: now}
-	s.deliver(t, e, &p)
-	s.rec.add(p)
-	return id, seq
+}
+
+// stillThere refuses a publish to a topic deleted while it waited for its turn. s.mu is
+// held.
+func (s *Fake) stillThere(t *topic) *snsError {
+	if s.topics[t.arn] != t {
+		return errTopicNotFound()
+	}
+	return nil
+}
+
+// record records a delivered publication, unless the fake was reset meanwhile. s.mu is held.
+func (s *Fake) record(st *publishState, p Publication) {
+	if st.gen == s.gen {
+		s.rec.add(p)
+	}
 }
 
 // packedAttr is one message attribute as the publication record keeps it: its strings
@@ -427,10 +489,35 @@ func unpackAttrs(packed []packedAttr) map[string]types.MessageAttributeValue {
 	return out
 }
 
-// delivery state shared by the subscriptions of one publish, built when first needed. The
-// fake keeps one (Fake.pst), reused publish after publish: deliveries run one at a time
-// under s.mu, and nothing of it outlives its publish.
+// Deliveries run outside s.mu, so that a long fan-out holds up neither other topics' calls
+// nor this one's other operations: only the next publish to the same topic, which waits for
+// its turn (deliveryState.turn) so that a topic's publications are delivered in the order
+// they were made. A publish takes its topic's turn, then s.mu to check, number and
+// deduplicate its messages and to copy the topic's subscriptions as they are
+// (beginDeliveries); releases s.mu to deliver them (deliverPublication); and takes it again
+// to record them. What a delivery reads is that copy, the topic's immutable fields and the
+// turn's scratch state, never the fake's maps; what it must change in the fake it changes
+// with s.mu held (the record). The lock order is a topic's turn, then s.mu.
+
+// deliveryState is a topic's delivery scratch, which only the holder of its turn uses.
+type deliveryState struct {
+	turn  sync.Mutex
+	st    publishState
+	in    sqs.SendMessageInput                      // the SendMessage of a delivery: SendMessage keeps nothing of it
+	attrs map[string]sqstypes.MessageAttributeValue // raw deliveries' attributes: SendMessage copies what it keeps
+	arena []Delivery                                // where publications' Deliveries are carved from
+	subs  []subscription                            // the topic's subscriptions as the publish found them
+	ctx   map[string]context.Context                // by queue region: the contexts deliveries are SendMessage calls in
+}
+
+// publishState is the delivery state shared by the subscriptions of one publication, built
+// when first needed; a topic keeps one (deliveryState.st), reused publication after
+// publication, and nothing of it outlives its publish.
 type publishState struct {
+	dl         *deliveryState
+	gen        uint64          // the fake's Reset count when the publish began
+	logCtx     context.Context // the publish's context, for the server's log (wirelog.go)
+	version    string          // the topic's SignatureVersion
 	e          entry
 	t          *topic
 	messageID  string
@@ -494,13 +581,33 @@ func sqsMessage(e *entry) string {
 	return s
 }
 
-func (s *Fake) deliver(t *topic, e *entry, p *Publication) {
-	st := &s.pst
+// beginDeliveries readies t's delivery state for the publish with context ctx: a copy of
+// the topic's subscriptions as they are now. s.mu and t's turn are held.
+func (s *Fake) beginDeliveries(ctx context.Context, t *topic) *publishState {
+	dl := &t.dl
+	dl.subs = dl.subs[:0]
+	for _, sub := range t.subs {
+		dl.subs = append(dl.subs, *sub)
+	}
+	st := &dl.st
+	st.dl, st.t, st.gen, st.logCtx, st.version = dl, t, s.gen, ctx, cmpOr(t.attrs["SignatureVersion"], "1")
+	return st
+}
+
+// deliverPublication delivers p, unless it is a duplicate, to the subscriptions
+// beginDeliveries copied. t's turn is held, s.mu is not.
+func (s *Fake) deliverPublication(st *publishState, e *entry, p *Publication) {
+	if p.Duplicate {
+		return
+	}
+	dl, t := st.dl, st.t
 	attrs := st.attrs
 	clear(attrs)
-	*st = publishState{e: *e, t: t, messageID: p.MessageID, seq: p.SequenceNumber, time: p.Time, sqsText: sqsMessage(e), attrs: attrs}
-	p.Deliveries = s.deliveries(len(t.subs))
-	for _, sub := range t.subs {
+	*st = publishState{dl: dl, gen: st.gen, logCtx: st.logCtx, version: st.version, e: *e, t: t, messageID: p.MessageID,
+		seq: p.SequenceNumber, time: p.Time, sqsText: sqsMessage(e), attrs: attrs}
+	p.Deliveries = dl.deliveries(len(dl.subs))
+	for i := range dl.subs {
+		sub := &dl.subs[i]
 		if sub.protocol != "sqs" {
 			continue
 		}
@@ -516,12 +623,12 @@ func (s *Fake) deliver(t *topic, e *entry, p *Publication) {
 			d.Outcome, d.Reason = Filtered, "the message does not match the subscription's filter policy"
 		default:
 			s.send(sub, st, &d)
-			s.logDelivery(t.arn, "message", p.MessageID, &d)
+			logDelivery(st.logCtx, t.arn, "message", p.MessageID, &d)
 		}
 		p.Deliveries = append(p.Deliveries, d)
 	}
 	// The scratch state keeps nothing of the message once it is delivered.
-	s.scratchIn = sqs.SendMessageInput{}
+	dl.in = sqs.SendMessageInput{}
 	st.e, st.sqsText, st.body, st.lastBody, st.lastReason = entry{}, "", nil, "", ""
 }
 
@@ -529,18 +636,18 @@ func (s *Fake) deliver(t *topic, e *entry, p *Publication) {
 const deliveryChunk = 64
 
 // deliveries returns an empty slice of capacity n for a publication's deliveries: carved,
-// capacity-limited, from a chunk shared by the records of several publications, so that a
-// publication's record keeping does not cost an allocation per publish.
-func (s *Fake) deliveries(n int) []Delivery {
+// capacity-limited, from a chunk shared by the records of several publications of the
+// topic, so that a publication's record keeping does not cost an allocation per publish.
+func (dl *deliveryState) deliveries(n int) []Delivery {
 	if n > deliveryChunk/4 {
 		return make([]Delivery, 0, n)
 	}
-	if cap(s.deliveryArena)-len(s.deliveryArena) < n {
-		s.deliveryArena = make([]Delivery, 0, deliveryChunk)
+	if cap(dl.arena)-len(dl.arena) < n {
+		dl.arena = make([]Delivery, 0, deliveryChunk)
 	}
-	at := len(s.deliveryArena)
-	s.deliveryArena = s.deliveryArena[:at+n]
-	return s.deliveryArena[at : at : at+n]
+	at := len(dl.arena)
+	dl.arena = dl.arena[:at+n]
+	return dl.arena[at : at : at+n]
 }
 
 func (s *Fake) matches(sub *subscription, st *publishState) bool {
@@ -555,7 +662,7 @@ func (s *Fake) matches(sub *subscription, st *publishState) bool {
 func (s *Fake) send(sub *subscription, st *publishState, d *Delivery) {
 	in := s.sqsInput(sub, st)
 	d.BodySize = len(*in.MessageBody)
-	id, err := s.sendAs(&sub.queue, st.t, in)
+	id, err := s.sendAs(st.dl.serviceContext(st.t, sub.queue.region), &sub.queue, in)
 	if err == nil {
 		d.Outcome, d.SQSMessageID, d.Body = Delivered, id, st.keepBody(*in.MessageBody)
 		return
@@ -567,7 +674,7 @@ func (s *Fake) send(sub *subscription, st *publishState, d *Delivery) {
 	if !sub.dlq.fifo {
 		in.MessageGroupId, in.MessageDeduplicationId = nil, nil
 	}
-	id, err = s.sendAs(&sub.dlq, st.t, in)
+	id, err = s.sendAs(st.dl.serviceContext(st.t, sub.dlq.region), &sub.dlq, in)
 	if err != nil {
 		d.Reason += "; the dead-letter queue " + sub.dlqArn + " refused it too: " + reasonOf(err)
 		return
@@ -591,25 +698,36 @@ func (st *publishState) keepBody(body string) string {
 	return st.lastBody
 }
 
-func (s *Fake) sendAs(q *queueRef, t *topic, in *sqs.SendMessageInput) (string, error) {
+// sendAs sends in into the queue q as SNS's service principal for t, in ctx.
+func (s *Fake) sendAs(ctx context.Context, q *queueRef, in *sqs.SendMessageInput) (string, error) {
 	in.QueueUrl = &q.url
-	ctx := t.deliverCtx[q.region]
-	if ctx == nil {
-		// One context per topic and queue region (SNS calls a queue in its own region):
-		// deliveries run one at a time, under s.mu, as WithService requires; it carries no
-		// deadline or cancellation of any caller.
-		ctx = sqsfake.WithService(context.Background(), sqsfake.ServicePrincipal{
-			Service: Principal, SourceArn: t.arn, SourceAccount: t.account, SenderID: SenderID, Region: q.region})
-		if t.deliverCtx == nil {
-			t.deliverCtx = map[string]context.Context{}
-		}
-		t.deliverCtx[q.region] = ctx
-	}
 	out, err := s.sq.SendMessage(ctx, in)
 	if err != nil {
 		return "", err
 	}
 	return aws.ToString(out.MessageId), nil
+}
+
+// serviceContext is the context SNS's calls for t into queues of region are made in: as its
+// service principal, with the topic as aws:SourceArn; it carries no deadline or
+// cancellation of any caller. WithService wants a context for one call at a time.
+func serviceContext(t *topic, region string) context.Context {
+	return sqsfake.WithService(context.Background(), sqsfake.ServicePrincipal{
+		Service: Principal, SourceArn: t.arn, SourceAccount: t.account, SenderID: SenderID, Region: region})
+}
+
+// serviceContext is serviceContext made once for each region t's publishes deliver into:
+// the turn's holder alone makes calls in them, one at a time.
+func (dl *deliveryState) serviceContext(t *topic, region string) context.Context {
+	ctx := dl.ctx[region]
+	if ctx == nil {
+		ctx = serviceContext(t, region)
+		if dl.ctx == nil {
+			dl.ctx = map[string]context.Context{}
+		}
+		dl.ctx[region] = ctx
+	}
+	return ctx
 }
 
 // reasonOf is the SQS error code and message that stopped a delivery.
@@ -623,20 +741,20 @@ func reasonOf(err error) string {
 
 // sqsInput is the SendMessage SNS makes of a publication for sub (SPEC-sns.md §7.1–§7.3).
 func (s *Fake) sqsInput(sub *subscription, st *publishState) *sqs.SendMessageInput {
-	// The fake's scratch input: SendMessage keeps nothing of it, and deliveries run one at a
-	// time under s.mu.
-	in := &s.scratchIn
+	// The topic's scratch input: SendMessage keeps nothing of it, and the turn's holder
+	// alone uses it.
+	in := &st.dl.in
 	*in = sqs.SendMessageInput{}
 	if sub.raw {
 		in.MessageBody = &st.sqsText
 		if len(st.e.attrs) > 0 && st.sqsAttrs == nil {
-			// The fake's scratch map: SendMessage copies what it keeps, and deliveries run
-			// one at a time under s.mu.
-			if s.scratch == nil {
-				s.scratch = make(map[string]sqstypes.MessageAttributeValue, len(st.e.attrs))
+			// The topic's scratch map: SendMessage copies what it keeps.
+			dl := st.dl
+			if dl.attrs == nil {
+				dl.attrs = make(map[string]sqstypes.MessageAttributeValue, len(st.e.attrs))
 			}
-			clear(s.scratch)
-			st.sqsAttrs = s.scratch
+			clear(dl.attrs)
+			st.sqsAttrs = dl.attrs
 			for k, v := range st.e.attrs {
 				st.sqsAttrs[k] = sqstypes.MessageAttributeValue{DataType: v.DataType, StringValue: v.StringValue, BinaryValue: v.BinaryValue}
 			}
@@ -683,7 +801,7 @@ func (s *Fake) envelope(sub *subscription, st *publishState) string {
 	w.field("Message", st.sqsText)
 	w.field("Timestamp", st.timestamp())
 	if !t.fifo {
-		version := cmpOr(t.attrs["SignatureVersion"], "1")
+		version := st.version
 		if st.signature == "" {
 			st.signature = theSigner().sign(version, notificationSignedText(st.sqsText, st.messageID, e.subject, st.timestamp(), t.arn, e.hasSubject))
 		}
@@ -701,7 +819,7 @@ func (s *Fake) envelope(sub *subscription, st *publishState) string {
 // sendConfirmation delivers the SubscriptionConfirmation of a pending sqs subscription
 // into its queue (SPEC-sns.md §5.2); like a notification it needs the queue's policy to
 // admit SNS, and is lost otherwise.
-func (s *Fake) sendConfirmation(sub *subscription) {
+func (s *Fake) sendConfirmation(ctx context.Context, sub *subscription) {
 	t := sub.t
 	s.nextMsg++
 	id := s.uuid(streamMessage, s.nextMsg, 5)
@@ -725,12 +843,12 @@ func (s *Fake) sendConfirmation(sub *subscription) {
 	}
 	p := Publication{MessageID: id, TopicArn: t.arn, Message: msg, Time: s.sq.Now(), Confirmation: true}
 	d := Delivery{SubscriptionArn: sub.arn, Endpoint: sub.endpoint, BodySize: len(*in.MessageBody)}
-	if qid, err := s.sendAs(&sub.queue, t, in); err != nil {
+	if qid, err := s.sendAs(serviceContext(t, sub.queue.region), &sub.queue, in); err != nil {
 		d.Outcome, d.Reason = Lost, reasonOf(err)
 	} else {
 		d.Outcome, d.SQSMessageID, d.Body = Delivered, qid, keepBody(*in.MessageBody, "")
 	}
-	s.logDelivery(t.arn, "SubscriptionConfirmation", id, &d)
+	logDelivery(ctx, t.arn, "SubscriptionConfirmation", id, &d)
 	p.Deliveries = []Delivery{d}
 	s.rec.add(p)
 }

@@ -176,8 +176,7 @@ func (s *Fake) Subscribe(ctx context.Context, params *sns.SubscribeInput, optFns
 	defer endCall(ctx, c, &out, &err)
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	defer s.logTo(ctx)()
-	sub, e := s.subscribe(c, params)
+	sub, e := s.subscribe(ctx, c, params)
 	if e != nil {
 		return nil, c.fail(e)
 	}
@@ -188,7 +187,7 @@ func (s *Fake) Subscribe(ctx context.Context, params *sns.SubscribeInput, optFns
 	return &sns.SubscribeOutput{SubscriptionArn: aws.String(arn)}, nil
 }
 
-func (s *Fake) subscribe(c *call, in *sns.SubscribeInput) (*subscription, *snsError) {
+func (s *Fake) subscribe(ctx context.Context, c *call, in *sns.SubscribeInput) (*subscription, *snsError) {
 	t, e := s.topicFor(c, aws.ToString(in.TopicArn), "TopicArn", "Subscribe")
 	if e != nil {
 		return nil, e
@@ -241,7 +240,7 @@ func (s *Fake) subscribe(c *call, in *sns.SubscribeInput) (*subscription, *snsEr
 	if sub.pending {
 		s.issueToken(sub)
 		if protocol == "sqs" {
-			s.sendConfirmation(sub)
+			s.sendConfirmation(ctx, sub)
 		}
 	}
 	return sub, nil

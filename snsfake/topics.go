@@ -26,9 +26,9 @@ type topic struct {
 	dataProtection             string
 	subs                       []*subscription // in the order they were created
 	dedup                      map[string]dedupHit
-	policy                     *sqsfake.ResourcePolicy    // Policy, compiled
-	delivery                   *topicPolicy               // DeliveryPolicy, parsed (deliverypolicy.go); nil: none
-	deliverCtx                 map[string]context.Context // by queue region: the contexts its deliveries are SendMessage calls in
+	policy                     *sqsfake.ResourcePolicy // Policy, compiled
+	delivery                   *topicPolicy            // DeliveryPolicy, parsed (deliverypolicy.go); nil: none
+	dl                         deliveryState           // its publishes' deliveries (publish.go)
 }
 
 // dedupHit is what a FIFO topic's deduplication remembers of a publish: its answer, and
