@@ -37,7 +37,7 @@ func access(a *actor, q *queue, action string) *sqsError {
 	}
 	if svc {
 		// A service principal is no account's principal: only the policy admits it
-		// (ServicePrincipal), with the resource it acts for in the request context.
+		// (servicePrincipal), with the resource it acts for in the request context.
 		r.account, r.service, r.secureTransport = "", true, true
 		r.sourceArn, r.sourceAccount = a.service.SourceArn, a.service.SourceAccount
 	}

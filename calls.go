@@ -175,7 +175,7 @@ func errorMessageOf(err error) string {
 // CallFilter selects calls of the record. Its zero value selects every call.
 type CallFilter struct {
 	// Operation, if set, is the operation the calls are, e.g. "DeleteMessage". It must name
-	// an SQS operation, or a companion's as its calls carry it (RegisterOperations), such as
+	// an SQS operation, or a companion's as its calls carry it (companion.RegisterOperations), such as
 	// "SNS.Publish" for package snsfake's.
 	Operation string
 	// Queue, if set, is the queue the calls name: a name, URL or ARN, matched by the
@@ -242,7 +242,7 @@ func (cf CallFilter) match(op, queue string) bool {
 // The record is deterministic: the same calls in the same order, on the same clock moves,
 // give the same record.
 func (f *Fake) Calls(filters ...CallFilter) []Call {
-	f.CatchUp()
+	f.catchUpNow()
 	for _, cf := range filters {
 		if err := cf.check(f); err != nil {
 			panic("sqsfake: Calls: " + err.Error())

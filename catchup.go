@@ -9,6 +9,7 @@ import (
 
 	"github.com/benbjohnson/clock"
 
+	"github.com/sqsfake/sqsfake/internal/bridge"
 	"github.com/sqsfake/sqsfake/internal/goid"
 )
 
@@ -51,47 +52,28 @@ type catchUp struct {
 // whatever the call count: a function was just registered.
 const callsUnseen = math.MaxUint64
 
-// StepKey is the key of a context value that marks a call to the fake as part of a step of
-// a clock move: made by a companion's OnMove function, or by code it runs, such as a Lambda
-// handler's calls under package lambdasqs, whose handler contexts answer it. On a fake that
-// follows a benbjohnson *clock.Mock (CatchesUp), a call from outside a step waits for a
-// catch-up running on another goroutine and then catches up itself before it acts; a call
-// whose context carries StepKey acts at once, at the instant being stepped. Mark a context
-// with InStep. On any other clock the key is ignored.
-type StepKey struct{}
+// catchesUp reports whether the fake follows moves of its clock made outside it itself: on a
+// benbjohnson *clock.Mock given with WithClock (companion.CatchesUp).
+func (f *Fake) catchesUp() bool { return f.mock != nil }
 
-// InStep returns ctx marked with StepKey: a call to the fake with it is part of the step that
-// is running, and neither waits for nor starts a catch-up (see StepKey).
-func InStep(ctx context.Context) context.Context { return context.WithValue(ctx, StepKey{}, true) }
-
-// CatchesUp reports whether the fake follows moves of its clock made outside it itself: true
-// on a benbjohnson *clock.Mock given with WithClock, whose own Add and Set the fake follows by
-// running the OnMove functions at every instant the move passed through (see OnMove). A
-// companion then arms no timer of its own on the clock for the instants its OnMove function
-// returns: the fake steps there.
-func (f *Fake) CatchesUp() bool { return f.mock != nil }
-
-// CatchUp brings the fake up to the time its clock shows: on a fake that follows a
-// benbjohnson *clock.Mock (CatchesUp) with OnMove functions registered, it waits for a
-// catch-up running on another goroutine, and runs the OnMove functions at every instant
-// from the last they were run at to the mock's time, as Advance would have stepped them. Every
-// call into the fake does this first, and so do package lambdasqs's Trigger methods; a test
-// needs it only to make companions act without any other call (it is cheap when there is
-// nothing to do). Called from inside a step — an OnMove function, or a Lambda handler on its
-// own goroutine — it does nothing. On any other clock it does nothing.
-func (f *Fake) CatchUp() {
+// catchUpNow brings the fake up to the time its clock shows: on a fake that follows a
+// benbjohnson *clock.Mock with OnMove functions registered, it waits for a catch-up running on
+// another goroutine and runs the functions at every instant from the last they were run at to
+// the mock's time (companion.CatchUp). Every inspection does this first. Called from inside a
+// step it does nothing; on any other clock it does nothing.
+func (f *Fake) catchUpNow() {
 	if f.mock != nil && f.cu.nHooks.Load() > 0 {
 		f.follow(context.Background(), false)
 	}
 }
 
 // follow catches up before a call with ctx (calling: an operation; else an inspection) acts,
-// unless the call is part of a step: it carries StepKey, or runs on the goroutine of the
-// catch-up. An operation made while nothing is to be caught up only notes that it is made,
-// so that the mock's next move steps at this instant first.
+// unless the call is part of a step: it carries the step key (companion.InStep), or runs on
+// the goroutine of the catch-up. An operation made while nothing is to be caught up only
+// notes that it is made, so that the mock's next move steps at this instant first.
 func (f *Fake) follow(ctx context.Context, calling bool) {
 	cu := &f.cu
-	if ctx.Value(StepKey{}) != nil {
+	if ctx.Value(bridge.StepKey{}) != nil {
 		if !cu.running.Load() {
 			f.armTimer(true)
 		}
@@ -131,13 +113,11 @@ func (f *Fake) inStep(running bool) bool {
 	return cu.joined[gid] > 0
 }
 
-// JoinStep marks the calling goroutine as one that does the work of steps of clock moves for
-// a companion, as package lambdasqs's goroutines that run Lambda handlers do: on a fake that
-// catches up with a benbjohnson mock (CatchesUp), its calls and inspections are part of the
-// step that runs, whatever their context (a handler's call with context.Background()
-// included), and neither wait for a catch-up nor start one. leave removes the mark; it is
-// idempotent. On any other clock JoinStep does nothing.
-func (f *Fake) JoinStep() (leave func()) {
+// joinStep marks the calling goroutine as one that does the work of steps of clock moves for
+// a companion (companion.JoinStep): on a fake that catches up with a benbjohnson mock, its
+// calls and inspections are part of the step that runs, whatever their context. leave removes
+// the mark; it is idempotent. On any other clock it does nothing.
+func (f *Fake) joinStep() (leave func()) {
 	if f.mock == nil {
 		return func() {}
 	}
@@ -287,7 +267,7 @@ func (f *Fake) armTimer(calling bool) {
 // by the mock while the fake's time is pinned in the past looks again after it.
 func (f *Fake) awaitCatchUp(ctx context.Context) {
 	cu := &f.cu
-	if !cu.running.Load() || ctx.Value(StepKey{}) != nil || f.inStep(true) {
+	if !cu.running.Load() || ctx.Value(bridge.StepKey{}) != nil || f.inStep(true) {
 		return
 	}
 	cu.mu.Lock()

@@ -126,8 +126,8 @@ func (m *doorMiddleware) HandleSerialize(ctx context.Context, in middleware.Seri
 	if id, ok := ctx.Value(identityKey{}).(Identity); ok {
 		as = identityFromPublic(id) // a per-call ActAs
 	}
-	if p, ok := ctx.Value(serviceKey{}).(ServicePrincipal); ok {
-		as = identity{region: p.Region, service: p} // a per-call AsService
+	if p, ok := ctx.Value(serviceKey{}).(servicePrincipal); ok {
+		as = identity{region: p.Region, service: p} // a per-call asService
 	}
 	if region := awsmiddleware.GetRegion(ctx); region != "" && as.region == "" {
 		as.region = region // a per-call Region

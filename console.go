@@ -447,7 +447,7 @@ func (f *Fake) consoleMessages(w http.ResponseWriter, q url.Values) {
 	if !ok {
 		return
 	}
-	page, err := f.QueuePage(q.Get("queue"), after, int(limit))
+	page, err := f.pageOf(q.Get("queue"), after, int(limit))
 	if err != nil {
 		consoleError(w, http.StatusNotFound, "no queue "+strconv.Quote(q.Get("queue")))
 		return

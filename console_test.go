@@ -317,7 +317,7 @@ func TestConsoleAdvanceAndResetOnHandler(t *testing.T) {
 
 	w = consoleRequest(f, "POST", ConsolePath+"api/reset", "X-Sqsfake-Control", "1")
 	require.Equal(t, http.StatusOK, w.Code, w.Body.String())
-	assert.Empty(t, f.QueueNames())
+	assert.Empty(t, f.allQueueNames())
 }
 
 func TestCutTextCutsOnACharacterBoundary(t *testing.T) {

@@ -24,7 +24,3 @@ func WithEndpoint(base string) Option {
 		f.endpoint = strings.TrimRight(base, "/")
 	}
 }
-
-// Endpoint returns the base of queue URLs set with WithEndpoint, or "" when the fake names
-// AWS's regional endpoint.
-func (f *Fake) Endpoint() string { return f.endpoint }

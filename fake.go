@@ -38,7 +38,9 @@
 //     (SQS's wire protocols over HTTP), and the server cmd/sqsfake for any language.
 //
 // Companions: package heartbeat keeps a slow handler's message hidden, in production code,
-// and is tested on the fake's clock; package lambdasqs plays Lambda's SQS trigger on it.
+// and is tested on the fake's clock; package lambdasqs plays Lambda's SQS trigger on it, and
+// package snsfake SNS topics that deliver into its queues. Package companion is how to build
+// one: the contract between a companion and the fake, kept out of this package's surface.
 //
 // # Reference
 //
@@ -87,7 +89,7 @@ type Fake struct {
 	mu        sync.Mutex
 	advanceMu sync.Mutex // Advance calls run one at a time, as clock mocks require
 	hookMu    sync.Mutex // guards hooks
-	hooks     fakeHooks  // OnMove's, when the clock is not a *VirtualClock (which keeps them)
+	hooks     fakeHooks  // companion.OnMove's, when the clock is not a *VirtualClock (which keeps them)
 	clk       Clock
 	vclk      *VirtualClock // clk, when it is one: read without an interface call or a lock
 	mock      *clock.Mock   // clk, when it is a benbjohnson mock, whose own moves the fake follows (catchup.go)
@@ -150,7 +152,7 @@ type Fake struct {
 	rng        *rand.Rand
 
 	resetMu    sync.Mutex  // guards resetHooks
-	resetHooks []resetHook // OnReset
+	resetHooks []resetHook // companion.OnReset
 	nextHook   uint64
 
 	tasks        map[uint32][]*moveTask // message move tasks by source queue id, oldest first
@@ -165,7 +167,7 @@ type Option func(*Fake)
 // instant), a *clock.Mock or clock.New() from github.com/benbjohnson/clock, RealClock, or
 // anything adapted with ClockFuncs (with NowFunc and AfterFuncFunc set). A nil c is refused.
 // A benbjohnson *clock.Mock keeps its cost of 1 ms of real time per move; the fake follows
-// its own Add and Set as it follows Advance (see OnMove).
+// its own Add and Set as it follows Advance (see companion.OnMove).
 func WithClock(c Clock) Option {
 	return func(f *Fake) {
 		if value, want := checkClock(c); want != "" {
@@ -230,11 +232,8 @@ func WithSenderID(id string) Option {
 // receive; the same seed and credentials still give the same handles (docs/signatures.md).
 func WithSeed(seed uint64) Option { return func(f *Fake) { f.seed = seed } }
 
-// WithEpoch starts the fake as if Reset had run n times: it issues the receipt handles of
-// its n-th reset, so that no handle of an earlier epoch names one of its messages. A program
-// that replaces a fake by a new one rather than reset it — cmd/sqsfake does on
-// POST /_sqsfake/reset, for a fresh clock — passes the number of replacements so far.
-func WithEpoch(n uint64) Option { return func(f *Fake) { f.epoch = n } }
+// withEpoch starts the fake as if Reset had run n times (companion.WithEpoch).
+func withEpoch(n uint64) Option { return func(f *Fake) { f.epoch = n } }
 
 // WithInFlightLimit sets how many messages a queue may have in flight — received, and
 // neither deleted nor visible again — so a test can reach the limit with a handful of
@@ -305,7 +304,7 @@ func (f *Fake) Clock() Clock { return f.clk }
 
 // Now returns the fake's current time: its clock's, or, while the fake catches up with a
 // benbjohnson *clock.Mock moved with its own Add or Set, the instant the catch-up is at (see
-// OnMove), which is what a companion's step and a Lambda handler must read.
+// companion.OnMove), which is what a companion's step and a Lambda handler must read.
 func (f *Fake) Now() time.Time {
 	if f.mock != nil {
 		if p := f.cu.pinned.Load(); p != nil {

@@ -19,7 +19,7 @@ import (
 // Fault describes calls to disturb and how.
 type Fault struct {
 	// Operation is the operation to disturb, e.g. "DeleteMessage", or a companion's as its
-	// calls carry it, e.g. "SNS.Publish" (RegisterOperations); "" matches every one, the
+	// calls carry it, e.g. "SNS.Publish" (companion.RegisterOperations); "" matches every one, the
 	// companions' too.
 	Operation string
 	// Match, if set, must return true for a call's input (a *sqs.<Operation>Input, or a
@@ -160,7 +160,7 @@ type activeFault struct {
 type faults struct {
 	mu      sync.Mutex
 	list    []*activeFault
-	service map[string]serviceOperation // companions' operations (RegisterOperations)
+	service map[string]serviceOperation // companions' operations (companion.RegisterOperations)
 }
 
 // notAnOperation says that op names no SQS operation, and which it may have meant: one
@@ -189,7 +189,7 @@ func (f *Fake) notAnOperation(op string) string {
 
 // InjectFault adds a fault; faults apply in the order they were added, the first that
 // matches a call taking it. The returned function removes the fault. It panics when
-// fault.Operation names no operation, SQS's or a companion's (RegisterOperations, such as
+// fault.Operation names no operation, SQS's or a companion's (companion.RegisterOperations, such as
 // "SNS.Publish"): a misspelt name would silently never match.
 func (f *Fake) InjectFault(fault Fault) (remove func()) {
 	if _, ok := operations[fault.Operation]; !ok && fault.Operation != "" && !f.serviceOperation(fault.Operation) {

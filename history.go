@@ -565,7 +565,7 @@ func (t Timeline) Has(k EventKind) bool {
 // has been in. A redriven message's timeline ends with its redrive; the new message it
 // became has its own.
 func (f *Fake) Timeline(messageID string) Timeline {
-	f.CatchUp()
+	f.catchUpNow()
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.settleAll()

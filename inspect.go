@@ -22,9 +22,10 @@ import (
 // fake has, so that a typo is never read as an empty queue.
 
 // ErrNoQueue is wrapped by the error of an inspection method given a queue that does not
-// exist: Queue, QueuePage, Message, InFlight, DeadLettersFrom, DeadLettersIn and
-// NextVisible. The error's text names the queue and lists the queues the fake has, such as
-// "sqsfake: queue orderz does not exist; the fake has orders, orders-dlq".
+// exist: Queue, Message, InFlight, DeadLettersFrom, DeadLettersIn, Tenants, NoisyPeriods
+// (and package companion's Page and NextVisible). The error's text names the queue and lists
+// the queues the fake has, such as "sqsfake: queue orderz does not exist; the fake has
+// orders, orders-dlq".
 var ErrNoQueue = errors.New("sqsfake: no such queue")
 
 // ErrNoMessage is wrapped by the error of Message when the queue exists but does not hold
@@ -336,7 +337,7 @@ func (f *Fake) queueHead(q *queue, now int64) QueueInfo {
 // Queue returns a snapshot of the queue with the given name, URL or ARN, with all its
 // messages in arrival order; when there is no such queue, an error that wraps ErrNoQueue.
 func (f *Fake) Queue(ref string) (QueueInfo, error) {
-	f.CatchUp()
+	f.catchUpNow()
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	now := f.settleAll()
@@ -347,39 +348,33 @@ func (f *Fake) Queue(ref string) (QueueInfo, error) {
 	return f.queueInfo(q, now), nil
 }
 
-// QueuePage is a snapshot of a queue with one page of its messages: QueueInfo, whose
-// Messages hold the page, and where the next page starts.
-type QueuePage struct {
+// queuePage is a snapshot of a queue with one page of its messages (companion.QueuePage,
+// which the console's api/messages also answers from).
+type queuePage struct {
 	QueueInfo
-	// Truncated reports that messages follow the page: those that arrived after Next.
-	Truncated bool `json:"truncated"`
-	// Next is the arrival number of the page's last message, the cursor of the next page
-	// when Truncated; 0 otherwise.
-	Next uint64 `json:"next,omitempty"`
+	Truncated bool   // messages follow the page: those that arrived after Next
+	Next      uint64 // the arrival number of the page's last message when Truncated; 0 otherwise
 }
 
-// QueuePage returns a snapshot of the queue named by ref (name, URL or ARN), as Queue does
-// but bringing only that queue up to the clock's time, with at most limit of its messages: those that arrived after the message whose arrival
-// number is after (0 for the first page), in arrival order. A queue numbers its messages
-// 1, 2, 3, … as they arrive, and a page's Next is a cursor for the next page that still
-// holds when that message is gone. The page costs time in the queue's length but memory in
-// limit only; limit 0 gives the queue without its messages. When there is no such queue it
-// returns an error that wraps ErrNoQueue. It panics on a negative limit.
-func (f *Fake) QueuePage(ref string, after uint64, limit int) (QueuePage, error) {
+// pageOf returns a snapshot of the queue named by ref (name, URL or ARN), as Queue does but
+// bringing only that queue up to the clock's time, with at most limit of its messages: those
+// that arrived after the message whose arrival number is after (0 for the first page), in
+// arrival order (companion.QueuePage, which documents it). It panics on a negative limit.
+func (f *Fake) pageOf(ref string, after uint64, limit int) (queuePage, error) {
 	if limit < 0 {
 		panic("sqsfake: QueuePage with a negative limit")
 	}
-	f.CatchUp()
+	f.catchUpNow()
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	q, err := f.lookupInspected(ref)
 	if err != nil {
-		return QueuePage{}, err
+		return queuePage{}, err
 	}
 	// Only this queue is brought up to the clock's time, as an SQS call on it would be: a
 	// caller that pages through every queue does not settle every queue for each.
 	now := f.settle(q)
-	page := QueuePage{QueueInfo: f.queueHead(q, now)}
+	page := queuePage{QueueInfo: f.queueHead(q, now)}
 	ms, more := q.arrivedAfter(after, limit)
 	page.Messages = f.messageInfos(q, ms)
 	if more {
@@ -428,18 +423,16 @@ func (h *arrivalHeap) Pop() any {
 	return m
 }
 
-// QueueNames returns the names of every queue, in name order. Queues of one name in several
-// accounts or regions (ActAs) appear once each, by account, then region; QueueARNs tells
-// them apart.
-func (f *Fake) QueueNames() []string { return f.eachQueue(func(q *queue) string { return q.name }) }
+// queueNames returns the names of every queue, in name order; queues of one name in several
+// accounts or regions appear once each, by account, then region (companion.QueueNames).
+func (f *Fake) allQueueNames() []string { return f.eachQueue(func(q *queue) string { return q.name }) }
 
-// QueueARNs returns the ARN of every queue, in the order of QueueNames. An ARN names a queue
-// of any account and region wherever the inspection methods take a queue.
-func (f *Fake) QueueARNs() []string { return f.eachQueue(func(q *queue) string { return q.arn }) }
+// queueARNs returns the ARN of every queue, in the order of allQueueNames (companion.QueueARNs).
+func (f *Fake) allQueueARNs() []string { return f.eachQueue(func(q *queue) string { return q.arn }) }
 
 // eachQueue returns what of every queue, in the order of sortedQueues.
 func (f *Fake) eachQueue(what func(*queue) string) []string {
-	f.CatchUp()
+	f.catchUpNow()
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	out := make([]string, 0, len(f.queues))
@@ -451,7 +444,7 @@ func (f *Fake) eachQueue(what func(*queue) string) []string {
 
 // Queues returns a snapshot of every queue, in name order.
 func (f *Fake) Queues() []QueueInfo {
-	f.CatchUp()
+	f.catchUpNow()
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	now := f.settleAll()
@@ -467,7 +460,7 @@ func (f *Fake) Queues() []QueueInfo {
 // queue does not hold the message, it wraps ErrNoMessage and says where the message is, or
 // how it left (deleted, dead-lettered, never sent).
 func (f *Fake) Message(ref, messageID string) (MessageInfo, error) {
-	f.CatchUp()
+	f.catchUpNow()
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.settleAll()
@@ -495,7 +488,7 @@ func (f *Fake) Message(ref, messageID string) (MessageInfo, error) {
 // FindMessage returns a snapshot of the message with the given MessageId wherever it is
 // stored, with the name of its queue; false when no queue holds it.
 func (f *Fake) FindMessage(messageID string) (MessageInfo, string, bool) {
-	f.CatchUp()
+	f.catchUpNow()
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.settleAll()
@@ -515,7 +508,7 @@ func (f *Fake) FindMessage(messageID string) (MessageInfo, string, bool) {
 // until their visibility timeout ends — in arrival order; when there is no such queue, an
 // error that wraps ErrNoQueue.
 func (f *Fake) InFlight(ref string) ([]MessageInfo, error) {
-	f.CatchUp()
+	f.catchUpNow()
 	return f.messagesWhere(ref, func(m *message) bool { return m.inFlight() })
 }
 
@@ -525,7 +518,7 @@ func (f *Fake) InFlight(ref string) ([]MessageInfo, error) {
 // dead-lettered nothing (unless it has a RedrivePolicy of its own): DeadLettersIn lists what
 // sits in it. When there is no such queue it returns an error that wraps ErrNoQueue.
 func (f *Fake) DeadLettersFrom(source string) ([]MessageInfo, error) {
-	f.CatchUp()
+	f.catchUpNow()
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.settleAll()
@@ -551,7 +544,7 @@ func (f *Fake) DeadLettersFrom(source string) ([]MessageInfo, error) {
 // Messages sent to dlq directly are not dead letters and are left out (Queue lists every
 // message). When there is no such queue it returns an error that wraps ErrNoQueue.
 func (f *Fake) DeadLettersIn(dlq string) ([]MessageInfo, error) {
-	f.CatchUp()
+	f.catchUpNow()
 	return f.messagesWhere(dlq, func(m *message) bool { return m.ext != nil && m.ext.dlqSource != "" })
 }
 
@@ -593,7 +586,7 @@ func (f *Fake) messagesWhere(ref string, keep func(*message) bool) ([]MessageInf
 // Reset starts a new epoch, whose handles are the same on every run but never one issued
 // before, so a handle kept from before the reset fails with ReceiptHandleIsInvalid instead
 // of naming the message that took its place. The clock is left where it is. Then the
-// companions' hooks (OnReset) run.
+// companions' hooks (companion.OnReset) run.
 func (f *Fake) Reset() {
 	f.reset()
 	f.runResetHooks()

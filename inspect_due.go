@@ -2,32 +2,23 @@ package sqsfake
 
 import "time"
 
-// Cheap inspection for pollers that run beside the fake (lambdasqs): what is due next and
-// whether the fake was reset, without rendering a queue's messages as Queue does.
+// Cheap inspection for pollers that run beside the fake (lambdasqs, through package
+// companion): what is due next and whether the fake was reset, without rendering a queue's
+// messages as Queue does.
 
-// Epoch returns how many times the fake has been reset (Reset), plus the n of WithEpoch. Receipt
-// handles of one epoch never name a message of another, and CallCount starts again from 0 in
-// each: a caller that remembers what it read of the fake's state by CallCount keys it on the
-// epoch too, so that a Reset followed by as many calls does not pass for no change.
-func (f *Fake) Epoch() uint64 {
+// currentEpoch returns how many times the fake has been reset, plus the n of WithEpoch
+// (companion.Epoch).
+func (f *Fake) currentEpoch() uint64 {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	return f.epoch
 }
 
-// NextVisible brings the queue named by ref (name, URL or ARN) up to the clock's current time,
-// as the inspection methods do, and returns how many of its messages are visible now (as
-// QueueInfo.Visible and ApproximateNumberOfMessages count them: on a FIFO queue, messages
-// waiting behind their group's in-flight head included) and the earliest instant after now at
-// which a message may become available to a receive — a delay or a visibility timeout ends;
-// on a FIFO queue also a retention period, whose end can unlock a group by removing its
-// in-flight head; and, while a message move task runs, its next move. at is never later than
-// the first moment at which a receive can return a message it cannot return now, with no call
-// in between; it may be earlier (on a FIFO queue, the message that becomes visible may wait
-// behind its group's in-flight head). at is zero when no such event is pending. When there is
-// no such queue it returns an error that wraps ErrNoQueue. Unlike Queue it costs no time in
-// the number of messages.
-func (f *Fake) NextVisible(ref string) (at time.Time, visible int, err error) {
+// nextVisible brings the queue named by ref up to the clock's current time and returns how
+// many of its messages are visible now and the earliest instant after now at which a message
+// may become available to a receive; zero when none is pending (companion.NextVisible, which
+// documents it). It costs no time in the number of messages.
+func (f *Fake) nextVisible(ref string) (at time.Time, visible int, err error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	q, err := f.lookupInspected(ref)

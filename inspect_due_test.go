@@ -12,14 +12,14 @@ import (
 
 func TestEpochCountsResetsFromWithEpoch(t *testing.T) {
 	f := New()
-	assert.Equal(t, uint64(0), f.Epoch())
+	assert.Equal(t, uint64(0), f.currentEpoch())
 	f.Reset()
 	f.Reset()
-	assert.Equal(t, uint64(2), f.Epoch())
-	g := New(WithEpoch(7))
-	assert.Equal(t, uint64(7), g.Epoch())
+	assert.Equal(t, uint64(2), f.currentEpoch())
+	g := New(withEpoch(7))
+	assert.Equal(t, uint64(7), g.currentEpoch())
 	g.Reset()
-	assert.Equal(t, uint64(8), g.Epoch())
+	assert.Equal(t, uint64(8), g.currentEpoch())
 }
 
 // NextVisible reports, without rendering messages, how many are visible and when the next
@@ -81,7 +81,7 @@ func TestNextVisibleReportsTheNextDueEvent(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			e := newErgo(t)
 			name := tc.setup(e)
-			at, visible, err := e.f.NextVisible(name)
+			at, visible, err := e.f.nextVisible(name)
 			require.NoError(t, err)
 			var got want
 			got.visible = visible
@@ -99,6 +99,6 @@ func TestNextVisibleReportsTheNextDueEvent(t *testing.T) {
 			assert.Len(t, e.receive(info.URL, 10, 30), tc.receives)
 		})
 	}
-	_, _, err := New().NextVisible("nope")
+	_, _, err := New().nextVisible("nope")
 	assert.ErrorIs(t, err, ErrNoQueue)
 }

@@ -257,12 +257,12 @@ func TestInspectionOfAQueueThatDoesNotExistIsAnErrorNamingTheQueues(t *testing.T
 	const want = "sqsfake: queue orderz does not exist; the fake has orders, orders-dlq"
 	errOf := map[string]func() error{
 		"Queue":           func() error { _, err := e.f.Queue("orderz"); return err },
-		"QueuePage":       func() error { _, err := e.f.QueuePage("orderz", 0, 10); return err },
+		"QueuePage":       func() error { _, err := e.f.pageOf("orderz", 0, 10); return err },
 		"Message":         func() error { _, err := e.f.Message("orderz", "id"); return err },
 		"InFlight":        func() error { _, err := e.f.InFlight("orderz"); return err },
 		"DeadLettersFrom": func() error { _, err := e.f.DeadLettersFrom("orderz"); return err },
 		"DeadLettersIn":   func() error { _, err := e.f.DeadLettersIn("orderz"); return err },
-		"NextVisible":     func() error { _, _, err := e.f.NextVisible("orderz"); return err },
+		"NextVisible":     func() error { _, _, err := e.f.nextVisible("orderz"); return err },
 	}
 	for name, call := range errOf {
 		t.Run(name, func(t *testing.T) {
@@ -630,7 +630,7 @@ func TestResetGivesTheIdentifiersOfANewFakeAndHandlesOfTheNextEpoch(t *testing.T
 			script(again)
 			again.Reset()
 			assert.Equal(t, afterReset, script(again), "the same on every run")
-			assert.Equal(t, afterReset, script(New(append(tc.opts, WithEpoch(1))...)), "WithEpoch(1): as after one Reset")
+			assert.Equal(t, afterReset, script(New(append(tc.opts, withEpoch(1))...)), "withEpoch(1): as after one Reset")
 			f.Reset()
 			second := script(f)
 			assert.Equal(t, want.messageIDs, second.messageIDs)
@@ -761,7 +761,7 @@ func TestQueuePagePagesThroughMessagesInArrivalOrder(t *testing.T) {
 	var got []string
 	var after uint64
 	for {
-		page, err := e.f.QueuePage("jobs", after, 3)
+		page, err := e.f.pageOf("jobs", after, 3)
 		require.NoError(t, err)
 		head := page.QueueInfo
 		head.Messages = whole.Messages
@@ -780,33 +780,33 @@ func TestQueuePagePagesThroughMessagesInArrivalOrder(t *testing.T) {
 	assert.Equal(t, ids, got)
 
 	// A page's cursor still holds when the message it ends with is deleted.
-	first, _ := e.f.QueuePage(url, 0, 2)
+	first, _ := e.f.pageOf(url, 0, 2)
 	assert.Equal(t, []string{"0", "1"}, []string{first.Messages[0].Body, first.Messages[1].Body})
 	m := e.receive(url, 2, 0)
 	e.delete(url, *m[1].ReceiptHandle) // "1", the page's last message
-	next, _ := e.f.QueuePage(url, first.Next, 2)
+	next, _ := e.f.pageOf(url, first.Next, 2)
 	assert.Equal(t, []string{"2", "3"}, []string{next.Messages[0].Body, next.Messages[1].Body})
 	assert.True(t, next.Truncated)
 
-	all, _ := e.f.QueuePage("jobs", 0, 100)
+	all, _ := e.f.pageOf("jobs", 0, 100)
 	assert.False(t, all.Truncated)
 	assert.Len(t, all.Messages, 6)
-	none, _ := e.f.QueuePage("jobs", 0, 0)
+	none, _ := e.f.pageOf("jobs", 0, 0)
 	assert.Empty(t, none.Messages, "limit 0: the queue without its messages")
 	assert.True(t, none.Truncated)
 	assert.Zero(t, none.Next, "the next page starts where this one did")
-	end, _ := e.f.QueuePage("jobs", 1<<40, 3)
+	end, _ := e.f.pageOf("jobs", 1<<40, 3)
 	assert.Empty(t, end.Messages, "a cursor past the last message")
 	assert.False(t, end.Truncated)
 
-	_, lookupErr := e.f.QueuePage("missing", 0, 3)
+	_, lookupErr := e.f.pageOf("missing", 0, 3)
 	assert.ErrorIs(t, lookupErr, ErrNoQueue)
-	assert.PanicsWithValue(t, "sqsfake: QueuePage with a negative limit", func() { e.f.QueuePage("jobs", 0, -1) })
+	assert.PanicsWithValue(t, "sqsfake: QueuePage with a negative limit", func() { e.f.pageOf("jobs", 0, -1) })
 }
 
 func TestQueueNamesAreInNameOrder(t *testing.T) {
 	e := newErgo(t)
-	assert.Empty(t, e.f.QueueNames())
+	assert.Empty(t, e.f.allQueueNames())
 	for _, n := range []string{"c", "a", "b.fifo"} {
 		attrs := map[string]string(nil)
 		if n == "b.fifo" {
@@ -814,7 +814,7 @@ func TestQueueNamesAreInNameOrder(t *testing.T) {
 		}
 		e.queue(n, attrs)
 	}
-	assert.Equal(t, []string{"a", "b.fifo", "c"}, e.f.QueueNames())
+	assert.Equal(t, []string{"a", "b.fifo", "c"}, e.f.allQueueNames())
 }
 
 // TestQueuePageCostsThePageNotTheQueue pins that a page of a long queue allocates as much
@@ -827,7 +827,7 @@ func TestQueuePageCostsThePageNotTheQueue(t *testing.T) {
 			e.send(url, fmt.Sprint(i))
 		}
 		return memtest.BytesPerRun(5, func() {
-			page, _ := e.f.QueuePage("jobs", 0, 100)
+			page, _ := e.f.pageOf("jobs", 0, 100)
 			if len(page.Messages) != 100 {
 				t.Fatalf("a page of %d messages", len(page.Messages))
 			}

@@ -17,7 +17,7 @@ func TestOnMoveSeesEveryInstantOfAMove(t *testing.T) {
 			f := New()
 			clk := f.Clock().(*VirtualClock)
 			var seen []time.Duration
-			remove := f.OnMove(func(now time.Time) time.Time { seen = append(seen, now.Sub(DefaultStart)); return time.Time{} })
+			remove := f.onMove(func(now time.Time) time.Time { seen = append(seen, now.Sub(DefaultStart)); return time.Time{} })
 			_, cancel := clk.WithTimeout(context.Background(), 30*time.Second)
 			defer cancel()
 			move := f.Advance
@@ -39,7 +39,7 @@ func TestOnMoveSeesEveryInstantOfAMove(t *testing.T) {
 func TestOnMoveOnAnotherClockFollowsAdvance(t *testing.T) {
 	f := New(WithClock(NewMockClock()))
 	var seen []time.Duration
-	remove := f.OnMove(func(now time.Time) time.Time {
+	remove := f.onMove(func(now time.Time) time.Time {
 		seen = append(seen, now.Sub(DefaultStart))
 		if now.Before(DefaultStart.Add(40 * time.Second)) {
 			return now.Add(15 * time.Second)
@@ -65,11 +65,11 @@ func TestAnOnMoveFunctionThatReturnsNowHasAllCalledAgain(t *testing.T) {
 		f := New(opts...)
 		var seen []string
 		again := 2
-		f.OnMove(func(now time.Time) time.Time {
+		f.onMove(func(now time.Time) time.Time {
 			seen = append(seen, "a "+now.Sub(DefaultStart).String())
 			return time.Time{}
 		})
-		f.OnMove(func(now time.Time) time.Time {
+		f.onMove(func(now time.Time) time.Time {
 			seen = append(seen, "b "+now.Sub(DefaultStart).String())
 			if again > 0 {
 				again--

@@ -23,7 +23,7 @@ import (
 //     arn:aws:iam::A:role/…/R): AWS confirmed this to a user in 2023
 //     (https://stackoverflow.com/questions/73696226, answer checked with AWS support), and
 //     aws:PrincipalArn of a session is its role's ARN (IAM global condition keys page).
-//     {"Service": name} matches a call made as that service principal (AsService), which no
+//     {"Service": name} matches a call made as that service principal (companion.AsService), which no
 //     account principal matches; Federated and CanonicalUser match no caller the fake has.
 //     Wildcards inside a principal ARN are not wildcards (IAM Principal page: "You cannot use
 //     a wildcard to match part of a principal name or ARN"): such a principal matches no one.
@@ -94,7 +94,7 @@ type accessRequest struct {
 	sourceArn, sourceAccount string // aws:SourceArn / aws:SourceAccount; "" = absent
 	orgID                    string // aws:PrincipalOrgID; "" = absent
 	service                  bool   // the caller is the service principal named by principal
-	qualified                bool   // action carries its service prefix already (ResourcePolicy)
+	qualified                bool   // action carries its service prefix already (companion.ResourcePolicy)
 }
 
 // decision is the outcome of evaluating a policy, or of authorizing a call.

@@ -245,10 +245,10 @@ func (f *Fake) Pollers() int {
 // as moving the fake's *VirtualClock with its own Add. A handler waiting on its context is
 // ended inside the move, at its function's timeout. On a benbjohnson *clock.Mock given with
 // WithClock, Advance steps to each of those instants too, and so does the mock's own Add or
-// Set, after the fact: the fake follows the mock's own moves (see OnMove), so a move made
+// Set, after the fact: the fake follows the mock's own moves (see companion.OnMove), so a move made
 // with Advance and one made with the mock's Add give the same invocations at the same
 // instants. Advance first catches up with any own move of the mock since the last step, and
-// no catch-up runs while it moves the clock. Companions attach with OnMove.
+// no catch-up runs while it moves the clock. Companions attach with companion.OnMove.
 //
 // What a caller does after Advance answers its call happens on the caller's goroutine, in
 // real time, while Advance may already have moved on: a consumer that polls again in a loop

@@ -15,7 +15,7 @@ import (
 
 func TestServicePrincipalIsAdmittedOnlyByTheQueuePolicy(t *testing.T) {
 	const topic = "arn:aws:sns:us-east-1:123456789012:t"
-	sns := ServicePrincipal{Service: "sns.amazonaws.com", SourceArn: topic, SourceAccount: "123456789012"}
+	sns := servicePrincipal{Service: "sns.amazonaws.com", SourceArn: topic, SourceAccount: "123456789012"}
 	stmt := func(principal, condition string) string {
 		return `{"Version":"2012-10-17","Statement":[{"Effect":"Allow","Principal":` + principal +
 			`,"Action":"sqs:SendMessage","Resource":"` + ownerQueueARN + `"` + condition + `}]}`
@@ -45,7 +45,7 @@ func TestServicePrincipalIsAdmittedOnlyByTheQueuePolicy(t *testing.T) {
 			}
 			q, err := f.CreateQueue(ctx, &sqs.CreateQueueInput{QueueName: aws.String("q"), Attributes: attrs})
 			require.NoError(t, err)
-			err = sendAs(ctx, f, q.QueueUrl, AsService(sns))
+			err = sendAs(ctx, f, q.QueueUrl, asService(sns))
 			if !tt.allowed {
 				var denied smithy.APIError
 				require.True(t, errors.As(err, &denied), "got %v", err)
@@ -67,8 +67,8 @@ func TestServicePrincipalSendsWithItsSenderIDAndIsRecorded(t *testing.T) {
 	q, err := f.CreateQueue(ctx, &sqs.CreateQueueInput{QueueName: aws.String("q"), Attributes: map[string]string{
 		"Policy": `{"Statement":[{"Effect":"Allow","Principal":{"Service":"sns.amazonaws.com"},"Action":"sqs:SendMessage","Resource":"*"}]}`}})
 	require.NoError(t, err)
-	require.NoError(t, sendAs(ctx, f, q.QueueUrl, AsService(ServicePrincipal{Service: "sns.amazonaws.com", SourceAccount: "123456789012", SenderID: "AIDAIVEA3AGEU7NF6DRAG"})))
-	require.NoError(t, sendAs(ctx, f, q.QueueUrl, AsService(ServicePrincipal{Service: "sns.amazonaws.com", SourceAccount: "123456789012"})))
+	require.NoError(t, sendAs(ctx, f, q.QueueUrl, asService(servicePrincipal{Service: "sns.amazonaws.com", SourceAccount: "123456789012", SenderID: "AIDAIVEA3AGEU7NF6DRAG"})))
+	require.NoError(t, sendAs(ctx, f, q.QueueUrl, asService(servicePrincipal{Service: "sns.amazonaws.com", SourceAccount: "123456789012"})))
 	out, err := f.ReceiveMessage(ctx, &sqs.ReceiveMessageInput{QueueUrl: q.QueueUrl, MaxNumberOfMessages: 10,
 		MessageSystemAttributeNames: []types.MessageSystemAttributeName{"SenderId"}})
 	require.NoError(t, err)
@@ -80,53 +80,25 @@ func TestServicePrincipalSendsWithItsSenderIDAndIsRecorded(t *testing.T) {
 	assert.Equal(t, Caller{Door: DoorMethods, AccountID: "123456789012", Region: "us-east-1", PrincipalARN: "sns.amazonaws.com", Other: true}, calls[0].Caller)
 }
 
-func TestOnResetRunsAfterTheFakeIsClearedUntilRemoved(t *testing.T) {
-	f := New()
-	var seen []int
-	remove := f.OnReset(func() { seen = append(seen, len(f.Queues())) })
-	_, err := f.CreateQueue(context.Background(), &sqs.CreateQueueInput{QueueName: aws.String("q")})
-	require.NoError(t, err)
-	f.Reset()
-	remove()
-	f.Reset()
-	assert.Equal(t, []int{0}, seen)
-}
-
-func TestResourcePolicyDecidesWithTheQueuePolicyEngine(t *testing.T) {
-	p, err := CompileResourcePolicy(`{"Version":"2008-10-17","Statement":[
-		{"Effect":"Allow","Principal":{"AWS":"222222222222"},"Action":["sns:Publish","SNS:Subscribe"],"Resource":"arn:aws:sns:us-east-1:123456789012:t"},
-		{"Effect":"Deny","Principal":"*","Action":"sns:DeleteTopic","Resource":"*"},
-		{"Effect":"Allow","Principal":{"AWS":"*"},"Action":["SNS:GetTopicAttributes","SNS:SetTopicAttributes","SNS:AddPermission","SNS:RemovePermission","SNS:DeleteTopic","SNS:Subscribe","SNS:ListSubscriptionsByTopic","SNS:Publish"],"Resource":"*","Condition":{"StringEquals":{"AWS:SourceOwner":"999999999999"}}}]}`)
-	require.NoError(t, err)
-	topic := "arn:aws:sns:us-east-1:123456789012:t"
-	assert.Equal(t, PolicyAllowed, p.Decide(PolicyRequest{AccountID: "222222222222", PrincipalARN: "arn:aws:iam::222222222222:user/bob", Action: "SNS:Publish", Resource: topic}))
-	assert.Equal(t, PolicyAllowed, p.Decide(PolicyRequest{AccountID: "222222222222", PrincipalARN: "arn:aws:iam::222222222222:root", Action: "sns:subscribe", Resource: topic}))
-	assert.Equal(t, PolicyImplicitDeny, p.Decide(PolicyRequest{AccountID: "333333333333", PrincipalARN: "arn:aws:iam::333333333333:root", Action: "sns:Publish", Resource: topic}))
-	assert.Equal(t, PolicyImplicitDeny, p.Decide(PolicyRequest{AccountID: "222222222222", PrincipalARN: "arn:aws:iam::222222222222:root", Action: "sqs:Publish", Resource: topic}))
-	assert.Equal(t, PolicyExplicitDeny, p.Decide(PolicyRequest{AccountID: "123456789012", PrincipalARN: "arn:aws:iam::123456789012:root", Action: "sns:DeleteTopic", Resource: topic}))
-	_, err = CompileResourcePolicy(`{"Statement":"nope"}`)
-	assert.Error(t, err)
-}
-
 func TestAServicePrincipalActsThroughEveryDoorAndContext(t *testing.T) {
 	ctx := context.Background()
 	f := New()
 	q, err := f.CreateQueue(ctx, &sqs.CreateQueueInput{QueueName: aws.String("q")})
 	require.NoError(t, err)
-	p := ServicePrincipal{Service: "sns.amazonaws.com", SourceArn: "arn:aws:sns:us-east-1:123456789012:t"}
+	p := servicePrincipal{Service: "sns.amazonaws.com", SourceArn: "arn:aws:sns:us-east-1:123456789012:t"}
 	requireDenied := func(err error) {
 		t.Helper()
 		var api smithy.APIError
 		require.True(t, errors.As(err, &api), "got %v", err)
 		assert.Equal(t, "AccessDenied", api.ErrorCode())
 	}
-	requireDenied(sendAs(ctx, f, q.QueueUrl, AsService(p)))
-	requireDenied(sendAs(WithService(ctx, p), f, q.QueueUrl, nil))
-	_, err = f.Client().SendMessage(ctx, &sqs.SendMessageInput{QueueUrl: q.QueueUrl, MessageBody: aws.String("x")}, AsService(p))
+	requireDenied(sendAs(ctx, f, q.QueueUrl, asService(p)))
+	requireDenied(sendAs(withService(ctx, p), f, q.QueueUrl, nil))
+	_, err = f.Client().SendMessage(ctx, &sqs.SendMessageInput{QueueUrl: q.QueueUrl, MessageBody: aws.String("x")}, asService(p))
 	requireDenied(err)
-	_, err = f.Client(AsService(p)).SendMessage(ctx, &sqs.SendMessageInput{QueueUrl: q.QueueUrl, MessageBody: aws.String("x")})
+	_, err = f.Client(asService(p)).SendMessage(ctx, &sqs.SendMessageInput{QueueUrl: q.QueueUrl, MessageBody: aws.String("x")})
 	requireDenied(err)
-	assert.Equal(t, ctx, WithService(ctx, ServicePrincipal{}))
+	assert.Equal(t, ctx, withService(ctx, servicePrincipal{}))
 }
 
 func TestAServicePrincipalActsInItsRegion(t *testing.T) {
@@ -136,9 +108,9 @@ func TestAServicePrincipalActsInItsRegion(t *testing.T) {
 	q, err := f.CreateQueue(ctx, &sqs.CreateQueueInput{QueueName: aws.String("far"), Attributes: map[string]string{
 		"Policy": `{"Statement":[{"Effect":"Allow","Principal":{"Service":"sns.amazonaws.com"},"Action":"sqs:SendMessage","Resource":"*"}]}`}}, eu)
 	require.NoError(t, err)
-	p := ServicePrincipal{Service: "sns.amazonaws.com", SourceAccount: "123456789012", Region: "eu-west-1"}
-	require.NoError(t, sendAs(WithService(ctx, p), f, q.QueueUrl, nil))
-	require.NoError(t, sendAs(ctx, f, q.QueueUrl, AsService(p)))
+	p := servicePrincipal{Service: "sns.amazonaws.com", SourceAccount: "123456789012", Region: "eu-west-1"}
+	require.NoError(t, sendAs(withService(ctx, p), f, q.QueueUrl, nil))
+	require.NoError(t, sendAs(ctx, f, q.QueueUrl, asService(p)))
 	calls := f.Calls(CallFilter{Operation: "SendMessage"})
 	require.Len(t, calls, 2)
 	assert.Equal(t, "eu-west-1", calls[0].Caller.Region)
@@ -146,14 +118,14 @@ func TestAServicePrincipalActsInItsRegion(t *testing.T) {
 
 func TestServiceKeyIsTheSeedsInMemoryAndTheSecretsInSignedMode(t *testing.T) {
 	a, b := New(WithSeed(3)), New(WithSeed(3))
-	assert.Equal(t, a.ServiceKey("tokens"), b.ServiceKey("tokens"), "the same seed, the same key")
-	assert.NotEqual(t, a.ServiceKey("tokens"), a.ServiceKey("other"), "one key a purpose")
-	assert.NotEqual(t, a.ServiceKey("tokens"), New(WithSeed(4)).ServiceKey("tokens"))
-	before := a.ServiceKey("tokens")
+	assert.Equal(t, a.serviceKey("tokens"), b.serviceKey("tokens"), "the same seed, the same key")
+	assert.NotEqual(t, a.serviceKey("tokens"), a.serviceKey("other"), "one key a purpose")
+	assert.NotEqual(t, a.serviceKey("tokens"), New(WithSeed(4)).serviceKey("tokens"))
+	before := a.serviceKey("tokens")
 	a.Reset()
-	assert.NotEqual(t, before, a.ServiceKey("tokens"), "a Reset changes it")
+	assert.NotEqual(t, before, a.serviceKey("tokens"), "a Reset changes it")
 	signed := New(WithSeed(3), WithCredentials(Credential{AccessKeyID: "AKID", SecretAccessKey: "s1", AccountID: "111122223333"}))
 	other := New(WithSeed(3), WithCredentials(Credential{AccessKeyID: "AKID", SecretAccessKey: "s2", AccountID: "111122223333"}))
-	assert.NotEqual(t, b.ServiceKey("tokens"), signed.ServiceKey("tokens"))
-	assert.NotEqual(t, signed.ServiceKey("tokens"), other.ServiceKey("tokens"), "another secret, another key")
+	assert.NotEqual(t, b.serviceKey("tokens"), signed.serviceKey("tokens"))
+	assert.NotEqual(t, signed.serviceKey("tokens"), other.serviceKey("tokens"), "another secret, another key")
 }

@@ -36,7 +36,7 @@ type identity struct {
 	principal string           // "" = the account's root
 	orgID     string           // aws:PrincipalOrgID; "" = none configured
 	insecure  bool             // the request came over plain HTTP (aws:SecureTransport false)
-	service   ServicePrincipal // AsService: an AWS service acting on a resource's behalf; zero otherwise
+	service   servicePrincipal // asService: an AWS service acting on a resource's behalf; zero otherwise
 	bad       *OptionError     // an ActAs Identity the fake refuses: calls made as it fail
 }
 
@@ -49,7 +49,7 @@ type actor struct {
 	principal string
 	orgID     string
 	insecure  bool
-	service   ServicePrincipal // a service principal (AsService); zero for an account's principal
+	service   servicePrincipal // a service principal (asService); zero for an account's principal
 }
 
 // Identity says who a call acts as: an AWS account, a region and a principal of that account.

@@ -22,7 +22,7 @@ func TestAServicePrincipalsIdenticalAttributesShareOneStoredCopy(t *testing.T) {
 	q1 := mustCreateQueue(t, f, "q1", map[string]string{"Policy": open})
 	q2 := mustCreateQueue(t, f, "q2", map[string]string{"Policy": open})
 	q3 := mustCreateQueue(t, f, "q3", map[string]string{"Policy": open})
-	ctx := WithService(context.Background(), ServicePrincipal{Service: "sns.amazonaws.com", SourceArn: "arn:aws:sns:us-east-1:123456789012:t"})
+	ctx := withService(context.Background(), servicePrincipal{Service: "sns.amazonaws.com", SourceArn: "arn:aws:sns:us-east-1:123456789012:t"})
 	attrs := map[string]types.MessageAttributeValue{
 		"kind": {DataType: aws.String("String"), StringValue: aws.String("order")},
 		"raw":  {DataType: aws.String("Binary"), BinaryValue: []byte{1, 2}},

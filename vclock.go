@@ -206,7 +206,7 @@ func (c *VirtualClock) runHooks(now time.Time) {
 // runs on the goroutine that moves the clock, without the clock's lock: it may read the
 // clock and arm timers (they fire within the same Add if they come due within it), but it
 // must not move the clock, which would wait for itself. The functions run in the order they
-// were registered. When one of the fake's own OnMove functions asks to act again at the same
+// were registered. When one of the fake's own companion.OnMove functions asks to act again at the same
 // instant (a Lambda trigger whose handler sent to another trigger's queue), every function
 // is called again with that instant, up to 100 rounds in all; functions are taken as they
 // were registered when the instant began. remove unregisters fn; it is idempotent. A clock
@@ -216,7 +216,7 @@ func (c *VirtualClock) OnMove(fn func(now time.Time)) (remove func()) {
 }
 
 // onMove is OnMove for a function that may ask to be called again at the same instant, with
-// the others (Fake.OnMove's, which returns now for it).
+// the others (companion.OnMove's, which returns now for it).
 func (c *VirtualClock) onMove(fn func(now time.Time) (again bool)) (remove func()) {
 	c.mu.Lock()
 	defer c.mu.Unlock()

@@ -238,7 +238,7 @@ func TestHandlerAnswersOnTheQueueURLPathToo(t *testing.T) {
 func TestWithEndpointNamesTheServerInQueueURLs(t *testing.T) {
 	ctx := context.Background()
 	f := New(WithEndpoint("http://127.0.0.1:9324/"))
-	assert.Equal(t, "http://127.0.0.1:9324", f.Endpoint())
+	assert.Equal(t, "http://127.0.0.1:9324", f.endpoint)
 	dlq, err := f.CreateQueue(ctx, &sqs.CreateQueueInput{QueueName: aws.String("dlq")})
 	require.NoError(t, err)
 	assert.Equal(t, "http://127.0.0.1:9324/123456789012/dlq", *dlq.QueueUrl)

@@ -620,7 +620,7 @@ func TestQueryServesOnlyGETAndPOST(t *testing.T) {
 			assert.Equal(t, `{"__type":"com.amazon.coral.service#UnknownOperationException","message":"SQS requests are POSTs with an X-Amz-Target header; got `+method+`."}`, w.Body.String())
 		})
 	}
-	assert.Equal(t, []string{"jobs"}, f.QueueNames(), "no request deleted the queue")
+	assert.Equal(t, []string{"jobs"}, f.allQueueNames(), "no request deleted the queue")
 }
 
 // TestQueryDuplicateParameterKeepsItsFirstValue pins the rule for a parameter given twice

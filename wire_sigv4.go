@@ -16,6 +16,8 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 	v4 "github.com/aws/aws-sdk-go-v2/aws/signer/v4"
 	"github.com/aws/smithy-go/logging"
+
+	"github.com/sqsfake/sqsfake/internal/bridge"
 )
 
 // Who is calling, on the wire (door 3), and whether the request's SigV4 signature holds.
@@ -620,4 +622,20 @@ func (l *signingLog) Logf(_ logging.Classification, _ string, v ...any) {
 		l.canonical, _ = v[0].(string)
 		l.stringToSign, _ = v[1].(string)
 	}
+}
+
+// verifyRequest is signed mode (WithCredentials) for a companion that serves another
+// service's wire beside the fake's (companion.VerifyRequest, which documents it): it checks
+// the request's SigV4 signature for service with every guard the fake's own wire applies,
+// and returns the Identity the request acts as; signed is false, with no error, when the
+// fake is not in signed mode.
+func (f *Fake) verifyRequest(r *http.Request, body []byte, service string) (id Identity, signed bool, err *bridge.SignatureError) {
+	if f.creds == nil {
+		return Identity{}, false, nil
+	}
+	w, serr := verifyFor(r, body, f.creds, time.Now(), service)
+	if serr != nil {
+		return Identity{}, true, &bridge.SignatureError{Code: serr.code, Message: serr.message, Status: serr.status}
+	}
+	return Identity{AccountID: w.account, Region: w.region, PrincipalARN: w.principal, OrgID: w.orgID}, true, nil
 }

@@ -14,6 +14,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/sqs/types"
 
 	"github.com/sqsfake/sqsfake"
+	"github.com/sqsfake/sqsfake/companion"
 )
 
 // Lambda's documented numbers on scaling (R36) and the account's default concurrency.
@@ -267,12 +268,12 @@ func Sleep(ctx context.Context, d time.Duration) error {
 type invocationKey struct{}
 
 // handlerClock is the clock a handler's context reads: the fake's own on a VirtualClock or
-// any clock the fake does not follow itself; on a benbjohnson mock (Fake.CatchesUp), the
+// any clock the fake does not follow itself; on a benbjohnson mock (companion.CatchesUp), the
 // fake's time — the instant a catch-up is stepping — with deadlines that the trigger's step
 // at the deadline ends (landWaiting), not a timer of the mock's, which would fire on a
 // goroutine of its own at the mock's time.
 func handlerClock(f *sqsfake.Fake) sqsfake.Clock {
-	if f.CatchesUp() {
+	if companion.CatchesUp(f) {
 		return fakeTime{f}
 	}
 	return f.Clock()
@@ -330,7 +331,7 @@ func (c *invocationCtx) Value(key any) any {
 	switch key {
 	case invocationKey{}:
 		return c
-	case sqsfake.StepKey{}:
+	case companion.StepKey{}:
 		// The handler's calls to the fake are part of the step that invoked it: on a fake
 		// catching up with a benbjohnson mock they act at the instant being stepped.
 		return true

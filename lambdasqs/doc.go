@@ -32,7 +32,7 @@
 // invoke at the same instant. A benbjohnson *clock.Mock the fake was given drives triggers
 // the same way whether it is moved with f.Advance or with its own Add or Set: the fake
 // follows the mock's own moves and runs every trigger at each instant the move passed
-// through, with the fake's time pinned there (Fake.OnMove), so the invocations are the same
+// through, with the fake's time pinned there (companion.OnMove), so the invocations are the same
 // as f.Advance's; every Trigger method and every call into the fake catches up first, and a
 // handler's calls with its ctx act at the instant being stepped. A handler on a mock reads
 // the time with f.Now(), not the mock's own Now (which shows the mock's later time while the

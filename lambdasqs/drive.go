@@ -17,12 +17,13 @@ import (
 	"github.com/aws/aws-lambda-go/events"
 
 	"github.com/sqsfake/sqsfake"
+	"github.com/sqsfake/sqsfake/companion"
 	"github.com/sqsfake/sqsfake/internal/goid"
 )
 
 // How a trigger moves with the fake's clock, and how it waits for its handlers.
 //
-// The trigger attaches to the fake with Fake.OnMove: every move of the fake's clock — the
+// The trigger attaches to the fake with companion.OnMove: every move of the fake's clock — the
 // fake's Advance, the VirtualClock's own Add — calls it at the start of the move and at each
 // instant a timer fires inside it, and the trigger keeps one timer of its own armed on the
 // clock at the next instant it has something to do (next). So it polls at every instant
@@ -92,8 +93,8 @@ type worker struct {
 // work is a worker's goroutine.
 func (w *worker) work(f *sqsfake.Fake, h handlerFunc) {
 	defer close(w.gone)
-	if f.CatchesUp() {
-		defer f.JoinStep()() // its handlers' calls to the fake are the step's
+	if companion.CatchesUp(f) {
+		defer companion.JoinStep(f)() // its handlers' calls to the fake are the step's
 	}
 	w.gid = goid.Current()
 	for r := range w.jobs {
@@ -198,9 +199,9 @@ func (t *Trigger) drive(ctx context.Context) error {
 // makes the step handed it over there, and then polls.
 func (rn *runner) run(t *Trigger, ctx context.Context, dispatch bool) {
 	defer close(rn.gone)
-	if t.f.CatchesUp() {
+	if companion.CatchesUp(t.f) {
 		// Its calls to the fake — the trigger's and the handlers' — are the step's.
-		defer t.f.JoinStep()()
+		defer companion.JoinStep(t.f)()
 	}
 	// Read here, where the stack is short: runtime.Stack walks all of it.
 	rn.gid.Store(goid.Current())
@@ -565,22 +566,22 @@ func (t *Trigger) takeProblems() error {
 // Poll, Advance, WaitInvocations or Err, which return it too, and forgets it: a call to the
 // fake that failed, or a handler that did not settle (a *StuckError). nil when nothing did.
 // Like Poll, Advance, WaitInvocations, Invocations, Filtered and the Assert helpers, it
-// first brings the fake up to its clock (Fake.CatchUp): a benbjohnson mock moved with its own
+// first brings the fake up to its clock (companion.CatchUp): a benbjohnson mock moved with its own
 // Add or Set is followed before it answers.
 func (t *Trigger) Err() error {
-	t.f.CatchUp()
+	companion.CatchUp(t.f)
 	return t.takeProblems()
 }
 
 // stepContext is the context of the trigger's own calls to the fake in a step of a clock
-// move: marked as part of the step (sqsfake.StepKey), so that on a fake catching up with a
+// move: marked as part of the step (companion.StepKey), so that on a fake catching up with a
 // benbjohnson mock they act at the instant being stepped.
-var stepContext = sqsfake.InStep(context.Background())
+var stepContext = companion.InStep(context.Background())
 
 // onMove is the trigger's step at an instant a move of the fake's clock passes through. It
 // returns the next instant the trigger has something to do, for the fake's Advance on a
 // clock other than a VirtualClock to step there — or now, when its handlers called the fake
-// during the step, so that every trigger looks again at this instant (Fake.OnMove).
+// during the step, so that every trigger looks again at this instant (companion.OnMove).
 func (t *Trigger) onMove(now time.Time) time.Time {
 	t.mu.Lock()
 	defer t.mu.Unlock()
@@ -601,7 +602,7 @@ func (t *Trigger) move(now time.Time) {
 	if t.closed {
 		return
 	}
-	if !t.dirty.Load() && (!t.wakeSet || now.Before(t.wakeAt)) && t.f.CallCount()-t.calls == t.seenForeign && t.f.Epoch() == t.seenEpoch {
+	if !t.dirty.Load() && (!t.wakeSet || now.Before(t.wakeAt)) && t.f.CallCount()-t.calls == t.seenForeign && companion.Epoch(t.f) == t.seenEpoch {
 		return // nothing new since the last step
 	}
 	if err := t.step(stepContext); err != nil {
@@ -613,7 +614,7 @@ func (t *Trigger) move(now time.Time) {
 // it has something to do. Called with t.mu held.
 func (t *Trigger) step(ctx context.Context) error {
 	t.dirty.Store(false)
-	t.seenForeign, t.seenEpoch = t.f.CallCount()-t.calls, t.f.Epoch()
+	t.seenForeign, t.seenEpoch = t.f.CallCount()-t.calls, companion.Epoch(t.f)
 	if t.wakeSet && !t.f.Now().Before(t.wakeAt) {
 		t.rearm(time.Time{}) // its instant is reached: a timer still to fire there is stale
 	}
@@ -636,9 +637,9 @@ func (t *Trigger) rearm(at time.Time) {
 	if !t.wakeSet || t.closed {
 		return
 	}
-	if t.f.CatchesUp() {
+	if companion.CatchesUp(t.f) {
 		// A benbjohnson mock: the fake steps to the instant its OnMove functions return
-		// itself, on the mock's own moves too (Fake.OnMove).
+		// itself, on the mock's own moves too (companion.OnMove).
 		return
 	}
 	// On a VirtualClock the timer's function runs inside the move, at the timer's instant;

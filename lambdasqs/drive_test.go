@@ -17,6 +17,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/sqsfake/sqsfake"
+	"github.com/sqsfake/sqsfake/companion"
 	"github.com/sqsfake/sqsfake/lambdasqs"
 )
 
@@ -162,7 +163,7 @@ func TestEveryClockMoveDrivesEveryTrigger(t *testing.T) {
 			m := mockOf(s.f)
 			m.Add(3 * time.Second)
 			m.Add(29*time.Second + 500*time.Millisecond)
-			s.f.CatchUp()
+			companion.CatchUp(s.f)
 			m.Add(87*time.Second + 500*time.Millisecond)
 		}, true},
 	}

@@ -16,6 +16,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/sqsfake/sqsfake"
+	"github.com/sqsfake/sqsfake/companion"
 	"github.com/sqsfake/sqsfake/lambdasqs"
 )
 
@@ -134,7 +135,7 @@ func TestAMocksOwnMoveRedeliversAtTheVisibilityTimeout(t *testing.T) {
 // TestAHandlerThatCallsTheFakeWithoutItsContextDuringAMocksMoveActsInTheStep pins a handler
 // that calls the fake with a context that is not its own (context.Background()) while the
 // fake catches up with a benbjohnson mock's own move: the trigger runs handlers on
-// goroutines it marks as the step's (Fake.JoinStep), so the call neither waits for the
+// goroutines it marks as the step's (companion.JoinStep), so the call neither waits for the
 // catch-up nor starts one — it acts at the invocation's instant, and nothing is reported.
 func TestAHandlerThatCallsTheFakeWithoutItsContextDuringAMocksMoveActsInTheStep(t *testing.T) {
 	ctx := context.Background()
@@ -225,7 +226,7 @@ func TestASendBetweenTwoMovesOfAMockIsInvokedByTheSecond(t *testing.T) {
 	}, lambdasqs.Config{})
 	require.NoError(t, err)
 	mockOf(f).Add(time.Minute)
-	f.CatchUp()
+	companion.CatchUp(f)
 	out, err := f.SendMessage(ctx, &sqs.SendMessageInput{QueueUrl: &url, MessageBody: aws.String("m")})
 	require.NoError(t, err)
 	mockOf(f).Add(time.Minute)

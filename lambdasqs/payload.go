@@ -6,6 +6,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 
 	"github.com/sqsfake/sqsfake"
+	"github.com/sqsfake/sqsfake/companion"
 )
 
 // A receive takes only what fits the batch's payload. Lambda's poller never hands a received
@@ -18,7 +19,7 @@ import (
 // no more messages than are sure to fit: the trigger is in-process, and reads the sizes of
 // every message of its queue from the fake's state (Fake.Queue). A message's size never
 // changes, so the reading holds for as long as nothing but the trigger calls the fake and the
-// fake is not reset (Fake.Epoch): the clock moving only changes which messages are visible,
+// fake is not reset (companion.Epoch): the clock moving only changes which messages are visible,
 // and the trigger's own calls only take messages away, which it notes when it deletes them.
 // It assumes the largest messages not deleted come next — in flight or delayed ones too — so
 // the count is exact for messages of one size and conservative otherwise: a batch may end a
@@ -31,7 +32,7 @@ const maxReceiptHandle = 1024
 // sizes is the trigger's view of the sizes of its queue's messages.
 type sizes struct {
 	ok      bool
-	epoch   uint64  // f.Epoch() when read
+	epoch   uint64  // companion.Epoch(f) when read
 	foreign int     // f.CallCount() less the trigger's own calls when read
 	bounds  []sized // an upper bound of each message's record, largest first
 	// gone holds the messages of bounds the trigger has deleted since; they leave bounds as
@@ -54,7 +55,7 @@ func (t *Trigger) call() { t.calls++ }
 // from 0, so that as many calls would pass for none). The trigger's own calls only take
 // messages away, so the sizes read then still bound every message.
 func (s *sizes) current(f *sqsfake.Fake, calls int) bool {
-	return s.ok && f.Epoch() == s.epoch && f.CallCount()-calls == s.foreign
+	return s.ok && companion.Epoch(f) == s.epoch && f.CallCount()-calls == s.foreign
 }
 
 // forget notes that the trigger deleted the messages ids.
@@ -116,7 +117,7 @@ func (t *Trigger) fit(want, room int) int {
 // before the queue is read: a call in between counts as unseen, and the next fit reads again.
 func (t *Trigger) readSizes() {
 	s := &t.sizes
-	s.ok, s.epoch, s.foreign = true, t.f.Epoch(), t.f.CallCount()-t.calls
+	s.ok, s.epoch, s.foreign = true, companion.Epoch(t.f), t.f.CallCount()-t.calls
 	s.bounds = s.bounds[:0]
 	if s.gone == nil {
 		s.gone = map[string]bool{}

@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"time"
+
+	"github.com/sqsfake/sqsfake/companion"
 )
 
 // Outcome is what Lambda made of an invocation's answer.
@@ -72,10 +74,10 @@ type Invocation struct {
 
 // Invocations returns a copy of the record of every invocation so far (and every throttled
 // attempt), in the order they ended: an invocation still running is not in it yet. On a
-// benbjohnson mock it first follows the mock's own moves (Fake.CatchUp), so the record is
+// benbjohnson mock it first follows the mock's own moves (companion.CatchUp), so the record is
 // what f.Advance would have left.
 func (t *Trigger) Invocations() []Invocation {
-	t.f.CatchUp()
+	companion.CatchUp(t.f)
 	t.recMu.Lock()
 	defer t.recMu.Unlock()
 	out := make([]Invocation, 0, t.logged)
@@ -88,7 +90,7 @@ func (t *Trigger) Invocations() []Invocation {
 // Filtered returns the ids of the messages deleted without an invocation because they matched
 // no filter of FilterCriteria, in the order they were received.
 func (t *Trigger) Filtered() []string {
-	t.f.CatchUp()
+	companion.CatchUp(t.f)
 	t.recMu.Lock()
 	defer t.recMu.Unlock()
 	return append([]string(nil), t.filtered...)
@@ -148,7 +150,7 @@ func (t *Trigger) next(now time.Time) time.Time {
 			consider(t.activeSince.Add((now.Sub(t.activeSince)/time.Minute + 1) * time.Minute))
 		}
 		// The fake's next event for the queue, without rendering its messages.
-		if at, _, err := t.f.NextVisible(t.url); err == nil {
+		if at, _, err := companion.NextVisible(t.f, t.url); err == nil {
 			consider(at)
 		}
 	}

@@ -15,6 +15,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/sqs/types"
 
 	"github.com/sqsfake/sqsfake"
+	"github.com/sqsfake/sqsfake/companion"
 )
 
 // Handler is the handler shapes a Go Lambda function consuming SQS has: with a partial batch
@@ -83,7 +84,7 @@ type Trigger struct {
 	wakeAt       time.Time     // when the trigger's timer fires
 	wakeSet      bool          // whether it is armed
 	seenForeign  int           // f.CallCount() less the trigger's own calls, at the last step
-	seenEpoch    uint64        // f.Epoch() at the last step
+	seenEpoch    uint64        // companion.Epoch(f) at the last step
 	dirty        atomic.Bool   // a handler has returned since the last step
 	closed       bool          // Close was called
 	uuid         string        // the mapping's UUID
@@ -133,8 +134,8 @@ func New[H Handler](f *sqsfake.Fake, queue string, h H, cfg Config) (*Trigger, e
 		return nil, err
 	}
 	t.clock = handlerClock(f)
-	t.seenForeign, t.seenEpoch = -1, f.Epoch() // the first move steps
-	t.detach = f.OnMove(t.onMove)
+	t.seenForeign, t.seenEpoch = -1, companion.Epoch(f) // the first move steps
+	t.detach = companion.OnMove(f, t.onMove)
 	return t, nil
 }
 
@@ -187,14 +188,14 @@ func (t *Trigger) Poll(ctx context.Context) error {
 	if err := t.reentered(ctx, "Poll"); err != nil {
 		return err
 	}
-	if t.f.CatchesUp() {
+	if companion.CatchesUp(t.f) {
 		// A benbjohnson mock: catch up with its own moves first; the step's calls are part
 		// of the step, as those of a step inside a move are.
-		t.f.CatchUp()
-		ctx = sqsfake.InStep(ctx)
+		companion.CatchUp(t.f)
+		ctx = companion.InStep(ctx)
 		// The step's inspections of the fake (sizing a receive) carry no context: this
 		// goroutine's calls are the step's too.
-		defer t.f.JoinStep()()
+		defer companion.JoinStep(t.f)()
 	}
 	t.mu.Lock()
 	err := t.step(ctx)

@@ -6,15 +6,16 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/sns"
 
 	"github.com/sqsfake/sqsfake"
+	"github.com/sqsfake/sqsfake/companion"
 )
 
 // call is one call of an operation as it runs: who it acts as, and its entry in the queue
-// fake's call record (sqsfake.ServiceCall), which numbers it with the fake's own calls and
+// fake's call record (companion.ServiceCall), which numbers it with the fake's own calls and
 // gives it its request id. The operation's method ends it (defer endCall(...)).
 type call struct {
 	op  string
 	who caller
-	sc  *sqsfake.ServiceCall
+	sc  companion.ServiceCall
 	err error // what the caller gets, set by fail
 }
 
@@ -30,10 +31,24 @@ func recordName(op string) string {
 // the operations, which refer to it).
 var recordNames = map[string]string{}
 
+// policyActions are the operations' IAM actions ("sns:Publish"), made once: a topic policy
+// decides each call with one (companion.ResourcePolicy.Decide), and one made per call would
+// be allocated.
+var policyActions = map[string]string{}
+
 func init() {
 	for op := range operations {
 		recordNames[op] = "SNS." + op
+		policyActions[op] = "sns:" + op
 	}
+}
+
+// policyAction is op's IAM action.
+func policyAction(op string) string {
+	if a, ok := policyActions[op]; ok {
+		return a
+	}
+	return "sns:" + op
 }
 
 // begin starts a call of op: the SDK's client-side checks, the caller's context, who the
@@ -54,7 +69,7 @@ func (s *Fake) begin(ctx context.Context, op string, params any, optFns []func(*
 	if c.who.account != s.sq.AccountID() || c.who.region != s.sq.Region() || c.who.principal != s.ownRoot {
 		who = &sqsfake.Identity{AccountID: c.who.account, Region: c.who.region, PrincipalARN: c.who.principal}
 	}
-	c.sc = s.sq.BeginServiceCall(recordName(op), door, who, params, err == nil)
+	c.sc = companion.BeginServiceCall(s.sq, recordName(op), door, who, params, err == nil)
 	if rid != nil {
 		*rid = c.sc.RequestID()
 	}

@@ -14,6 +14,7 @@ import (
 	"github.com/aws/smithy-go/middleware"
 
 	"github.com/sqsfake/sqsfake"
+	"github.com/sqsfake/sqsfake/companion"
 )
 
 // opFunc calls one of the fake's methods with an input of its type.
@@ -127,7 +128,7 @@ func (r rejectionRecorder) HandleInitialize(ctx context.Context, in middleware.I
 	out, md, err := next.HandleInitialize(ctx, in)
 	var invalid smithy.InvalidParamsError
 	if name := middleware.GetOperationName(ctx); err != nil && errors.As(err, &invalid) && operations[name] != nil {
-		sc := r.s.sq.BeginServiceCall(recordName(name), sqsfake.DoorClient, nil, in.Parameters, false)
+		sc := companion.BeginServiceCall(r.s.sq, recordName(name), sqsfake.DoorClient, nil, in.Parameters, false)
 		sc.End(operationError(name, "", invalid))
 	}
 	return out, md, err

@@ -34,12 +34,12 @@
 // account and region (New's defaults; topics live in the account and region of the caller,
 // as queues do), identities (ActAs here takes the same sqsfake.Identity), and Reset (the
 // queue fake's Reset empties the topics too). A delivery is a SendMessage call on the queue
-// fake made as the service principal sns.amazonaws.com (sqsfake.WithService), so it is in
+// fake made as the service principal sns.amazonaws.com (companion.WithService), so it is in
 // the queue fake's call record and timelines, its faults apply to it (a fault injected on
 // SendMessage fails the delivery, which the fake records as lost), and the queue's Policy
 // decides it with the fake's policy engine.
 //
-// The SNS calls are in the queue fake's call record too (sqsfake.ServiceCall), numbered
+// The SNS calls are in the queue fake's call record too (companion.ServiceCall), numbered
 // with its calls — CallCount, WaitForCalls, WaitIdle, request ids — with Operation "SNS." and
 // the operation ("SNS.Publish"), their door and caller, and an SNS refusal becomes LastError.
 // sqsfake.CallFilter and the call assertions (AssertCallCount, AssertLastCallError, …) name

@@ -13,6 +13,7 @@ import (
 	"github.com/aws/smithy-go/middleware"
 
 	"github.com/sqsfake/sqsfake"
+	"github.com/sqsfake/sqsfake/companion"
 )
 
 // Fake is Amazon SNS in memory, delivering into the queues of one *sqsfake.Fake. Its
@@ -41,7 +42,7 @@ type Fake struct {
 // (f.Reset empties it too). Topics live in the space (account, region) of the identity
 // that creates them, as f's queues do. opts configure it: WithRecordBytes.
 func New(f *sqsfake.Fake, opts ...Option) *Fake {
-	s := &Fake{sq: f, ownRoot: "arn:" + f.Partition() + ":iam::" + f.AccountID() + ":root"}
+	s := &Fake{sq: f, ownRoot: "arn:" + companion.Partition(f) + ":iam::" + f.AccountID() + ":root"}
 	s.rec.limit = DefaultRecordBytes
 	for _, o := range opts {
 		o(s)
@@ -53,15 +54,15 @@ func New(f *sqsfake.Fake, opts ...Option) *Fake {
 		RetryMaxAttempts: 1,
 	}).Options()
 	s.clear()
-	f.OnReset(s.reset)
+	companion.OnReset(f, s.reset)
 	names := make([]string, 0, len(operations))
 	for op := range operations {
 		if op != "PublishBatch" {
 			names = append(names, recordName(op))
 		}
 	}
-	f.RegisterOperations(names...)
-	f.RegisterBatchOperation(recordName("PublishBatch"), publishBatchEntryIDs)
+	companion.RegisterOperations(f, names...)
+	companion.RegisterBatchOperation(f, recordName("PublishBatch"), publishBatchEntryIDs)
 	return s
 }
 
@@ -91,7 +92,7 @@ func (s *Fake) clear() {
 	s.counts = make(map[topicKind]int)
 	s.subs = make(map[string]*subscription)
 	s.tokens = make(map[uint64]*subscription)
-	s.tokenKey = s.sq.ServiceKey(tokenPurpose)
+	s.tokenKey = companion.ServiceKey(s.sq, tokenPurpose)
 	s.nextMsg, s.nextSub, s.nextToken, s.nextSeq = 0, 0, 0, 0
 	s.rec.clear()
 	s.gen++
@@ -158,7 +159,7 @@ func (s *Fake) callerOf(optFns []func(*sns.Options)) caller {
 	}
 	switch {
 	case c.principal != "":
-	case c.account == s.sq.AccountID() && partitionOf(c.region) == s.sq.Partition():
+	case c.account == s.sq.AccountID() && partitionOf(c.region) == companion.Partition(s.sq):
 		c.principal = s.ownRoot
 	default:
 		c.principal = "arn:" + partitionOf(c.region) + ":iam::" + c.account + ":root"
@@ -228,9 +229,9 @@ const hexDigits = "0123456789abcdef"
 
 // uuid formats the UUID for (seed, stream, n) with the given version nibble: MessageIds
 // have version 5 as SNS's do, subscription ids version 4 (SPEC-sns.md §3); request ids are the
-// queue fake's (sqsfake.ServiceCall).
+// queue fake's (companion.ServiceCall).
 func (s *Fake) uuid(stream, n uint64, version byte) string {
-	hi := mix64(s.sq.Seed() ^ mix64(stream) ^ n)
+	hi := mix64(companion.Seed(s.sq) ^ mix64(stream) ^ n)
 	lo := mix64(hi ^ n ^ 0x5851f42d4c957f2d)
 	var b [16]byte
 	binary.BigEndian.PutUint64(b[:8], hi)

@@ -20,7 +20,7 @@ import (
 	sqstypes "github.com/aws/aws-sdk-go-v2/service/sqs/types"
 	"github.com/aws/smithy-go"
 
-	"github.com/sqsfake/sqsfake"
+	"github.com/sqsfake/sqsfake/companion"
 	"github.com/sqsfake/sqsfake/internal/eventpattern"
 )
 
@@ -712,7 +712,7 @@ func (s *Fake) sendAs(ctx context.Context, q *queueRef, in *sqs.SendMessageInput
 // service principal, with the topic as aws:SourceArn; it carries no deadline or
 // cancellation of any caller. WithService wants a context for one call at a time.
 func serviceContext(t *topic, region string) context.Context {
-	return sqsfake.WithService(context.Background(), sqsfake.ServicePrincipal{
+	return companion.WithService(context.Background(), companion.ServicePrincipal{
 		Service: Principal, SourceArn: t.arn, SourceAccount: t.account, SenderID: SenderID, Region: region})
 }
 
@@ -775,7 +775,7 @@ func (s *Fake) sqsInput(sub *subscription, st *publishState) *sqs.SendMessageInp
 // snsBase is the base of the URLs in envelopes: SNS's regional endpoint, or the fake's
 // server when the queue fake has WithEndpoint (so the GETs reach it).
 func (s *Fake) snsBase(region string) string {
-	if ep := s.sq.Endpoint(); ep != "" {
+	if ep := companion.Endpoint(s.sq); ep != "" {
 		return ep
 	}
 	host := "https://sns." + region + ".amazonaws.com"

@@ -19,7 +19,7 @@ import (
 // A token authenticates itself, as the queue fake's receipt handles do: 128 lower-case hex
 // digits, the token's number (16) then a tag (112), the first 56 bytes of HMAC-SHA512 of the
 // number, its topic's ARN and its subscription's ARN under the fake's token key. The key is
-// sqsfake.Fake.ServiceKey's: in memory derived from the seed alone, so the same calls give the
+// companion.ServiceKey's: in memory derived from the seed alone, so the same calls give the
 // same tokens run after run and whoever knows the seed can compute them (the seed is the
 // key, as docs/signatures.md says of handles); in signed mode (sqsfake.WithCredentials) from
 // the seed and every secret of the credentials, so that nobody who holds fewer than all of
@@ -40,7 +40,7 @@ import (
 // AWS; the token reaches only the subscribed endpoint (whoever reads the queue), the fake's
 // inspections (SubscriptionInfo.Token) and the server's control endpoints.
 
-// tokenPurpose names the fake's token key among sqsfake.Fake.ServiceKey's.
+// tokenPurpose names the fake's token key among companion.ServiceKey's.
 const tokenPurpose = "snsfake confirmation tokens"
 
 // tokenLen is a token's length in hex digits: 8 bytes of number, 56 of tag.

@@ -14,7 +14,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/sns"
 	"github.com/aws/aws-sdk-go-v2/service/sns/types"
 
-	"github.com/sqsfake/sqsfake"
+	"github.com/sqsfake/sqsfake/companion"
 )
 
 // topic is one topic, in its creator's account and region.
@@ -26,9 +26,9 @@ type topic struct {
 	dataProtection             string
 	subs                       []*subscription // in the order they were created
 	dedup                      map[string]dedupHit
-	policy                     *sqsfake.ResourcePolicy // Policy, compiled
-	delivery                   *topicPolicy            // DeliveryPolicy, parsed (deliverypolicy.go); nil: none
-	dl                         deliveryState           // its publishes' deliveries (publish.go)
+	policy                     *companion.ResourcePolicy // Policy, compiled
+	delivery                   *topicPolicy              // DeliveryPolicy, parsed (deliverypolicy.go); nil: none
+	dl                         deliveryState             // its publishes' deliveries (publish.go)
 }
 
 // dedupHit is what a FIFO topic's deduplication remembers of a publish: its answer, and
@@ -78,7 +78,7 @@ func isJSONObject(v string) bool {
 
 // validPolicy reports whether a topic Policy compiles with the fake's policy engine.
 func validPolicy(v string) bool {
-	_, err := sqsfake.CompileResourcePolicy(v)
+	_, err := companion.CompileResourcePolicy(v)
 	return err == nil
 }
 
@@ -357,7 +357,7 @@ func (s *Fake) topicOrNil(c *call, arn, member string) (*topic, *snsError) {
 
 // compilePolicy compiles the topic's Policy (which was checked when it was set).
 func (t *topic) compilePolicy() {
-	t.policy, _ = sqsfake.CompileResourcePolicy(t.attrs["Policy"])
+	t.policy, _ = companion.CompileResourcePolicy(t.attrs["Policy"])
 }
 
 // authorizeTopic applies SNS's owner rule with the topic's Policy, decided by the fake's
@@ -367,15 +367,15 @@ func (t *topic) compilePolicy() {
 // engine has no value for, so it holds for no one). A refusal is AuthorizationError in
 // IAM's format.
 func (s *Fake) authorizeTopic(c *call, t *topic, action string) *snsError {
-	d := sqsfake.PolicyImplicitDeny
+	d := companion.PolicyImplicitDeny
 	if t.policy != nil {
-		d = t.policy.Decide(sqsfake.PolicyRequest{AccountID: c.who.account, PrincipalARN: c.who.principal, Action: "sns:" + action, Resource: t.arn})
+		d = t.policy.Decide(companion.PolicyRequest{AccountID: c.who.account, PrincipalARN: c.who.principal, Action: policyAction(action), Resource: t.arn})
 	}
 	switch {
-	case d == sqsfake.PolicyExplicitDeny:
+	case d == companion.PolicyExplicitDeny:
 		return newError("AuthorizationError", "User: "+c.who.principal+" is not authorized to perform: SNS:"+action+
 			" on resource: "+t.arn+" with an explicit deny in a resource-based policy")
-	case c.who.account == t.account, d == sqsfake.PolicyAllowed:
+	case c.who.account == t.account, d == companion.PolicyAllowed:
 		return nil
 	}
 	return newError("AuthorizationError", "User: "+c.who.principal+" is not authorized to perform: SNS:"+action+

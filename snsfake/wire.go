@@ -21,6 +21,7 @@ import (
 	"github.com/aws/smithy-go"
 
 	"github.com/sqsfake/sqsfake"
+	"github.com/sqsfake/sqsfake/companion"
 	"github.com/sqsfake/sqsfake/internal/reqlog"
 )
 
@@ -41,7 +42,7 @@ import (
 // GET /?Action=Unsubscribe&…) carry neither Version nor scope and are SNS's by rule 5.
 //
 // Who a request is: in the queue fake's signed mode (WithCredentials) the key that signed it,
-// once sqsfake.Fake.VerifyRequest has checked its signature for service sns with the guards
+// once companion.VerifyRequest has checked its signature for service sns with the guards
 // SQS's wire has, a request that fails being refused as SQS refuses it (an unsigned one with
 // AccessDenied; AWS's SNS answer there is unverified); in lenient mode, as the queue fake
 // reads it: the region of its credential scope when it has one (else the fake's), and the
@@ -350,9 +351,9 @@ func (s *Fake) serve(w http.ResponseWriter, r *http.Request, rt routed) {
 	// Signed mode: the request acts as the key that signed it, or is refused as SQS's wire
 	// refuses it (the same checks, for service sns) — before anything else of it is read or
 	// kept, its Action included.
-	id, signed, err := s.sq.VerifyRequest(r, body, "sns")
+	id, signed, err := companion.VerifyRequest(s.sq, r, body, "sns")
 	if err != nil {
-		var se *sqsfake.SignatureError
+		var se *companion.SignatureError
 		if errors.As(err, &se) {
 			s.refuse(w, action, &snsError{code: se.Code, message: se.Message, status: se.Status})
 			return
@@ -403,7 +404,7 @@ func (s *Fake) serve(w http.ResponseWriter, r *http.Request, rt routed) {
 // the Action it named.
 func (s *Fake) refuse(w http.ResponseWriter, action string, e *snsError) {
 	action = echoName(action)
-	sc := s.sq.BeginServiceCall(recordName(action), sqsfake.DoorHTTP, nil, nil, false)
+	sc := companion.BeginServiceCall(s.sq, recordName(action), sqsfake.DoorHTTP, nil, nil, false)
 	writeError(w, sc.RequestID(), e)
 	kept := *e
 	kept.message = cutText(e.message, maxKept)
@@ -415,7 +416,7 @@ func (s *Fake) refuse(w http.ResponseWriter, action string, e *snsError) {
 // ConfirmationWasAuthenticated is false.
 func (s *Fake) serveConfirmLink(ctx context.Context, w http.ResponseWriter, form *params, region string) {
 	c := &call{op: "ConfirmSubscription", who: caller{account: s.sq.AccountID(), region: region}}
-	c.sc = s.sq.BeginServiceCall(recordName(c.op), sqsfake.DoorHTTP, &sqsfake.Identity{Region: region}, nil, true)
+	c.sc = companion.BeginServiceCall(s.sq, recordName(c.op), sqsfake.DoorHTTP, &sqsfake.Identity{Region: region}, nil, true)
 	if ferr := c.sc.Refusal(ctx); ferr != nil {
 		s.answerFault(w, c, ferr)
 		return

@@ -131,6 +131,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/sqs"
 	"github.com/aws/smithy-go"
 	"github.com/sqsfake/sqsfake"
+	"github.com/sqsfake/sqsfake/companion"
 	"github.com/sqsfake/sqsfake/internal/guard"
 	"github.com/sqsfake/sqsfake/internal/reqlog"
 	"github.com/sqsfake/sqsfake/snsfake"
@@ -630,7 +631,7 @@ func (c config) options() []sqsfake.Option {
 func (s *server) newInstance() (*instance, error) {
 	// Each reset gives a new fake; its handles are those of a fake reset as often, so that no
 	// handle issued before a reset names one of its messages.
-	opts := append(s.cfg.options(), sqsfake.WithEpoch(s.resets))
+	opts := append(s.cfg.options(), companion.WithEpoch(s.resets))
 	if err := sqsfake.CheckOptions(opts...); err != nil {
 		return nil, flagError(err) // the server reports it rather than let New panic
 	}
@@ -984,7 +985,7 @@ type stateHead struct {
 
 // pageHead is a queue of the answer but its messages, which follow it.
 type pageHead struct {
-	sqsfake.QueuePage
+	companion.QueuePage
 	Messages []sqsfake.MessageInfo `json:"messages,omitempty"` // always nil: hides the page's
 }
 
@@ -1027,16 +1028,16 @@ func (s *server) state(w http.ResponseWriter, r *http.Request, f *sqsfake.Fake, 
 	head := stateHead{Now: f.Now().UTC(), Clock: s.cfg.clock, Region: f.Region(), Account: f.AccountID(),
 		Endpoint: s.cfg.endpoint, Pollers: f.Pollers(), Topics: topics.Topics()}
 	var names []string
-	var first *sqsfake.QueuePage
+	var first *companion.QueuePage
 	if q.Has("queue") {
-		page, err := f.QueuePage(q.Get("queue"), after, limit)
+		page, err := companion.Page(f, q.Get("queue"), after, limit)
 		if err != nil {
 			writeJSON(w, http.StatusNotFound, errorBody("?queue="+strings.TrimPrefix(err.Error(), "sqsfake: ")))
 			return
 		}
 		first = &page
 	} else {
-		names = f.QueueARNs() // ARNs: one name may be a queue in several accounts and regions
+		names = companion.QueueARNs(f) // ARNs: one name may be a queue in several accounts and regions
 	}
 
 	w.Header().Set("Content-Type", "application/json")
@@ -1046,7 +1047,7 @@ func (s *server) state(w http.ResponseWriter, r *http.Request, f *sqsfake.Fake, 
 	bw.Write(bytes.TrimSuffix(b, []byte("\n}")))
 	bw.WriteString(",\n  \"queues\": [")
 	n := 0
-	write := func(page *sqsfake.QueuePage) {
+	write := func(page *companion.QueuePage) {
 		if n > 0 {
 			bw.WriteByte(',')
 		}
@@ -1061,7 +1062,7 @@ func (s *server) state(w http.ResponseWriter, r *http.Request, f *sqsfake.Fake, 
 		if r.Context().Err() != nil {
 			return // the client went away
 		}
-		if page, err := f.QueuePage(name, 0, limit); err == nil { // not deleted since QueueARNs
+		if page, err := companion.Page(f, name, 0, limit); err == nil { // not deleted since QueueARNs
 			write(&page)
 		}
 	}
@@ -1074,7 +1075,7 @@ func (s *server) state(w http.ResponseWriter, r *http.Request, f *sqsfake.Fake, 
 
 // writePage writes a queue of the state's answer, its messages one by one, indented as the
 // second level of the answer.
-func writePage(w *bufio.Writer, page *sqsfake.QueuePage) {
+func writePage(w *bufio.Writer, page *companion.QueuePage) {
 	const indent = "    "
 	b, _ := marshalIndent(pageHead{QueuePage: *page}, indent, "  ")
 	w.Write(bytes.TrimSuffix(b, []byte("\n"+indent+"}")))
