@@ -222,6 +222,7 @@ type callID struct {
 	gen uint32 // the fake's Reset generation when the call began
 	by  uint32 // who the call acted as (actor.num): the events it makes name it
 	op  uint8
+	ord uint32 // its number among the calls of its operation, counted by chaos (chaosFault)
 }
 
 // keptBody is the longest body an entry keeps whole; of a longer one it keeps a copy of the
@@ -299,7 +300,9 @@ func (f *Fake) returned(c *call, params, out any, err error) {
 		if now := f.now(); now != r.start {
 			f.calls.extra(r).end = now
 		}
-		if c.fault != nil {
+		if c.fault != nil && c.fault.chaos {
+			r.flags |= callChaos
+		} else if c.fault != nil {
 			r.flags |= callFault
 		}
 		if c.fault != nil && c.fault.Latency > 0 && c.reached {

@@ -195,7 +195,7 @@ func ExampleFake_WaitForTimers() {
 	q, _ := f.CreateQueue(ctx, &sqs.CreateQueueInput{QueueName: aws.String("jobs")})
 	f.InjectFault(sqsfake.Fault{Operation: "SendMessage", Times: 2, Err: sqsfake.ErrThrottled})
 
-	s := Sender{API: f, Clock: f.Clock().(*sqsfake.VirtualClock)}
+	s := Sender{API: f, Clock: f.Clock()} // a clock.Clock: the fake's VirtualClock
 	attempts := make(chan int)
 	go func() {
 		n, _ := s.Send(ctx, &sqs.SendMessageInput{QueueUrl: q.QueueUrl, MessageBody: aws.String("hi")})

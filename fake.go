@@ -31,7 +31,8 @@
 //   - Time: [Fake.Advance] moves the clock; [Fake.WaitForCalls], [Fake.WaitForPollers] and
 //     [Fake.WaitForTimers] wait until a goroutine waits, before the clock moves.
 //   - Faults: [Fake.InjectFault] makes calls fail, lose their responses or answer late;
-//     [WithChaos] duplicates, reorders and redelivers as at-least-once delivery allows.
+//     [WithChaos] makes every disturbance SQS permits happen at rates from a seed:
+//     duplicates, reordering, short polls that return fewer, lost answers, throttling, ….
 //   - The call record: [Fake.Calls], [Fake.CallCount] and [Fake.LastError], every call
 //     through every door.
 //   - Other doors: [Fake.Client] (a real *sqs.Client answered in memory), [Fake.Handler]
@@ -57,7 +58,6 @@ package sqsfake
 import (
 	"context"
 	"errors"
-	"math/rand/v2"
 	"strconv"
 	"sync"
 	"sync/atomic"
@@ -93,6 +93,7 @@ type Fake struct {
 	clk       Clock
 	vclk      *VirtualClock // clk, when it is one: read without an interface call or a lock
 	mock      *clock.Mock   // clk, when it is a benbjohnson mock, whose own moves the fake follows (catchup.go)
+	shared    clock.Clock   // clk as a benbjohnson clock.Clock, for Clock (sharedclock.go)
 	cu        catchUp
 
 	advancing atomic.Bool // an Advance is moving the clock (catchup.go)
@@ -148,8 +149,8 @@ type Fake struct {
 	waiting    int        // calls holding their response back for an injected latency
 	held       []heldCall // those calls, released by Reset
 	lastErr    atomic.Pointer[error]
-	chaos      *Chaos
-	rng        *rand.Rand
+	chaos      *Chaos     // WithChaos, as given
+	dist       *disturber // decides where chaos disturbs: WithChaos, or an Explore run
 
 	resetMu    sync.Mutex  // guards resetHooks
 	resetHooks []resetHook // companion.OnReset
@@ -287,6 +288,7 @@ func New(opts ...Option) *Fake {
 	}
 	f.vclk, _ = f.clk.(*VirtualClock)
 	f.mock, _ = f.clk.(*clock.Mock)
+	f.shared = sharedClockOf(f.clk)
 	f.partition = partitionOf(f.region)
 	f.home = &space{account: f.account, region: f.region, partition: f.partition}
 	f.homeActor = &actor{sp: f.home, principal: rootARN(f.partition, f.account), own: true}
@@ -298,9 +300,6 @@ func New(opts ...Option) *Fake {
 	}).Options()
 	return f
 }
-
-// Clock returns the clock the fake runs on.
-func (f *Fake) Clock() Clock { return f.clk }
 
 // Now returns the fake's current time: its clock's, or, while the fake catches up with a
 // benbjohnson *clock.Mock moved with its own Add or Set, the instant the catch-up is at (see
@@ -395,7 +394,11 @@ func (f *Fake) begin(ctx context.Context, op string, params any, optFns []func(*
 		return c, operationError(op, "", err)
 	}
 	c.reached = true
-	if c.fault = f.takeFault(op, params); c.fault.refuses() {
+	c.fault = f.takeFault(op, params)
+	if f.dist != nil && messageOps[c.id.op] {
+		c.fault = f.chaosFault(&c, params)
+	}
+	if c.fault.refuses() {
 		return c, c.disturbed(ctx) // the call fails without reaching the engine
 	}
 	return c, nil

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"math/rand/v2"
 	"slices"
 	"strings"
 	"sync"
@@ -70,6 +69,7 @@ func (fl *takenFault) refuses() bool {
 type takenFault struct {
 	Fault
 	failing map[string]bool
+	chaos   bool // chaos made it (WithChaos, Explore), not InjectFault
 }
 
 // entryFault returns how a call's fault fails batch entries, or nil.
@@ -398,53 +398,6 @@ func (f *Fake) releaseHeld() {
 	}
 	f.held = nil
 	f.waiting = 0
-}
-
-// Chaos configures SQS's at-least-once behaviour on standard queues, which the fake
-// otherwise never shows: a receive may leave a message visible so that another receive
-// returns it again while it is in flight (a duplicate delivery), return a later message
-// before an earlier one, or a successful delete may leave the message to come back later.
-// The same seed gives the same run for the same sequence of calls; consumers that race each
-// other in goroutines make their own sequence, run by run.
-type Chaos struct {
-	Seed uint64
-	// DuplicateRate is the probability that a received message stays visible.
-	DuplicateRate float64
-	// ReorderRate is the probability that a receive takes the second available message
-	// in send order before the first.
-	ReorderRate float64
-	// RedeliverRate is the probability that a successful DeleteMessage (or batch entry)
-	// leaves the message in the queue, to be received again when its visibility timeout
-	// ends — SQS's rare redelivery of a deleted message (DeleteMessage API reference).
-	RedeliverRate float64
-}
-
-// WithChaos turns on at-least-once chaos for standard queues. Each rate is a probability,
-// between 0 and 1.
-func WithChaos(c Chaos) Option {
-	return func(f *Fake) {
-		if value := checkChaos(c); value != "" {
-			f.refuse("WithChaos", value, chaosRule)
-			return
-		}
-		f.chaos = &c
-		f.rng = rand.New(rand.NewPCG(c.Seed, c.Seed^0x9e3779b97f4a7c15))
-	}
-}
-
-// chaosDuplicate reports whether a message just received should stay visible.
-func (f *Fake) chaosDuplicate() bool {
-	return f.chaos != nil && f.chaos.DuplicateRate > 0 && f.rng.Float64() < f.chaos.DuplicateRate
-}
-
-// chaosRedeliver reports whether a message just deleted should stay.
-func (f *Fake) chaosRedeliver() bool {
-	return f.chaos != nil && f.chaos.RedeliverRate > 0 && f.rng.Float64() < f.chaos.RedeliverRate
-}
-
-// chaosReorder reports whether a receive should take the second oldest message first.
-func (f *Fake) chaosReorder() bool {
-	return f.chaos != nil && f.chaos.ReorderRate > 0 && f.rng.Float64() < f.chaos.ReorderRate
 }
 
 // heldError is what a call whose held-back response was cut short returns: the SDK's

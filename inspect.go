@@ -618,7 +618,7 @@ func (f *Fake) reset() {
 	f.releaseHeld()
 	f.resetFaults()
 	f.lastErr.Store(nil)
-	if f.chaos != nil {
-		WithChaos(*f.chaos)(f) // the chaos generator starts again from its seed, as in a new fake
+	if f.dist != nil {
+		f.dist.reset() // chaos starts again, as in a new fake
 	}
 }

@@ -482,7 +482,7 @@ func (f *Fake) deleteOne(q *queue, handle string, now int64, id callID) *sqsErro
 		return errHandleExpired(handle)
 	}
 	q.stats.deleted++
-	if q.fifo == nil && f.chaosRedeliver() {
+	if q.fifo == nil && f.chaosRedeliver(m, id) {
 		f.noteChaos(id)
 		q.recordBy(EventDeleteMissed, m, now, id.by)
 		return nil

@@ -5,7 +5,6 @@ import (
 	"net/url"
 	"reflect"
 	"regexp"
-	"strconv"
 	"strings"
 )
 
@@ -148,21 +147,4 @@ func checkClock(c Clock) (value, want string) {
 		return "", ""
 	}
 	return prefix + "ClockFuncs{" + strings.Join(missing, ", ") + "}", clockFuncsRule
-}
-
-// checkChaos reports what is wrong with c for WithChaos, or "".
-func checkChaos(c Chaos) (value string) {
-	var bad []string
-	for _, r := range []struct {
-		name string
-		rate float64
-	}{{"DuplicateRate", c.DuplicateRate}, {"ReorderRate", c.ReorderRate}, {"RedeliverRate", c.RedeliverRate}} {
-		if !(r.rate >= 0 && r.rate <= 1) { // NaN too
-			bad = append(bad, r.name+": "+strconv.FormatFloat(r.rate, 'g', -1, 64))
-		}
-	}
-	if bad == nil {
-		return ""
-	}
-	return "Chaos{" + strings.Join(bad, ", ") + "}"
 }

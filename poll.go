@@ -207,8 +207,15 @@ func (f *Fake) dropPoll(pl *poller) {
 // goroutine has read the time it waits from before the clock moves. When ctx ends first, the
 // error wraps ctx's and says how many calls were waiting.
 //
+// It is the way to wait for a worker loop — poll, handle, poll again — without counting its
+// calls: the loop has done all it can once its next long poll parks, whatever calls it made
+// on the way. A message handed to a parked poll (by a send, a move of the clock, a visibility
+// change) and a poll whose wait Advance ends leave the count at once, under the fake's lock,
+// so a WaitForPollers after them waits for the loop to come round again
+// (ExampleFake_WaitForPollers_workerLoop).
+//
 // A receive that finds a message returns at once and never parks, so WaitForPollers waits
-// for it until ctx ends; WaitForCalls waits for the call either way.
+// for it until ctx ends; WaitForCalls waits for the call either way. Give ctx a deadline.
 func (f *Fake) WaitForPollers(ctx context.Context, n int) error {
 	f.mu.Lock()
 	defer f.mu.Unlock()
@@ -302,6 +309,9 @@ func (f *Fake) Advance(d time.Duration) {
 		}
 		f.mu.Unlock()
 		moveClock(f.clk, time.Duration(step-now))
+		if a, ok := f.shared.(*adaptedClock); ok {
+			a.sync() // its benbjohnson timers fire at each step (sharedclock.go)
+		}
 		f.mu.Lock()
 		f.servePollsAt(f.now())
 		f.mu.Unlock()

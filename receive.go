@@ -167,11 +167,14 @@ func (f *Fake) receiveStandard(got []*message, q *queue, p *receiveParams, now i
 	for len(got) < p.max && q.visLen() > 0 && q.inFlight < f.inFlightLimit {
 		m := q.visTake(now, fresh)
 		fresh = false
-		if q.visLen() > 0 && f.chaosReorder() {
-			f.noteChaos(p.call)
-			second := q.visTake(now, false)
-			q.visPush(m)
-			m = second
+		if q.visLen() > 0 && f.chaosReorders() {
+			if second := q.visTake(now, false); f.chaosReorder(m, second, p.call) {
+				f.noteChaos(p.call)
+				q.visPush(m)
+				m = second
+			} else {
+				q.visPush(second)
+			}
 		}
 		// A message whose DLQ has been deleted stays and is delivered: there is nowhere to
 		// move it (SPEC.md §8.2 leaves this unverified).
@@ -181,7 +184,7 @@ func (f *Fake) receiveStandard(got []*message, q *queue, p *receiveParams, now i
 			continue
 		}
 		f.handOut(q, m, p, now)
-		if p.visibility > 0 && f.chaosDuplicate() {
+		if p.visibility > 0 && f.chaosDuplicate(m, p.call) {
 			f.noteChaos(p.call)
 			// At-least-once: the message stays visible, so a later receive returns it
 			// again while this one still holds it.
@@ -452,7 +455,22 @@ func (f *Fake) receiveMessage(ctx context.Context, a *actor, in *sqs.ReceiveMess
 		return nil, errOverLimitInFlight()
 	}
 	var room [10]*message // what a receive takes, at most 10, stays off the heap
-	msgs := f.receiveInto(room[:0], q, &p, now)
+	var msgs []*message
+	if sample := -1; p.wait == 0 && f.dist != nil && q.receivable() && (q.fifo != nil || q.inFlight < f.inFlightLimit) {
+		// A short poll asks a sample of SQS's servers (chaos): it may return fewer, or none.
+		var k distKey
+		if sample, k = f.chaosSample(id, p.max); sample >= 0 {
+			p.max = sample
+		}
+		if sample != 0 {
+			msgs = f.receiveInto(room[:0], q, &p, now)
+		}
+		if sample == 0 || sample > 0 && len(msgs) == sample && q.receivable() {
+			f.noteSample(k, id, len(msgs))
+		}
+	} else {
+		msgs = f.receiveInto(room[:0], q, &p, now)
+	}
 	if len(msgs) > 0 || p.wait == 0 {
 		if len(msgs) == 0 {
 			q.stats.emptyReceives++

@@ -17,10 +17,10 @@ import (
 // f.Advance moves it.
 //
 // It implements github.com/benbjohnson/clock's Clock interface, so code under test that takes
-// that interface can share the fake's clock:
+// that interface can share the fake's clock, which Fake.Clock returns as one:
 //
-//	clk := f.Clock().(*sqsfake.VirtualClock) // or NewVirtualClock(start), passed to WithClock
-//	svc := NewService(clk)                   // a service that takes a clock.Clock
+//	svc := NewService(f.Clock()) // a service that takes a clock.Clock
+//	clk := f.Clock().(*sqsfake.VirtualClock) // for Add and WaitForTimers
 //
 // What fires, and how:
 //   - WithDeadline and WithTimeout contexts end inside Add, at their deadline, with

@@ -88,10 +88,24 @@ const (
 type Error struct {
 	Code    string
 	Message string
+
+	// cause is what the fake knows beyond Lambda's answer: for a queue that does not exist,
+	// the queue fake's inspection error (wrapping sqsfake.ErrNoQueue, naming the queues).
+	cause error
 }
 
-// Error returns "Code: Message".
-func (e *Error) Error() string { return e.Code + ": " + e.Message }
+// Error returns "Code: Message", followed by what the fake knows beyond Lambda's answer in
+// parentheses: for a queue that does not exist, the queues there are.
+func (e *Error) Error() string {
+	if e.cause != nil {
+		return e.Code + ": " + e.Message + " (" + e.cause.Error() + ")"
+	}
+	return e.Code + ": " + e.Message
+}
+
+// Unwrap returns what the fake knows beyond Lambda's answer, or nil: New's error for a queue
+// that does not exist unwraps to the queue fake's, which wraps sqsfake.ErrNoQueue.
+func (e *Error) Unwrap() error { return e.cause }
 
 // ErrorCode returns the error's code, such as InvalidParameterValueException.
 func (e *Error) ErrorCode() string { return e.Code }

@@ -19,6 +19,11 @@
 // mapping; a second mapping of one queue to one function (Config.FunctionName) is refused
 // as Lambda refuses it, with a ResourceConflictException.
 //
+// What does not exist is reported as the queue fake reports it: New on a queue that does not
+// exist returns Lambda's InvalidParameterValueException wrapping sqsfake.ErrNoQueue (its text
+// names the queues there are), and AssertInvoked with a MessageId the fake never stored fails,
+// whatever count it wants, listing the messages the trigger's invocations held.
+//
 // # How time moves
 //
 // Every move of the fake's clock drives every trigger on the fake — f.Advance, the trigger's

@@ -100,13 +100,16 @@ type Trigger struct {
 
 // New returns a trigger that feeds the queue (a name, URL or ARN of f) to h with the
 // configuration cfg, or Lambda's error for a configuration CreateEventSourceMapping refuses.
+// A queue that does not exist is Lambda's InvalidParameterValueException, which wraps the
+// queue fake's error (sqsfake.ErrNoQueue, naming the queues there are).
 // A queue of another account or region (sqsfake.ActAs) is named by its ARN; the function then
 // lives in the queue's account and region — its records' awsRegion, its functionArn — and
 // polls as that account.
 func New[H Handler](f *sqsfake.Fake, queue string, h H, cfg Config) (*Trigger, error) {
 	info, err := f.Queue(queue)
 	if err != nil {
-		return nil, &Error{Code: "InvalidParameterValueException", Message: "Error occurred while ReceiveMessage. SQS Error Code: AWS.SimpleQueueService.NonExistentQueue. SQS Error Message: The specified queue does not exist."}
+		return nil, &Error{Code: "InvalidParameterValueException", Message: "Error occurred while ReceiveMessage. SQS Error Code: AWS.SimpleQueueService.NonExistentQueue. SQS Error Message: The specified queue does not exist.",
+			cause: err}
 	}
 	m, err := validate(cfg, info.FIFO, info.Attributes["VisibilityTimeout"])
 	if err != nil {

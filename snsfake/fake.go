@@ -34,8 +34,11 @@ type Fake struct {
 	nextSub   uint64
 	nextToken uint64
 	nextSeq   uint64
-	rec       record // the publication record (record.go)
-	gen       uint64 // counts Resets: a publish delivered across one is not recorded
+	rec       record         // the publication record (record.go)
+	gen       uint64         // counts Resets: a publish delivered across one is not recorded
+	hd        httpDeliveries // HTTP/S deliveries on the clock (httpdelivery.go)
+
+	endpoints endpoints // in-memory HTTP/S endpoints and network settings (httpendpoint.go); not s.mu's
 }
 
 // New returns an SNS fake on f: it shares f's clock, seed, account and region, and Reset
@@ -61,6 +64,7 @@ func New(f *sqsfake.Fake, opts ...Option) *Fake {
 			names = append(names, recordName(op))
 		}
 	}
+	names = append(names, deliverOperation) // each POST to an HTTP/S endpoint (httpdelivery.go)
 	companion.RegisterOperations(f, names...)
 	companion.RegisterBatchOperation(f, recordName("PublishBatch"), publishBatchEntryIDs)
 	return s
@@ -96,6 +100,7 @@ func (s *Fake) clear() {
 	s.nextMsg, s.nextSub, s.nextToken, s.nextSeq = 0, 0, 0, 0
 	s.rec.clear()
 	s.gen++
+	s.clearHTTP()
 }
 
 func (s *Fake) reset() {

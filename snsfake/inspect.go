@@ -10,6 +10,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/sns/types"
 
 	"github.com/sqsfake/sqsfake"
+	"github.com/sqsfake/sqsfake/companion"
 )
 
 // Outcome is what became of a publication for one subscription.
@@ -28,9 +29,18 @@ const (
 	// does not let the topic send, SQS rejected the message — and the subscription has no
 	// dead-letter queue (or that refused it too). Publish still succeeded, as on AWS.
 	Lost
-	// DeadLettered: SQS refused the message and it went to the subscription's dead-letter
-	// queue (RedrivePolicy), with the body and attributes it would have had.
+	// DeadLettered: SQS refused the message — or, to an HTTP/S endpoint, SNS gave up on it
+	// (its retry policy exhausted, a 4xx other than 429, its hour of lifetime over) — and it
+	// went to the subscription's dead-letter queue (RedrivePolicy), with the body and
+	// attributes it would have had.
 	DeadLettered
+	// Retrying: an HTTP/S delivery whose attempts so far failed and whose next is due at
+	// NextAttempt on the fake's clock.
+	Retrying
+	// Discarded: SNS gave up on an HTTP/S delivery (see DeadLettered) and the subscription
+	// has no dead-letter queue (or it refused the message), or the subscription went away
+	// before the next attempt. Publish still succeeded, as on AWS.
+	Discarded
 )
 
 // String names the outcome.
@@ -46,6 +56,10 @@ func (o Outcome) String() string {
 		return "lost"
 	case DeadLettered:
 		return "dead-lettered"
+	case Retrying:
+		return "retrying"
+	case Discarded:
+		return "discarded"
 	}
 	return fmt.Sprintf("Outcome(%d)", uint8(o))
 }
@@ -54,10 +68,11 @@ func (o Outcome) String() string {
 // /_sqsfake/topics answers it).
 func (o Outcome) MarshalText() ([]byte, error) { return []byte(o.String()), nil }
 
-// Delivery is what one publication did for one sqs subscription of its topic.
+// Delivery is what one publication did for one sqs, http or https subscription of its
+// topic.
 type Delivery struct {
 	SubscriptionArn string
-	// Endpoint is the subscribed queue's ARN.
+	// Endpoint is the subscribed queue's ARN, or the HTTP/S endpoint's URL.
 	Endpoint string
 	Raw      bool
 	// FilterPolicy and FilterPolicyScope are the subscription's at the publish ("" when
@@ -67,15 +82,23 @@ type Delivery struct {
 	// Reason says why a message was not delivered: the filter, the pending confirmation,
 	// or SQS's error code and message.
 	Reason string
-	// Body is the beginning of the SQS message body SNS sent: the envelope or, raw, the
-	// message — its first RecordedBodyBytes (the queue holds the message), and none for a
-	// Lost delivery, which no queue holds. BodySize is the whole body's length in bytes.
+	// Body is the beginning of the SQS message body, or the HTTP/S request body, SNS sent:
+	// the envelope or, raw, the message — its first RecordedBodyBytes (the queue or the
+	// endpoint has the message), and none for a Lost delivery, which no queue holds.
+	// BodySize is the whole body's length in bytes.
 	Body     string
 	BodySize int
 	// SQSMessageID is the MessageId of the SQS message, in the queue or in the
 	// DeadLetterQueue.
 	SQSMessageID    string
 	DeadLetterQueue string
+	// Attempts are an HTTP/S delivery's POSTs, oldest first, each with its instant, phase
+	// and result (nil for a queue).
+	Attempts []Attempt `json:",omitempty"`
+	// NextAttempt is when a Retrying delivery makes its next attempt.
+	NextAttempt time.Time `json:",omitzero"`
+
+	job *httpJob // an HTTP/S delivery's state, which goes on changing (httpdelivery.go)
 }
 
 // Publication is one message published to a topic, or a SubscriptionConfirmation SNS sent,
@@ -104,8 +127,12 @@ type Publication struct {
 // Published returns the publications of a topic (its ARN, or its name in the fake's account
 // and region; "" for every topic), oldest first, copied. A topic that does not exist, and
 // that no publication in the record names (a deleted topic's stay), is an error that wraps
-// ErrNoTopic and names the topics there are.
+// ErrNoTopic and names the topics there are. HTTP/S deliveries come with their attempts so
+// far; like the other inspections, on a fake that follows a benbjohnson mock it first
+// catches up with the mock's own moves (companion.CatchUp), so that the attempts they
+// made due are made.
 func (s *Fake) Published(topic string) ([]Publication, error) {
+	companion.CatchUp(s.sq) // on a benbjohnson mock, the HTTP/S attempts its own moves made due
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	arn := ""
@@ -119,7 +146,7 @@ func (s *Fake) Published(topic string) ([]Publication, error) {
 	for _, p := range s.rec.all() {
 		if arn == "" || p.TopicArn == arn {
 			p.MessageAttributes = unpackAttrs(p.attrs)
-			p.Deliveries = slices.Clone(p.Deliveries)
+			p.Deliveries = cloneDeliveries(p.Deliveries)
 			out = append(out, p)
 		}
 	}
@@ -146,12 +173,13 @@ func (s *Fake) publishedTopicLocked(ref string) (string, error) {
 // if the fake knows it otherwise (the SQS MessageId of a delivery), or lists the latest
 // publications.
 func (s *Fake) Publication(messageID string) (Publication, error) {
+	companion.CatchUp(s.sq) // on a benbjohnson mock, the HTTP/S attempts its own moves made due
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	for _, p := range s.rec.all() {
 		if p.MessageID == messageID {
 			p.MessageAttributes = unpackAttrs(p.attrs)
-			p.Deliveries = slices.Clone(p.Deliveries)
+			p.Deliveries = cloneDeliveries(p.Deliveries)
 			return p, nil
 		}
 	}
@@ -199,6 +227,7 @@ func (s *Fake) noPublicationLocked(id string) error {
 // the queue fake's inspections do — and says so when the argument is a publication's
 // MessageId.
 func (s *Fake) Deliveries(queue string) ([]Delivery, error) {
+	companion.CatchUp(s.sq) // on a benbjohnson mock, the HTTP/S attempts its own moves made due
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if queue != "" && !s.queueKnownLocked(queue) {
@@ -208,6 +237,7 @@ func (s *Fake) Deliveries(queue string) ([]Delivery, error) {
 	for _, p := range s.rec.all() {
 		for _, d := range p.Deliveries {
 			if queue == "" || queueMatches(d.Endpoint, queue) {
+				d.fill()
 				out = append(out, d)
 			}
 		}
@@ -246,6 +276,16 @@ func (s *Fake) noQueueLocked(ref string) error {
 		text += "; " + hint
 	}
 	return &inspectError{text: text, kind: sqsfake.ErrNoQueue}
+}
+
+// cloneDeliveries copies a publication's deliveries for a caller, HTTP/S ones as they stand.
+// s.mu is held.
+func cloneDeliveries(ds []Delivery) []Delivery {
+	out := slices.Clone(ds)
+	for i := range out {
+		out[i].fill()
+	}
+	return out
 }
 
 func queueMatches(arn, ref string) bool {
@@ -430,6 +470,12 @@ func (d Delivery) String() string {
 	}
 	if d.Raw {
 		b.WriteString("; raw")
+	}
+	if !d.NextAttempt.IsZero() {
+		b.WriteString("; next attempt at " + timestamp(d.NextAttempt))
+	}
+	for _, a := range d.Attempts {
+		b.WriteString("\n      " + a.String())
 	}
 	return b.String()
 }

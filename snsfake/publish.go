@@ -186,6 +186,7 @@ func (s *Fake) Publish(ctx context.Context, params *sns.PublishInput, optFns ...
 		return nil, err
 	}
 	defer endCall(ctx, c, &out, &err)
+	defer s.runDue() // the first attempt of each HTTP/S delivery, at the publish instant
 	s.mu.Lock()
 	t, e := s.publishTarget(c, params)
 	s.mu.Unlock()
@@ -206,12 +207,12 @@ func (s *Fake) Publish(ctx context.Context, params *sns.PublishInput, optFns ...
 		s.mu.Unlock()
 		return nil, c.fail(e)
 	}
-	p := s.prepare(t, &en)
+	p := s.preparePublication(t, &en)
 	st := s.beginDeliveries(ctx, t)
 	s.mu.Unlock()
 	s.deliverPublication(st, &en, &p)
 	s.mu.Lock()
-	s.record(st, p)
+	s.record(st, &p)
 	s.mu.Unlock()
 	id, seq := p.MessageID, p.SequenceNumber
 	res := &publishResult{id: id, seq: seq}
@@ -257,6 +258,7 @@ func (s *Fake) PublishBatch(ctx context.Context, params *sns.PublishBatchInput, 
 		return nil, err
 	}
 	defer endCall(ctx, c, &out, &err)
+	defer s.runDue() // the first attempt of each HTTP/S delivery, at the publish instant
 	s.mu.Lock()
 	t, e := s.topicFor(c, *params.TopicArn, "TopicArn", "Publish")
 	s.mu.Unlock()
@@ -309,7 +311,7 @@ func (s *Fake) PublishBatch(ctx context.Context, params *sns.PublishBatchInput, 
 			out.Failed = append(out.Failed, failedEntry(*entries[i].Id, ferr))
 			continue
 		}
-		pubs = append(pubs, s.prepare(t, &ens[i]))
+		pubs = append(pubs, s.preparePublication(t, &ens[i]))
 		published = append(published, i)
 	}
 	st := s.beginDeliveries(ctx, t)
@@ -318,8 +320,8 @@ func (s *Fake) PublishBatch(ctx context.Context, params *sns.PublishBatchInput, 
 		s.deliverPublication(st, &ens[i], &pubs[k])
 	}
 	s.mu.Lock()
-	for _, p := range pubs {
-		s.record(st, p)
+	for k := range pubs {
+		s.record(st, &pubs[k])
 	}
 	s.mu.Unlock()
 	for k, i := range published {
@@ -363,10 +365,10 @@ func failedEntry(id string, err error) types.BatchResultErrorEntry {
 	return types.BatchResultErrorEntry{Id: aws.String(id), Code: aws.String(e.code), Message: aws.String(e.message), SenderFault: e.status < 500}
 }
 
-// prepare makes the publication of one checked message: FIFO deduplication, its MessageId
+// preparePublication makes the publication of one checked message: FIFO deduplication, its MessageId
 // and SequenceNumber. A duplicate's publication is marked Duplicate: it delivers nothing.
 // s.mu and t's turn are held.
-func (s *Fake) prepare(t *topic, e *entry) Publication {
+func (s *Fake) preparePublication(t *topic, e *entry) Publication {
 	now := s.sq.Now()
 	var dedupKey string
 	if t.fifo {
@@ -412,11 +414,16 @@ func (s *Fake) stillThere(t *topic) *snsError {
 	return nil
 }
 
-// record records a delivered publication, unless the fake was reset meanwhile. s.mu is held.
-func (s *Fake) record(st *publishState, p Publication) {
-	if st.gen == s.gen {
-		s.rec.add(p)
+// record records a delivered publication, unless the fake was reset meanwhile, after
+// starting the HTTP/S deliveries its publish readied. s.mu is held.
+func (s *Fake) record(st *publishState, p *Publication) {
+	if st.gen != s.gen {
+		clear(st.dl.http)
+		st.dl.http = st.dl.http[:0]
+		return
 	}
+	s.startHTTP(st.dl)
+	s.rec.add(*p)
 }
 
 // packedAttr is one message attribute as the publication record keeps it: its strings
@@ -507,6 +514,8 @@ type deliveryState struct {
 	attrs map[string]sqstypes.MessageAttributeValue // raw deliveries' attributes: SendMessage copies what it keeps
 	arena []Delivery                                // where publications' Deliveries are carved from
 	subs  []subscription                            // the topic's subscriptions as the publish found them
+	orig  []*subscription                           // the subscriptions themselves
+	http  []httpStart                               // the HTTP/S deliveries readied, to start (httpmessages.go)
 	ctx   map[string]context.Context                // by queue region: the contexts deliveries are SendMessage calls in
 }
 
@@ -585,9 +594,10 @@ func sqsMessage(e *entry) string {
 // the topic's subscriptions as they are now. s.mu and t's turn are held.
 func (s *Fake) beginDeliveries(ctx context.Context, t *topic) *publishState {
 	dl := &t.dl
-	dl.subs = dl.subs[:0]
+	dl.subs, dl.orig = dl.subs[:0], dl.orig[:0]
 	for _, sub := range t.subs {
 		dl.subs = append(dl.subs, *sub)
+		dl.orig = append(dl.orig, sub)
 	}
 	st := &dl.st
 	st.dl, st.t, st.gen, st.logCtx, st.version = dl, t, s.gen, ctx, cmpOr(t.attrs["SignatureVersion"], "1")
@@ -608,7 +618,8 @@ func (s *Fake) deliverPublication(st *publishState, e *entry, p *Publication) {
 	p.Deliveries = dl.deliveries(len(dl.subs))
 	for i := range dl.subs {
 		sub := &dl.subs[i]
-		if sub.protocol != "sqs" {
+		web := sub.protocol == "http" || sub.protocol == "https"
+		if sub.protocol != "sqs" && !web {
 			continue
 		}
 		d := Delivery{SubscriptionArn: sub.arn, Endpoint: sub.endpoint, Raw: sub.raw, FilterPolicy: sub.filter,
@@ -621,6 +632,8 @@ func (s *Fake) deliverPublication(st *publishState, e *entry, p *Publication) {
 			d.Outcome, d.Reason = Pending, "the subscription is pending confirmation"
 		case sub.compiled != nil && !s.matches(sub, st):
 			d.Outcome, d.Reason = Filtered, "the message does not match the subscription's filter policy"
+		case web:
+			s.sendHTTP(dl.orig[i], sub, st, p, len(p.Deliveries), &d)
 		default:
 			s.send(sub, st, &d)
 			logDelivery(st.logCtx, t.arn, "message", p.MessageID, &d)
@@ -786,9 +799,15 @@ func (s *Fake) snsBase(region string) string {
 }
 
 func (s *Fake) envelope(sub *subscription, st *publishState) string {
+	return s.envelopeOf(sub, st, st.sqsText, &st.signature)
+}
+
+// envelopeOf is the envelope of st's publication for sub with Message text, its signature
+// computed once into *sig.
+func (s *Fake) envelopeOf(sub *subscription, st *publishState, text string, sig *string) string {
 	t, e := st.t, &st.e
 	base := s.snsBase(t.region)
-	w := newEnvelope(len(st.sqsText))
+	w := newEnvelope(len(text))
 	w.field("Type", "Notification")
 	w.field("MessageId", st.messageID)
 	if t.fifo {
@@ -798,15 +817,15 @@ func (s *Fake) envelope(sub *subscription, st *publishState) string {
 	if e.hasSubject {
 		w.field("Subject", e.subject)
 	}
-	w.field("Message", st.sqsText)
+	w.field("Message", text)
 	w.field("Timestamp", st.timestamp())
 	if !t.fifo {
 		version := st.version
-		if st.signature == "" {
-			st.signature = theSigner().sign(version, notificationSignedText(st.sqsText, st.messageID, e.subject, st.timestamp(), t.arn, e.hasSubject))
+		if *sig == "" {
+			*sig = theSigner().sign(version, notificationSignedText(text, st.messageID, e.subject, st.timestamp(), t.arn, e.hasSubject))
 		}
 		w.field("SignatureVersion", version)
-		w.field("Signature", st.signature)
+		w.field("Signature", *sig)
 		w.field("SigningCertURL", base+SigningCertPath())
 	}
 	w.field("UnsubscribeURL", base+"/?Action=Unsubscribe&SubscriptionArn="+sub.arn)
@@ -820,6 +839,26 @@ func (s *Fake) envelope(sub *subscription, st *publishState) string {
 // into its queue (SPEC-sns.md §5.2); like a notification it needs the queue's policy to
 // admit SNS, and is lost otherwise.
 func (s *Fake) sendConfirmation(ctx context.Context, sub *subscription) {
+	t := sub.t
+	p, body := s.confirmation(sub)
+	in := &sqs.SendMessageInput{MessageBody: aws.String(body)}
+	if sub.queue.fifo {
+		in.MessageGroupId, in.MessageDeduplicationId = aws.String(p.MessageID), aws.String(p.MessageID)
+	}
+	d := Delivery{SubscriptionArn: sub.arn, Endpoint: sub.endpoint, BodySize: len(body)}
+	if qid, err := s.sendAs(serviceContext(t, sub.queue.region), &sub.queue, in); err != nil {
+		d.Outcome, d.Reason = Lost, reasonOf(err)
+	} else {
+		d.Outcome, d.SQSMessageID, d.Body = Delivered, qid, keepBody(body, "")
+	}
+	logDelivery(ctx, t.arn, "SubscriptionConfirmation", p.MessageID, &d)
+	p.Deliveries = []Delivery{d}
+	s.rec.add(p)
+}
+
+// confirmation makes a pending subscription's SubscriptionConfirmation (SPEC-sns.md §5.2):
+// its record, without deliveries, and its body.
+func (s *Fake) confirmation(sub *subscription) (Publication, string) {
 	t := sub.t
 	s.nextMsg++
 	id := s.uuid(streamMessage, s.nextMsg, 5)
@@ -837,20 +876,7 @@ func (s *Fake) sendConfirmation(ctx context.Context, sub *subscription) {
 	w.field("SignatureVersion", version)
 	w.field("Signature", theSigner().sign(version, SignedText(fields)))
 	w.field("SigningCertURL", base+SigningCertPath())
-	in := &sqs.SendMessageInput{MessageBody: aws.String(w.String())}
-	if sub.queue.fifo {
-		in.MessageGroupId, in.MessageDeduplicationId = aws.String(id), aws.String(id)
-	}
-	p := Publication{MessageID: id, TopicArn: t.arn, Message: msg, Time: s.sq.Now(), Confirmation: true}
-	d := Delivery{SubscriptionArn: sub.arn, Endpoint: sub.endpoint, BodySize: len(*in.MessageBody)}
-	if qid, err := s.sendAs(serviceContext(t, sub.queue.region), &sub.queue, in); err != nil {
-		d.Outcome, d.Reason = Lost, reasonOf(err)
-	} else {
-		d.Outcome, d.SQSMessageID, d.Body = Delivered, qid, keepBody(*in.MessageBody, "")
-	}
-	logDelivery(ctx, t.arn, "SubscriptionConfirmation", id, &d)
-	p.Deliveries = []Delivery{d}
-	s.rec.add(p)
+	return Publication{MessageID: id, TopicArn: t.arn, Message: msg, Time: s.sq.Now(), Confirmation: true}, w.String()
 }
 
 // QueuePolicy returns the queue Policy that lets the topic deliver into the queue: the

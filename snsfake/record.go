@@ -108,9 +108,17 @@ func recordSize(p *Publication) int {
 			n += len(d.Body)
 			last = b
 		}
+		if d.job != nil {
+			// An HTTP/S delivery's attempts, made later: at most its policy's.
+			n += (d.job.policy.retry.NumRetries + 1) * attemptRecordBytes
+		}
 	}
 	return n
 }
+
+// attemptRecordBytes is what an HTTP/S delivery's attempt may keep: its struct and an
+// Error of at most maxAttemptError bytes.
+var attemptRecordBytes = int(unsafe.Sizeof(Attempt{})) + maxAttemptError
 
 // keepBody is what the record keeps of a delivery's body: its first RecordedBodyBytes, cut
 // at a character boundary, copied — or prev itself when that is the same text, so that the

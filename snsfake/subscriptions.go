@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"maps"
+	"net/url"
 	"regexp"
 	"slices"
 	"strconv"
@@ -41,6 +42,12 @@ type subscription struct {
 	delivery *subscriptionPolicy // DeliveryPolicy, parsed (deliverypolicy.go); nil: none
 	queue    queueRef            // sqs: the queue the endpoint names
 	dlq      queueRef
+
+	throttleWindow int64    // http/https: the second of the fake's clock throttleCount counts in
+	throttleCount  int      // attempts made in it (the throttle policy, httpdelivery.go)
+	endpointKey    string   // http/https: the endpoint as handlerFor compares it, once made
+	endpointURL    *url.URL // and parsed
+	endpointErr    error
 }
 
 // queueRef is a queue named by ARN: its URL for SendMessage, and whether it is FIFO.
@@ -161,10 +168,12 @@ func checkEndpoint(protocol, endpoint string, fifoTopic bool) *snsError {
 // Subscribe subscribes an endpoint to a topic (SPEC-sns.md §5). An sqs subscription of a
 // queue of the caller's own account is confirmed at once; one of another account's queue
 // is pending, and a SubscriptionConfirmation is delivered into the queue, until
-// ConfirmSubscription with its token. http, https, email and email-json subscriptions stay
-// pending (the fake delivers to none of them, and sends them no confirmation); sms, lambda,
-// application and firehose ones are confirmed, and receive nothing: the fake delivers only
-// into its queues.
+// ConfirmSubscription with its token. An http or https subscription is pending, and its
+// SubscriptionConfirmation is POSTed to the endpoint before Subscribe returns (with
+// HTTPDelivery.Network, an endpoint on a host the fake may not reach is refused, "Invalid
+// parameter: Unreachable Endpoint"). email and email-json subscriptions stay pending (the
+// fake sends them nothing); sms, lambda, application and firehose ones are confirmed, and
+// receive nothing.
 func (s *Fake) Subscribe(ctx context.Context, params *sns.SubscribeInput, optFns ...func(*sns.Options)) (out *sns.SubscribeOutput, err error) {
 	if params == nil {
 		params = &sns.SubscribeInput{}
@@ -174,6 +183,7 @@ func (s *Fake) Subscribe(ctx context.Context, params *sns.SubscribeInput, optFns
 		return nil, err
 	}
 	defer endCall(ctx, c, &out, &err)
+	defer s.runDue() // an http/https subscription's SubscriptionConfirmation, at once
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	sub, e := s.subscribe(ctx, c, params)
@@ -195,6 +205,11 @@ func (s *Fake) subscribe(ctx context.Context, c *call, in *sns.SubscribeInput) (
 	protocol, endpoint := *in.Protocol, aws.ToString(in.Endpoint)
 	if e := checkEndpoint(protocol, endpoint, t.fifo && protocol != "sqs"); e != nil {
 		return nil, e
+	}
+	if protocol == "http" || protocol == "https" {
+		if e := s.endpoints.reachable(endpoint); e != nil {
+			return nil, e
+		}
 	}
 	var q queueRef
 	if protocol == "sqs" {
@@ -239,8 +254,11 @@ func (s *Fake) subscribe(ctx context.Context, c *call, in *sns.SubscribeInput) (
 	s.subs[sub.arn] = sub
 	if sub.pending {
 		s.issueToken(sub)
-		if protocol == "sqs" {
+		switch protocol {
+		case "sqs":
 			s.sendConfirmation(ctx, sub)
+		case "http", "https":
+			s.sendHTTPConfirmation(sub)
 		}
 	}
 	return sub, nil

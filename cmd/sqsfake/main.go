@@ -48,6 +48,9 @@
 //	-purge-cooldown 60s    how long after a PurgeQueue another of the same queue fails with
 //	                       PurgeQueueInProgress, as on SQS; 0 switches it off
 //	-seed N                the seed of message ids, receipt handles and request ids
+//	-sns-http-hosts h1,h2  hosts besides loopback that SNS may POST to for http/https
+//	                       subscriptions; * for any host. Without it a subscription to
+//	                       another host is refused (Invalid parameter: Unreachable Endpoint)
 //	-v                     log every request to stderr
 //
 // The clock is real by default because a server someone starts by hand should behave as SQS
@@ -94,6 +97,15 @@
 // or is waiting on the clock — a long poll parked — up to timeout (10 s by default; 408
 // after). That is the race-free way to move the clock after a poll started elsewhere, whether
 // it parked or returned at once: read C, start the poll, wait for calls=C+1, then advance.
+//
+// SNS's http and https subscriptions get real POSTs from the server (package snsfake, "HTTP/S
+// endpoints"): the SubscriptionConfirmation at Subscribe, then each notification, retried by
+// the DeliveryPolicy as the server's clock moves — with -clock virtual, at the instants
+// POST /_sqsfake/advance passes, never in real time — so a test in any language points a
+// subscription at a listener of its own on 127.0.0.1, confirms it by GETting the SubscribeURL
+// (which names this server) and watches every attempt in GET /_sqsfake/topics. The POSTs
+// follow no redirect, read at most 64 KiB of an answer and wait at most 15 s for it, and
+// reach loopback addresses only, unless -sns-http-hosts names others.
 //
 // SIGINT or SIGTERM shut the server down gracefully: it stops accepting connections, answers
 // the long polls still waiting as SQS answers a wait that ends with nothing to deliver (an
@@ -162,11 +174,12 @@ type config struct {
 	credentialsFile  string
 	credentials      []sqsfake.Credential // read from credentialsFile
 	controlToken     string               // in signed mode, the value of X-Sqsfake-Control that control requests need
+	snsHTTPHosts     []string             // -sns-http-hosts: hosts besides loopback SNS may POST to; "*" any
 }
 
 func parseFlags(args []string, stderr io.Writer) (config, error) {
 	var c config
-	var queues string
+	var queues, snsHosts string
 	fs := flag.NewFlagSet("sqsfake", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	fs.StringVar(&c.addr, "addr", "127.0.0.1:9324", "`host:port` to listen on; loopback only unless -allow-remote")
@@ -181,6 +194,7 @@ func parseFlags(args []string, stderr io.Writer) (config, error) {
 	c.purgeCooldown = sqsfake.DefaultPurgeCooldown
 	fs.Var(durationFlag{&c.purgeCooldown}, "purge-cooldown", "the `duration` after a PurgeQueue during which another PurgeQueue of the same queue fails with PurgeQueueInProgress, as on SQS (0: no cooldown)")
 	fs.Var(uintFlag{&c.seed}, "seed", "the `seed` of message ids, receipt handles and request ids (0: the fake's default)")
+	fs.StringVar(&snsHosts, "sns-http-hosts", "", "comma-separated `hosts` besides loopback that SNS may POST to for http/https subscriptions; * for any")
 	fs.Var(boolFlag{&c.log}, "v", "log every request to stderr")
 	fs.Usage = func() {
 		fmt.Fprintln(fs.Output(), "usage: sqsfake [flags]\n\nServes an in-memory Amazon SQS (awsJson1_0 and query protocols) for tests. Flags:")
@@ -212,6 +226,14 @@ func parseFlags(args []string, stderr io.Writer) (config, error) {
 	for _, q := range strings.Split(queues, ",") {
 		if q = strings.TrimSpace(q); q != "" {
 			c.queues = append(c.queues, q)
+		}
+	}
+	for _, h := range strings.Split(snsHosts, ",") {
+		if h = strings.ToLower(strings.TrimSuffix(strings.TrimSpace(h), ".")); h != "" {
+			if strings.ContainsAny(h, ":/@ ") && net.ParseIP(h) == nil {
+				return c, fmt.Errorf("-sns-http-hosts %q: want host names or IP addresses without port or scheme, or *", h)
+			}
+			c.snsHTTPHosts = append(c.snsHTTPHosts, h)
 		}
 	}
 	return c, checkListenAddr(c.addr, c.allowRemote)
@@ -647,7 +669,20 @@ func (s *server) newInstance() (*instance, error) {
 	}
 	// SNS's wire beside SQS's on the one port (snsfake.Handler's routing rule).
 	topics := snsfake.New(f, snsfake.WithRecordBytes(serverRecordBytes))
+	// Its http/https subscriptions get real POSTs: loopback, and the hosts of -sns-http-hosts.
+	topics.SetHTTPDelivery(snsfake.HTTPDelivery{Network: true, AllowHost: s.cfg.snsHostAllowed})
 	return &instance{fake: f, topics: topics, wire: topics.Handler(f.Handler())}, nil
+}
+
+// snsHostAllowed reports whether -sns-http-hosts lets SNS POST to host (besides loopback,
+// which it always may).
+func (c config) snsHostAllowed(host string) bool {
+	for _, h := range c.snsHTTPHosts {
+		if h == "*" || h == host {
+			return true
+		}
+	}
+	return false
 }
 
 // queueFlagError words SQS's refusal of a -queues name as an error of the flag: the name and
