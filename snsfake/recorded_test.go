@@ -2,12 +2,18 @@ package snsfake_test
 
 import (
 	"context"
+	"encoding/base64"
 	"encoding/json"
+	"net/http"
+	"net/url"
+	"strconv"
 	"testing"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/sns"
 	"github.com/aws/aws-sdk-go-v2/service/sns/types"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 // The cases AWS recorded that the fake answered otherwise (issue 29): LocalStack's
@@ -53,4 +59,46 @@ func TestRecordedPublishBatchExceptions(t *testing.T) {
 			requireSNSError(t, err, c.code, c.message)
 		})
 	}
+}
+
+// test_publish_batch... / test_publish_message_attributes (rec 2024-11): an attribute sent
+// without a DataType is SNS's ValidationError, naming the member by its wire path — for a
+// batch entry with its 1-based index.
+func TestRecordedMissingDataTypeNamesTheMemberPath(t *testing.T) {
+	s, topic, _ := setup(t, "t", nil, "q")
+	h := s.Handler(s.SQS().Handler())
+	arn := url.QueryEscape(topic)
+	for _, c := range []struct{ form, message string }{
+		{"Action=Publish&Version=2010-03-31&TopicArn=" + arn + "&Message=m&MessageAttributes.entry.1.Name=attr1&MessageAttributes.entry.1.Value.StringValue=v",
+			"1 validation error detected: Value null at 'messageAttributes.attr1.member.dataType' failed to satisfy constraint: Member must not be null"},
+		{"Action=PublishBatch&Version=2010-03-31&TopicArn=" + arn + "&PublishBatchRequestEntries.member.1.Id=1&PublishBatchRequestEntries.member.1.Message=m" +
+			"&PublishBatchRequestEntries.member.1.MessageAttributes.entry.1.Name=attr1&PublishBatchRequestEntries.member.1.MessageAttributes.entry.1.Value.StringValue=v",
+			"1 validation error detected: Value null at 'publishBatchRequestEntries.1.member.messageAttributes.attr1.member.dataType' failed to satisfy constraint: Member must not be null"},
+	} {
+		w := post(t, h, "/", c.form, "", "", "")
+		code, msg := errorOf(w.Body.String())
+		assert.Equal(t, []any{http.StatusBadRequest, "ValidationError", c.message}, []any{w.Code, code, msg})
+	}
+}
+
+// test_list_subscriptions_by_topic_pagination (rec 2023-08): NextToken is base64 a client
+// decodes as such (padded: Python's base64.b64decode refuses it unpadded).
+func TestRecordedNextTokenIsPaddedBase64(t *testing.T) {
+	ctx := context.Background()
+	s := newSNS()
+	tp, err := s.CreateTopic(ctx, &sns.CreateTopicInput{Name: aws.String("t")})
+	require.NoError(t, err)
+	for i := range 101 {
+		_, err := s.Subscribe(ctx, &sns.SubscribeInput{TopicArn: tp.TopicArn, Protocol: aws.String("sms"), Endpoint: aws.String("+12312312" + strconv.Itoa(i))})
+		require.NoError(t, err)
+	}
+	page, err := s.ListSubscriptionsByTopic(ctx, &sns.ListSubscriptionsByTopicInput{TopicArn: tp.TopicArn})
+	require.NoError(t, err)
+	require.NotNil(t, page.NextToken)
+	_, err = base64.StdEncoding.DecodeString(*page.NextToken)
+	require.NoError(t, err, "padded base64: %s", *page.NextToken)
+	next, err := s.ListSubscriptionsByTopic(ctx, &sns.ListSubscriptionsByTopicInput{TopicArn: tp.TopicArn, NextToken: page.NextToken})
+	require.NoError(t, err)
+	assert.Len(t, next.Subscriptions, 1)
+	assert.Nil(t, next.NextToken)
 }

@@ -523,13 +523,14 @@ func (s *Fake) ListTopics(ctx context.Context, params *sns.ListTopicsInput, optF
 }
 
 // pageOf returns the page of keys (sorted) after the token, and the token of the next page
-// (nil on the last). A token is the last key of its page, base64: opaque, and stable when
+// (nil on the last). A token is the last key of its page in padded base64, which clients
+// decode as SNS's (test_list_subscriptions_by_topic_pagination): opaque, and stable when
 // keys come and go between pages. A token the fake did not make is "Invalid parameter:
 // NextToken" (UNVERIFIED).
 func pageOf(keys []string, token *string, size int) ([]string, *string, *snsError) {
 	start := 0
 	if token != nil && *token != "" {
-		after, err := base64.RawURLEncoding.DecodeString(*token)
+		after, err := base64.StdEncoding.DecodeString(*token)
 		if err != nil || len(after) == 0 {
 			return nil, nil, errInvalidParameter("NextToken")
 		}
@@ -538,7 +539,7 @@ func pageOf(keys []string, token *string, size int) ([]string, *string, *snsErro
 	end := min(start+size, len(keys))
 	var next *string
 	if end < len(keys) {
-		next = aws.String(base64.RawURLEncoding.EncodeToString([]byte(keys[end-1])))
+		next = aws.String(base64.StdEncoding.EncodeToString([]byte(keys[end-1])))
 	}
 	return keys[start:end], next, nil
 }

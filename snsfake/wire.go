@@ -468,15 +468,40 @@ func wireError(err error) *snsError {
 		if errs := ipe.Errs(); len(errs) > 0 {
 			if pe, ok := errs[0].(smithy.InvalidParamError); ok {
 				field := strings.TrimPrefix(pe.Field(), ipe.Context+".")
-				if strings.HasSuffix(field, ".DataType") {
-					name := strings.TrimSuffix(strings.TrimPrefix(field[strings.Index(field, "[")+1:], `"`), `"].DataType`)
-					return newError("ValidationError", "1 validation error detected: Value null at 'messageAttributes."+echo(name)+".member.dataType' failed to satisfy constraint: Member must not be null")
+				if path, ok := dataTypePath(field); ok {
+					return newError("ValidationError", "1 validation error detected: Value null at '"+echo(path)+"' failed to satisfy constraint: Member must not be null")
 				}
 				return errInvalidParameter(field + " Reason: no value for required parameter")
 			}
 		}
 	}
 	return newError("InternalError", err.Error())
+}
+
+// dataTypePath is the wire path SNS names a message attribute without a DataType by, from
+// the SDK validator's field: MessageAttributes["a"].DataType is
+// messageAttributes.a.member.dataType; PublishBatchRequestEntries[0].MessageAttributes["a"].
+// DataType is publishBatchRequestEntries.1.member.messageAttributes.a.member.dataType (the
+// entry's index from 1) [AWS rec 2024-11].
+func dataTypePath(field string) (string, bool) {
+	rest, ok := strings.CutSuffix(field, `"].DataType`)
+	if !ok {
+		return "", false
+	}
+	prefix := ""
+	if after, ok := strings.CutPrefix(rest, "PublishBatchRequestEntries["); ok {
+		idx, tail, ok := strings.Cut(after, "]")
+		n, err := strconv.Atoi(idx)
+		if !ok || err != nil {
+			return "", false
+		}
+		prefix, rest = "publishBatchRequestEntries."+strconv.Itoa(n+1)+".member.", strings.TrimPrefix(tail, ".")
+	}
+	name, ok := strings.CutPrefix(rest, `MessageAttributes["`)
+	if !ok {
+		return "", false
+	}
+	return prefix + "messageAttributes." + name + ".member.dataType", true
 }
 
 func writeError(w http.ResponseWriter, requestID string, e *snsError) {
