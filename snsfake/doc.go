@@ -120,7 +120,9 @@
 // SHA-256 of the message), topic-wide or per group (FifoThroughputScope), a duplicate getting
 // the first MessageId and SequenceNumber and reaching no queue; FIFO queues get the group
 // and deduplication ids. A standard topic's MessageGroupId is passed to the queue (fair
-// queues).
+// queues). A Publish or PublishBatch over the wire with an X-Amzn-Trace-Id header gives
+// the messages it delivers into queues that AWSTraceHeader system attribute, as AWS does
+// (a header SQS would refuse as one is left out).
 //
 // A delivery the queue refuses — no queue (or a deleted one), a Policy that does not admit
 // sns.amazonaws.com with the topic as aws:SourceArn, a message SQS rejects — goes to the
@@ -216,5 +218,6 @@
 //     and 1,000 FIFO topics per account and region).
 //   - AuthenticateOnUnsubscribe and the UnsubscribeConfirmation it leads to (to an HTTP/S
 //     endpoint too), and a second SubscriptionConfirmation on a repeated Subscribe.
-//   - AWS.SNS.* message attributes and X-Ray trace headers.
+//   - AWS.SNS.* message attributes; X-Ray tracing (TracingConfig is stored), but for the
+//     trace header a wire Publish carries, which reaches the queues (below).
 package snsfake

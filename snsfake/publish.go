@@ -44,6 +44,7 @@ type entry struct {
 	hasSubject                  bool
 	attrs                       map[string]types.MessageAttributeValue
 	groupID, dedupID            string
+	trace                       string // the publish's X-Ray trace header, for AWSTraceHeader
 }
 
 // checkEntry applies SNS's checks of a message (SPEC-sns.md §6.2) for topic t; the
@@ -195,7 +196,7 @@ func (s *Fake) Publish(ctx context.Context, params *sns.PublishInput, optFns ...
 	}
 	en := entry{message: *params.Message, subject: aws.ToString(params.Subject), hasSubject: params.Subject != nil,
 		structure: aws.ToString(params.MessageStructure), attrs: params.MessageAttributes,
-		groupID: aws.ToString(params.MessageGroupId), dedupID: aws.ToString(params.MessageDeduplicationId)}
+		groupID: aws.ToString(params.MessageGroupId), dedupID: aws.ToString(params.MessageDeduplicationId), trace: traceOf(ctx)}
 	t.dl.turn.Lock()
 	defer t.dl.turn.Unlock()
 	s.mu.Lock()
@@ -285,7 +286,7 @@ func (s *Fake) PublishBatch(ctx context.Context, params *sns.PublishBatchInput, 
 	for i, be := range entries {
 		ens[i] = entry{message: *be.Message, subject: aws.ToString(be.Subject), hasSubject: be.Subject != nil,
 			structure: aws.ToString(be.MessageStructure), attrs: be.MessageAttributes,
-			groupID: aws.ToString(be.MessageGroupId), dedupID: aws.ToString(be.MessageDeduplicationId)}
+			groupID: aws.ToString(be.MessageGroupId), dedupID: aws.ToString(be.MessageDeduplicationId), trace: traceOf(ctx)}
 	}
 	t.dl.turn.Lock()
 	defer t.dl.turn.Unlock()
@@ -510,13 +511,14 @@ func unpackAttrs(packed []packedAttr) map[string]types.MessageAttributeValue {
 type deliveryState struct {
 	turn  sync.Mutex
 	st    publishState
-	in    sqs.SendMessageInput                      // the SendMessage of a delivery: SendMessage keeps nothing of it
-	attrs map[string]sqstypes.MessageAttributeValue // raw deliveries' attributes: SendMessage copies what it keeps
-	arena []Delivery                                // where publications' Deliveries are carved from
-	subs  []subscription                            // the topic's subscriptions as the publish found them
-	orig  []*subscription                           // the subscriptions themselves
-	http  []httpStart                               // the HTTP/S deliveries readied, to start (httpmessages.go)
-	ctx   map[string]context.Context                // by queue region: the contexts deliveries are SendMessage calls in
+	in    sqs.SendMessageInput                            // the SendMessage of a delivery: SendMessage keeps nothing of it
+	attrs map[string]sqstypes.MessageAttributeValue       // raw deliveries' attributes: SendMessage copies what it keeps
+	arena []Delivery                                      // where publications' Deliveries are carved from
+	subs  []subscription                                  // the topic's subscriptions as the publish found them
+	orig  []*subscription                                 // the subscriptions themselves
+	http  []httpStart                                     // the HTTP/S deliveries readied, to start (httpmessages.go)
+	trace map[string]sqstypes.MessageSystemAttributeValue // a delivery's AWSTraceHeader
+	ctx   map[string]context.Context                      // by queue region: the contexts deliveries are SendMessage calls in
 }
 
 // publishState is the delivery state shared by the subscriptions of one publication, built
@@ -782,7 +784,42 @@ func (s *Fake) sqsInput(sub *subscription, st *publishState) *sqs.SendMessageInp
 	case !st.t.fifo && st.e.groupID != "":
 		in.MessageGroupId = aws.String(st.e.groupID)
 	}
+	if st.e.trace != "" {
+		in.MessageSystemAttributes = st.dl.traceAttribute(st.e.trace)
+	}
 	return in
+}
+
+// traceKey carries, from the wire to Publish and PublishBatch, a request's X-Amzn-Trace-Id.
+type traceKey struct{}
+
+// traceOf is the X-Ray trace header a publish's request carried: SNS passes it on to the
+// messages it delivers into queues as their AWSTraceHeader system attribute, as AWS recorded
+// (test_publish_sqs_from_sns_with_xray_propagation). A header SQS would refuse as an
+// AWSTraceHeader — not printable ASCII, or over 1,024 bytes — is not passed on (INF: a
+// delivery is not lost for its trace).
+func traceOf(ctx context.Context) string {
+	tr, _ := ctx.Value(traceKey{}).(string)
+	if len(tr) > 1024 {
+		return ""
+	}
+	for i := 0; i < len(tr); i++ {
+		if tr[i] < 0x20 || tr[i] > 0x7e {
+			return ""
+		}
+	}
+	return tr
+}
+
+// traceAttribute is the AWSTraceHeader system attribute of a delivery: the topic's scratch
+// map, which SendMessage copies what it keeps of.
+func (dl *deliveryState) traceAttribute(trace string) map[string]sqstypes.MessageSystemAttributeValue {
+	if dl.trace == nil {
+		dl.trace = make(map[string]sqstypes.MessageSystemAttributeValue, 1)
+	}
+	dl.trace[string(sqstypes.MessageSystemAttributeNameForSendsAWSTraceHeader)] = sqstypes.MessageSystemAttributeValue{
+		DataType: aws.String("String"), StringValue: aws.String(trace)}
+	return dl.trace
 }
 
 // snsBase is the base of the URLs in envelopes: SNS's regional endpoint, or the fake's

@@ -5,8 +5,10 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"net/http"
+	"net/http/httptest"
 	"net/url"
 	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
@@ -101,4 +103,25 @@ func TestRecordedNextTokenIsPaddedBase64(t *testing.T) {
 	require.NoError(t, err)
 	assert.Len(t, next.Subscriptions, 1)
 	assert.Nil(t, next.NextToken)
+}
+
+// test_publish_sqs_from_sns_with_xray_propagation (rec 2023-08): a Publish with an
+// X-Amzn-Trace-Id header puts it on the queued message as its AWSTraceHeader.
+func TestRecordedXRayTraceHeaderReachesTheQueue(t *testing.T) {
+	s, topic, _ := setup(t, "t", nil, "q")
+	queue := "arn:aws:sqs:us-east-1:" + account + ":q"
+	_, err := s.Subscribe(context.Background(), &sns.SubscribeInput{TopicArn: aws.String(topic), Protocol: aws.String("sqs"), Endpoint: aws.String(queue)})
+	require.NoError(t, err)
+	h := s.Handler(s.SQS().Handler())
+	trace := "Root=1-3152b799-8954dae64eda91bc9a23a7e8;Parent=7fa8c0f79203be72;Sampled=1"
+	r := httptest.NewRequest(http.MethodPost, "http://localhost/", strings.NewReader("Action=Publish&Version=2010-03-31&TargetArn="+url.QueryEscape(topic)+
+		"&Message="+url.QueryEscape("X-Ray propagation test msg")))
+	r.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	r.Header.Set("X-Amzn-Trace-Id", trace)
+	w := httptest.NewRecorder()
+	h.ServeHTTP(w, r)
+	require.Equal(t, http.StatusOK, w.Code, w.Body.String())
+	got := receiveAll(t, s.SQS(), "q")
+	require.Len(t, got, 1)
+	assert.Equal(t, trace, got[0].Attributes["AWSTraceHeader"])
 }

@@ -326,6 +326,9 @@ func (s *Fake) serve(w http.ResponseWriter, r *http.Request, rt routed) {
 	}
 	note := &wireNote{door: sqsfake.DoorHTTP}
 	ctx := context.WithValue(r.Context(), requestIDKey{}, note)
+	if tr := r.Header.Get("X-Amzn-Trace-Id"); tr != "" {
+		ctx = context.WithValue(ctx, traceKey{}, tr)
+	}
 	region := s.sq.Region()
 	key, rg, _ := scopeOf(r)
 	if rg != "" {
