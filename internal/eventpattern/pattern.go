@@ -12,6 +12,7 @@ import (
 	"errors"
 	"math"
 	"net/netip"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -161,7 +162,7 @@ func Compile(text string, opts Options) (*Pattern, error) {
 	if p.root, err = compileObject(m, &opts); err != nil {
 		return nil, err
 	}
-	if opts.Limits && combinations(&p.root) > MaxCombinations {
+	if opts.Limits && combinations(&p.root, 1) > MaxCombinations {
 		return nil, fail("Filter policy is too complex")
 	}
 	return p, nil
@@ -195,7 +196,7 @@ func compileObject(m map[string]any, opts *Options) (object, error) {
 	for k := range m {
 		keys = append(keys, k)
 	}
-	sortStrings(keys)
+	slices.Sort(keys)
 	for _, k := range keys {
 		v := m[k]
 		if k == "$or" && opts.refuses(Or) {
@@ -254,13 +255,6 @@ func allObjects(list []any) bool {
 	return true
 }
 
-func sortStrings(s []string) {
-	for i := 1; i < len(s); i++ {
-		for j := i; j > 0 && s[j] < s[j-1]; j-- {
-			s[j], s[j-1] = s[j-1], s[j]
-		}
-	}
-}
 
 func toFloat(n json.Number) (float64, bool) {
 	f, err := strconv.ParseFloat(string(n), 64)
@@ -485,16 +479,21 @@ func compileAnythingBut(v any, opts *Options) (matcher, error) {
 	return m, nil
 }
 
-// combinations counts a policy's combinations: the product of its keys' alternatives, an
-// $or adding its branches' (SPEC-sns.md §8.3).
-func combinations(o *object) int {
+// combinations counts a policy's combinations, as SNS does (the filter policy constraints
+// guide; SPEC-sns.md §8.3): the product over its arrays of each one's length times its
+// nesting depth (a top-level key's array counts its length; one under a nested key twice
+// it), an $or adding its branches' counts. The guide's nested example counts 3×4 × 2×3 ×
+// 1×3 = 216, over 150 [AWS, test_sub_filter_policy_nested_property_constraints]; its $or
+// examples 4 × (6 + 4 × (4 + 4)) = 152 and 5 × 2×2 × (1×2 + 3×2) = 160 [AWS,
+// test_policy_complexity_with_or]. A product over 2^20 stops counting.
+func combinations(o *object, depth int) int {
 	n := 1
 	for i := range o.keys {
 		r := &o.keys[i]
 		if r.child != nil {
-			n *= combinations(r.child)
+			n *= combinations(r.child, depth+1)
 		} else {
-			n *= len(r.matchers)
+			n *= len(r.matchers) * depth
 		}
 		if n > 1<<20 {
 			return n
@@ -503,9 +502,15 @@ func combinations(o *object) int {
 	for _, branches := range o.ors {
 		sum := 0
 		for i := range branches {
-			sum += combinations(&branches[i])
+			sum += combinations(&branches[i], depth)
+			if sum > 1<<20 {
+				return sum
+			}
 		}
 		n *= sum
+		if n > 1<<20 {
+			return n
+		}
 	}
 	return n
 }
