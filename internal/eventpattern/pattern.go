@@ -255,7 +255,6 @@ func allObjects(list []any) bool {
 	return true
 }
 
-
 func toFloat(n json.Number) (float64, bool) {
 	f, err := strconv.ParseFloat(string(n), 64)
 	return f, err == nil && !math.IsInf(f, 0)

@@ -171,11 +171,11 @@ func TestCombinationsCountNestingDepth(t *testing.T) {
 		body   bool
 		ok     bool
 	}{
-		{`{"key_a":{"key_b":{"key_c":["1","2","3","4"]}},"key_d":{"key_e":["1","2","3"]},"key_f":["1","2","3"]}`, true, false}, // 216
-		{`{"source":["a","b","c","d"],"$or":[{"metricName":["1","2","3","4","5","6"]},{"metricType":["1","2","3","4"],"$or":[{"metricId":[1,2,3,4]},{"spaceId":[1,2,3,4]}]}]}`, false, false}, // 152
-		{`{"$or":[{"metricName":["a","b","c"]},{"namespace":["a","b"]}],"detail":{"scope":["a","b"],"$or":[{"source":["a"]},{"type":["a","b","c"]}]}}`, true, false},                    // 160
+		{`{"key_a":{"key_b":{"key_c":["1","2","3","4"]}},"key_d":{"key_e":["1","2","3"]},"key_f":["1","2","3"]}`, true, false},                                                                 // 216
+		{`{"source":["a","b","c","d"],"$or":[{"metricName":["1","2","3","4","5","6"]},{"metricType":["1","2","3","4"],"$or":[{"metricId":[1,2,3,4]},{"spaceId":[1,2,3,4]}]}]}`, false, false},  // 152
+		{`{"$or":[{"metricName":["a","b","c"]},{"namespace":["a","b"]}],"detail":{"scope":["a","b"],"$or":[{"source":["a"]},{"type":["a","b","c"]}]}}`, true, false},                           // 160
 		{`{"source":["a","b","c"],"$or":[{"metricName":["1","2","3","4","5","6"]},{"metricType":["1","2","3","4"],"$or":[{"metricId":[1,2,3,4]},{"spaceId":[1,2,3,4,5,6,7]}]}]}`, false, true}, // 150
-		{`{"a":{"b":["1","2","3","4","5"]},"c":["1","2","3","4","5"],"d":["1","2","3"]}`, true, true},                                                                                // 150
+		{`{"a":{"b":["1","2","3","4","5"]},"c":["1","2","3","4","5"],"d":["1","2","3"]}`, true, true},                                                                                          // 150
 	} {
 		_, err := CompileFilterPolicy(c.policy, c.body)
 		if c.ok {
