@@ -125,3 +125,39 @@ func TestRecordedXRayTraceHeaderReachesTheQueue(t *testing.T) {
 	require.Len(t, got, 1)
 	assert.Equal(t, trace, got[0].Attributes["AWSTraceHeader"])
 }
+
+// test_validate_set_sub_attributes (rec 2025-10): a RedrivePolicy or FilterPolicy that is not
+// JSON is refused in Jackson's words, with its location.
+func TestRecordedMalformedPoliciesAreRefusedInJacksonsWords(t *testing.T) {
+	ctx := context.Background()
+	s, topic, queue := setup(t, "t", nil, "q")
+	sub, err := s.Subscribe(ctx, &sns.SubscribeInput{TopicArn: aws.String(topic), Protocol: aws.String("sqs"), Endpoint: aws.String(queue)})
+	require.NoError(t, err)
+	const jackson = "Unexpected character ('i' (code 105)): was expecting double-quote to start field name\n at [Source: REDACTED (`StreamReadFeature.INCLUDE_SOURCE_IN_LOCATION` disabled); line: 1, column: 2]"
+	for _, name := range []string{"RedrivePolicy", "FilterPolicy"} {
+		_, err = s.SetSubscriptionAttributes(ctx, &sns.SetSubscriptionAttributesInput{SubscriptionArn: sub.SubscriptionArn,
+			AttributeName: aws.String(name), AttributeValue: aws.String("{invalidjson}")})
+		requireSNSError(t, err, "InvalidParameter", "Invalid parameter: "+name+": failed to parse JSON. "+jackson)
+	}
+	_, err = s.SetSubscriptionAttributes(ctx, &sns.SetSubscriptionAttributesInput{SubscriptionArn: sub.SubscriptionArn,
+		AttributeName: aws.String("RedrivePolicy"), AttributeValue: aws.String(`{"deadLetterTargetArn":"fake-arn"}`)})
+	requireSNSError(t, err, "InvalidParameter", "Invalid parameter: RedrivePolicy: deadLetterTargetArn is an invalid arn")
+	// test_subscribe_invalid_filter_policy (rec 2026-01).
+	_, err = s.Subscribe(ctx, &sns.SubscribeInput{TopicArn: aws.String(topic), Protocol: aws.String("email"), Endpoint: aws.String("test@example.com"),
+		Attributes: map[string]string{"FilterPolicy": "invalid-json"}})
+	requireSNSError(t, err, "InvalidParameter", "Invalid parameter: Attributes Reason: FilterPolicy: failed to parse JSON. Unrecognized token 'invalid': "+
+		"was expecting (JSON String, Number, Array, Object or token 'null', 'true' or 'false')\n at [Source: REDACTED (`StreamReadFeature.INCLUDE_SOURCE_IN_LOCATION` disabled); line: 1, column: 8]")
+	// test_sub_filter_policy_nested_property_constraints (rec 2024-05): a rule that is neither
+	// an object nor an array, and the guide's nested policy of 216 combinations.
+	_, err = s.SetSubscriptionAttributes(ctx, &sns.SetSubscriptionAttributesInput{SubscriptionArn: sub.SubscriptionArn,
+		AttributeName: aws.String("FilterPolicyScope"), AttributeValue: aws.String("MessageBody")})
+	require.NoError(t, err)
+	for policy, want := range map[string]string{
+		`{"key_a":{"key_b":{"key_c":["value_one","value_two","value_three","value_four"]}},"key_d":{"key_e":["value_one","value_two","value_three"]},"key_f":["value_one","value_two","value_three"]}`: "Invalid parameter: FilterPolicy: Filter policy is too complex",
+		`{"key_a":"value_one"}`: "Invalid parameter: FilterPolicy: \"key_a\" must be an object or an array\n at [Source: REDACTED (`StreamReadFeature.INCLUDE_SOURCE_IN_LOCATION` disabled); line: 1, column: 11]",
+	} {
+		_, err = s.SetSubscriptionAttributes(ctx, &sns.SetSubscriptionAttributesInput{SubscriptionArn: sub.SubscriptionArn,
+			AttributeName: aws.String("FilterPolicy"), AttributeValue: aws.String(policy)})
+		requireSNSError(t, err, "InvalidParameter", want)
+	}
+}

@@ -348,9 +348,13 @@ func (s *Fake) setSubscriptionAttribute(sub *subscription, name, v, prefix strin
 		var rp struct {
 			DeadLetterTargetArn *string `json:"deadLetterTargetArn"`
 		}
-		if err := json.Unmarshal([]byte(v), &rp); err != nil {
-			return errInvalidParameter(prefix + "RedrivePolicy: failed to parse JSON. " + err.Error())
+		// SNS reads it with Jackson: text that is not JSON is refused in Jackson's words
+		// [AWS rec 2025-10, test_validate_set_sub_attributes]; JSON that is no object names
+		// no deadLetterTargetArn (INF).
+		if msg := eventpattern.JSONError(v); msg != "" {
+			return errInvalidParameter(prefix + "RedrivePolicy: failed to parse JSON. " + echo(msg))
 		}
+		_ = json.Unmarshal([]byte(v), &rp)
 		dlq, ok := parseQueueARN(aws.ToString(rp.DeadLetterTargetArn))
 		if !ok {
 			return errInvalidParameter(prefix + "RedrivePolicy: deadLetterTargetArn is an invalid arn")
