@@ -613,3 +613,109 @@ func TestAFanOutHoldsUpNoOtherCall(t *testing.T) {
 	got := receiveAll(t, f, "q")
 	require.Len(t, got, 1)
 }
+
+// The quotas of subscriptions and filter policies AWS documents: 100 subscriptions a FIFO
+// topic; 200 filter policies a topic and 10,000 an account, attached by Subscribe or
+// SetSubscriptionAttributes (a subscription without one is still made).
+func TestSubscriptionAndFilterPolicyQuotas(t *testing.T) {
+	ctx := context.Background()
+	s := snsfake.New(sqsfake.New())
+	fifo, err := s.CreateTopic(ctx, &sns.CreateTopicInput{Name: aws.String("f.fifo"), Attributes: map[string]string{"FifoTopic": "true"}})
+	require.NoError(t, err)
+	subscribe := func(topic *string, i int, attrs map[string]string) error {
+		_, err := s.Subscribe(ctx, &sns.SubscribeInput{TopicArn: topic, Protocol: aws.String("sqs"),
+			Endpoint: aws.String("arn:aws:sqs:us-east-1:123456789012:q" + strconv.Itoa(i) + ".fifo"), Attributes: attrs})
+		return err
+	}
+	for i := range 100 {
+		require.NoError(t, subscribe(fifo.TopicArn, i, nil))
+	}
+	requireSNSError(t, subscribe(fifo.TopicArn, 100, nil), "SubscriptionLimitExceeded", "Subscription limit exceeded")
+	require.NoError(t, subscribe(fifo.TopicArn, 0, nil), "an existing subscription is answered again")
+
+	policy := map[string]string{"FilterPolicy": `{"k":["v"]}`}
+	var topics []*string
+	for i := range 51 {
+		tp, err := s.CreateTopic(ctx, &sns.CreateTopicInput{Name: aws.String("t" + strconv.Itoa(i))})
+		require.NoError(t, err)
+		topics = append(topics, tp.TopicArn)
+	}
+	sub := func(topic *string, i int, attrs map[string]string) (*sns.SubscribeOutput, error) {
+		return s.Subscribe(ctx, &sns.SubscribeInput{TopicArn: topic, Protocol: aws.String("sqs"),
+			Endpoint: aws.String("arn:aws:sqs:us-east-1:123456789012:q" + strconv.Itoa(i)), Attributes: attrs})
+	}
+	for i := range 200 {
+		_, err := sub(topics[0], i, policy)
+		require.NoError(t, err)
+	}
+	_, err = sub(topics[0], 200, policy)
+	requireSNSError(t, err, "FilterPolicyLimitExceeded", "Filter policy limit exceeded")
+	plain, err := sub(topics[0], 200, nil)
+	require.NoError(t, err, "a subscription without a filter policy is made")
+	_, err = s.SetSubscriptionAttributes(ctx, &sns.SetSubscriptionAttributesInput{SubscriptionArn: plain.SubscriptionArn,
+		AttributeName: aws.String("FilterPolicy"), AttributeValue: aws.String(`{"k":["v"]}`)})
+	requireSNSError(t, err, "FilterPolicyLimitExceeded", "Filter policy limit exceeded")
+	info, _ := s.Topic(*topics[0])
+	_, err = s.Unsubscribe(ctx, &sns.UnsubscribeInput{SubscriptionArn: aws.String(info.Subscriptions[0].Arn)})
+	require.NoError(t, err)
+	_, err = s.SetSubscriptionAttributes(ctx, &sns.SetSubscriptionAttributesInput{SubscriptionArn: plain.SubscriptionArn,
+		AttributeName: aws.String("FilterPolicy"), AttributeValue: aws.String(`{"k":["v"]}`)})
+	require.NoError(t, err, "an unsubscribed policy frees its place")
+
+	for k := 1; k < 50; k++ {
+		for i := range 200 {
+			_, err := sub(topics[k], i, policy)
+			require.NoError(t, err)
+		}
+	}
+	_, err = sub(topics[50], 0, policy)
+	requireSNSError(t, err, "FilterPolicyLimitExceeded", "Filter policy limit exceeded")
+	other := snsfake.ActAs(sqsfake.Identity{AccountID: "210987654321"})
+	tp, err := s.CreateTopic(ctx, &sns.CreateTopicInput{Name: aws.String("t50")}, other)
+	require.NoError(t, err)
+	_, err = s.Subscribe(ctx, &sns.SubscribeInput{TopicArn: tp.TopicArn, Protocol: aws.String("sqs"),
+		Endpoint: aws.String("arn:aws:sqs:us-east-1:210987654321:q"), Attributes: policy}, other)
+	require.NoError(t, err, "another account has its own 10,000")
+}
+
+// Item 9: a 1.5 MB DisplayName, Policy, DeliveryPolicy or KmsMasterKeyId was accepted. Topic
+// attributes have AWS's bounds (a topic Policy 30 KiB), subscription attributes likewise.
+func TestTopicAttributesAreBounded(t *testing.T) {
+	ctx := context.Background()
+	s, topic, queue := setup(t, "t", nil, "q")
+	big := strings.Repeat("x", 1_500_000)
+	bigJSON := `{"http":{"defaultHealthyRetryPolicy":{"numRetries":3}},"pad":"` + big + `"}`
+	bigPolicy := `{"Statement":[{"Sid":"` + big + `","Effect":"Allow","Principal":"*","Action":"SNS:Publish","Resource":"` + topic + `"}]}`
+	for name, v := range map[string]string{"DisplayName": big, "Policy": bigPolicy, "DeliveryPolicy": bigJSON, "KmsMasterKeyId": big,
+		"HTTPSuccessFeedbackRoleArn": "arn:aws:iam::123456789012:role/" + big} {
+		_, err := s.SetTopicAttributes(ctx, &sns.SetTopicAttributesInput{TopicArn: aws.String(topic), AttributeName: aws.String(name), AttributeValue: aws.String(v)})
+		var api interface{ ErrorMessage() string }
+		require.ErrorAs(t, err, &api, name)
+		assert.True(t, strings.HasPrefix(api.ErrorMessage(), "Invalid parameter: "+name+": Invalid value [xxx") ||
+			strings.HasPrefix(api.ErrorMessage(), "Invalid parameter: "+name+": Invalid value [{") ||
+			strings.HasPrefix(api.ErrorMessage(), "Invalid parameter: "+name+": Invalid value [arn"), "%s: %.80s", name, api.ErrorMessage())
+		assert.Less(t, len(api.ErrorMessage()), 4<<10, "the refusal quotes the value cut short")
+		_, err = s.CreateTopic(ctx, &sns.CreateTopicInput{Name: aws.String("other"), Attributes: map[string]string{name: v}})
+		require.Error(t, err, name)
+	}
+	display := strings.Repeat("é", 100)
+	_, err := s.SetTopicAttributes(ctx, &sns.SetTopicAttributesInput{TopicArn: aws.String(topic), AttributeName: aws.String("DisplayName"), AttributeValue: aws.String(display)})
+	require.NoError(t, err, "100 characters")
+	atLimit := `{"Statement":[{"Sid":"` + strings.Repeat("s", 30<<10) + `","Effect":"Allow","Principal":"*","Action":"SNS:Publish","Resource":"` + topic + `"}]}`
+	atLimit = strings.Replace(atLimit, strings.Repeat("s", len(atLimit)-30<<10), "", 1)
+	require.Len(t, atLimit, 30<<10)
+	_, err = s.SetTopicAttributes(ctx, &sns.SetTopicAttributesInput{TopicArn: aws.String(topic), AttributeName: aws.String("Policy"), AttributeValue: aws.String(atLimit)})
+	require.NoError(t, err, "a 30 KiB policy")
+
+	sub, err := s.Subscribe(ctx, &sns.SubscribeInput{TopicArn: aws.String(topic), Protocol: aws.String("sqs"), Endpoint: aws.String(queue)})
+	require.NoError(t, err)
+	_, err = s.SetSubscriptionAttributes(ctx, &sns.SetSubscriptionAttributesInput{SubscriptionArn: sub.SubscriptionArn, AttributeName: aws.String("RedrivePolicy"),
+		AttributeValue: aws.String(`{"deadLetterTargetArn":"` + queue + `","pad":"` + big + `"}`)})
+	require.Error(t, err)
+	kept := memtest.Retained(func() {
+		for range 20 {
+			_, _ = s.SetTopicAttributes(ctx, &sns.SetTopicAttributesInput{TopicArn: aws.String(topic), AttributeName: aws.String("DisplayName"), AttributeValue: aws.String(big + "y")})
+		}
+	}, s)
+	assert.Less(t, kept, int64(1<<20), "20 refused 1.5 MB attributes")
+}

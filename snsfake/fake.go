@@ -28,6 +28,7 @@ type Fake struct {
 	topics    map[string]*topic        // by ARN
 	counts    map[topicKind]int        // topics per account and kind, for the quotas
 	subs      map[string]*subscription // by ARN
+	filters   map[string]int           // subscriptions with a filter policy, by subscriber's account
 	tokens    map[uint64]*subscription // subscriptions by their token's number (tokens.go)
 	tokenKey  [32]byte                 // the key of this epoch's tokens (tokens.go)
 	nextMsg   uint64
@@ -95,6 +96,7 @@ func (s *Fake) clear() {
 	s.topics = make(map[string]*topic)
 	s.counts = make(map[topicKind]int)
 	s.subs = make(map[string]*subscription)
+	s.filters = make(map[string]int)
 	s.tokens = make(map[uint64]*subscription)
 	s.tokenKey = companion.ServiceKey(s.sq, tokenPurpose)
 	s.nextMsg, s.nextSub, s.nextToken, s.nextSeq = 0, 0, 0, 0
