@@ -544,7 +544,7 @@ func TestLeakReportNamesOnlyWhatLeaked(t *testing.T) {
 func TestNewForTestPassesWhenNothingLeaks(t *testing.T) {
 	rec := &recordingT{}
 	f := NewForTest(rec, WithRegion("eu-west-1"))
-	assert.Equal(t, "eu-west-1", f.Region(), "options apply")
+	assert.Equal(t, "eu-west-1", f.region, "options apply")
 	ctx := context.Background()
 	q, err := f.CreateQueue(ctx, &sqs.CreateQueueInput{QueueName: aws.String("jobs")})
 	require.NoError(t, err)

@@ -480,3 +480,39 @@ func BenchmarkFairQueueReceive(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkExplore200Runs measures one Explore of 200 runs of a 20-message consume-and-delete
+// scenario (consumeAndDelete20: a queue, 20 sends, long-poll receives of up to 10 and a
+// delete of each, retrying what fails after a pause on the clock) at the default rates, with
+// a consumer that passes every run. The bar: under 0.5 s a sweep at -cpu 1.
+func BenchmarkExplore200Runs(b *testing.B) {
+	for b.Loop() {
+		Explore(b, consumeAndDelete20, Exploration{Runs: 200})
+	}
+}
+
+// BenchmarkExploreShrink measures shrinking sendAndDrain40's failing runs of 50
+// disturbances and more, of which one matters, and reports the replays each took. The bar:
+// under 50 replays.
+func BenchmarkExploreShrink(b *testing.B) {
+	e, problem := newExplorer(b, sendAndDrain40, []Exploration{{Chaos: sendAndDrainChaos}})
+	if problem != "" {
+		b.Fatal(problem)
+	}
+	var runs []*runResult
+	var seeds []uint64
+	for seed := uint64(0); len(runs) < 5; seed++ {
+		if r := e.run(seed, nil); r.failed() && len(r.fired) >= 50 {
+			runs, seeds = append(runs, r), append(seeds, seed)
+		}
+	}
+	replays, disturbances := 0, 0
+	for i := 0; b.Loop(); i++ {
+		r := runs[i%len(runs)]
+		e.shrink(seeds[i%len(runs)], r)
+		replays += e.replays
+		disturbances += len(r.fired)
+	}
+	b.ReportMetric(float64(replays)/float64(b.N), "replays/op")
+	b.ReportMetric(float64(disturbances)/float64(b.N), "disturbances/op")
+}

@@ -262,12 +262,6 @@ func (f *Fake) Calls(filters ...CallFilter) []Call {
 // WaitForCalls.
 func (f *Fake) CallCount() int { return int(f.requests.Load()) }
 
-// DefaultCallLimit is how many of the newest calls the call record keeps at least when no
-// WithCallLimit is given: every call of a test of ordinary size, while the record's memory
-// stays bounded (about 3 MB) and is reused, which keeps the record's cost per call low
-// (BenchmarkSendReceiveDeleteCycle: about 0.1 µs a call bounded, 0.25 µs unbounded).
-const DefaultCallLimit = 1 << 16
-
 // WithCallLimit bounds the call record (Calls), forgetting the oldest calls first, as
 // WithHistoryLimit bounds timelines: it keeps the newest n calls at least, and fewer than
 // n+8,192. CallCount, WaitForCalls and LastError never depend on it. The default is

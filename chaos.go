@@ -32,7 +32,9 @@ import (
 type Chaos struct {
 	Seed uint64
 	// DuplicateRate is the probability that a message a receive returns from a standard
-	// queue stays visible, so that a later receive returns it again while it is in flight.
+	// queue leaves a copy visible — on a server that missed the receive — so that a later
+	// receive returns it again, while the first still holds it or after it deleted it (the
+	// delete misses that copy too).
 	DuplicateRate float64
 	// ReorderRate is the probability that a receive from a standard queue takes the next
 	// visible message in send order before the first.
@@ -134,14 +136,28 @@ const (
 	numDistClasses
 )
 
+// distNames name the classes in replay lists.
+var distNames = [numDistClasses]string{"dup", "reorder", "redeliver", "sample", "lost", "throttle", "5xx", "entry", "late"}
+
 // distKey names one place a disturbance of a class can happen: a message's delivery (a is
 // the message, b its receive count), a reorder (the message taken first and its receive
-// count, the one passed over and its), a call (op and its number among its operation's
-// calls in a), a batch entry (b its position, from 1).
+// count, the one passed over and its), or a call or batch entry: op, what it is about (a and
+// b, its subject) and how many times a call of op was about that (c, from 1). A call's subject
+// is the message its receipt handle names (and that receive), the message a receive would
+// take first, or a hash of the body a send sends: a place that does not move when a replay
+// leaves out a disturbance that came before it, as a count of calls would.
 type distKey struct {
 	class      distClass
 	op         uint8
 	a, b, c, d uint32
+}
+
+// subject is what a call or batch entry of op is about (distKey), with entry set for an
+// entry's.
+type subject struct {
+	op    uint8
+	entry bool
+	a, b  uint32
 }
 
 // disturber decides where disturbances happen, for WithChaos and for an Explore run. A
@@ -158,6 +174,7 @@ type disturber struct {
 	record func(distKey, func() string)
 
 	calls     [len(operationNames)]uint32 // the message calls so far, by operation
+	attempts  map[subject]uint32          // the calls so far about each subject
 	throttled map[string]int64            // the end of each queue's throttling, by the URL the calls name
 }
 
@@ -175,10 +192,31 @@ func newDisturber(seed uint64, rates [numDistClasses]float64) *disturber {
 	return d
 }
 
+// replaying makes d fire exactly the keys of list.
+func (d *disturber) replaying(list []distKey) {
+	d.replay = make(map[distKey]bool, len(list))
+	d.on = [numDistClasses]bool{}
+	for _, k := range list {
+		d.replay[k] = true
+		d.on[k.class] = true
+	}
+}
+
 // reset starts the counts again, as in a new fake (Reset).
 func (d *disturber) reset() {
 	d.calls = [len(operationNames)]uint32{}
+	clear(d.attempts)
 	clear(d.throttled)
+}
+
+// attempt counts a call (or entry) about s and returns the key of its disturbances (class
+// left to set): this is the n-th about s.
+func (d *disturber) attempt(s subject) distKey {
+	if d.attempts == nil {
+		d.attempts = make(map[subject]uint32)
+	}
+	d.attempts[s]++
+	return distKey{op: s.op, a: s.a, b: s.b, c: d.attempts[s]}
 }
 
 // hash mixes the seed, salt and k.
@@ -235,7 +273,7 @@ func (f *Fake) chaosDuplicate(m *message, id callID) bool {
 		return false
 	}
 	return d.fires(distKey{class: distDuplicate, a: uint32(m.idNum), b: m.receiveCount}, func() string {
-		return fmt.Sprintf("duplicate delivery of %s by %s: it stayed visible while in flight", msgName(m), callName(id))
+		return fmt.Sprintf("duplicate delivery of %s by %s: a copy stayed visible, for a later receive", msgName(m), callName(id))
 	})
 }
 
@@ -261,14 +299,16 @@ func (f *Fake) chaosRedeliver(m *message, id callID) bool {
 	})
 }
 
-// chaosSample returns how many messages the short poll id may return at most, or -1 when it
-// is not sampled. Called with f.mu held, for a short poll of a queue with messages to take.
-func (f *Fake) chaosSample(id callID, max int) (limit int, k distKey) {
+// chaosSample returns how many messages the short poll id of q may return at most, or -1
+// when it is not sampled. Called with f.mu held, for a short poll of a queue with messages to
+// take.
+func (f *Fake) chaosSample(q *queue, id callID, max int) (limit int, k distKey) {
 	d := f.dist
 	if d == nil || !d.on[distShortPoll] {
 		return -1, k
 	}
-	k = distKey{class: distShortPoll, op: id.op, a: id.ord}
+	k = d.attempt(receiveSubject(q, id.op))
+	k.class = distShortPoll
 	if !d.fires(k, nil) {
 		return -1, k
 	}
@@ -317,13 +357,13 @@ func (f *Fake) chaosFault(c *call, params any) *takenFault {
 	id := c.id
 	url := queueURLOf(params)
 	now := f.now()
+	k := d.attempt(f.callSubject(c, params))
 	if until, ok := d.throttled[url]; ok {
 		if now < until {
 			return &takenFault{Fault: Fault{Err: ErrThrottled}, chaos: true}
 		}
 		delete(d.throttled, url)
 	}
-	k := distKey{op: id.op, a: id.ord}
 	k.class = distThrottle
 	var stretch time.Duration
 	if d.on[distThrottle] {
@@ -350,7 +390,11 @@ func (f *Fake) chaosFault(c *call, params any) *takenFault {
 	}
 	k.class = distLost
 	if d.fires(k, func() string {
-		return fmt.Sprintf("lost response to %s%s: it took effect; the caller got a timeout", callName(id), f.callDetail(params))
+		effect := "it took effect"
+		if _, ok := params.(*sqs.ReceiveMessageInput); ok {
+			effect = "it took effect (what it received stays in flight, unseen, until its visibility timeout ends)"
+		}
+		return fmt.Sprintf("lost response to %s%s: %s; the caller got a timeout", callName(id), f.callDetail(params), effect)
 	}) {
 		return &takenFault{Fault: Fault{LoseResponse: true}, chaos: true}
 	}
@@ -372,7 +416,8 @@ func (f *Fake) chaosFault(c *call, params any) *takenFault {
 		if eid == nil {
 			continue
 		}
-		k := distKey{class: distFailedEntry, op: id.op, a: id.ord, b: uint32(i + 1)}
+		k := d.attempt(f.entrySubject(id.op, params, i))
+		k.class = distFailedEntry
 		if d.fires(k, func() string {
 			return fmt.Sprintf("entry %q of %s%s failed with InternalError, without effect", *eid, callName(id), f.entryDetail(params, i))
 		}) {
@@ -386,6 +431,86 @@ func (f *Fake) chaosFault(c *call, params any) *takenFault {
 		return nil
 	}
 	return &takenFault{Fault: Fault{FailEntries: func(id string) bool { return failing[id] }}, failing: failing, chaos: true}
+}
+
+// callSubject returns what a message call is about (distKey). Called with f.mu held.
+func (f *Fake) callSubject(c *call, params any) subject {
+	switch in := params.(type) {
+	case *sqs.SendMessageInput:
+		return subject{op: c.id.op, a: bodyHash(in.MessageBody)}
+	case *sqs.SendMessageBatchInput:
+		return f.entrySubject(c.id.op, params, 0).whole(len(in.Entries))
+	case *sqs.ReceiveMessageInput:
+		q, err := f.queueFor(c.who, aws.ToString(in.QueueUrl), "ReceiveMessage")
+		if err != nil {
+			return subject{op: c.id.op}
+		}
+		return receiveSubject(q, c.id.op)
+	case *sqs.DeleteMessageInput:
+		return f.handleSubject(c.id.op, in.ReceiptHandle)
+	case *sqs.ChangeMessageVisibilityInput:
+		return f.handleSubject(c.id.op, in.ReceiptHandle)
+	case *sqs.DeleteMessageBatchInput, *sqs.ChangeMessageVisibilityBatchInput:
+		return f.entrySubject(c.id.op, params, 0).whole(len(batchEntryIDs(params)))
+	}
+	return subject{op: c.id.op}
+}
+
+// whole turns the subject of a batch's first entry into the batch's.
+func (s subject) whole(entries int) subject {
+	s.entry = false
+	s.b ^= uint32(entries) << 24
+	return s
+}
+
+// entrySubject returns what entry i of a batch call of op is about. Called with f.mu held.
+func (f *Fake) entrySubject(op uint8, params any, i int) subject {
+	var s subject
+	switch in := params.(type) {
+	case *sqs.SendMessageBatchInput:
+		if i < len(in.Entries) {
+			s = subject{op: op, a: bodyHash(in.Entries[i].MessageBody)}
+		}
+	case *sqs.DeleteMessageBatchInput:
+		if i < len(in.Entries) {
+			s = f.handleSubject(op, in.Entries[i].ReceiptHandle)
+		}
+	case *sqs.ChangeMessageVisibilityBatchInput:
+		if i < len(in.Entries) {
+			s = f.handleSubject(op, in.Entries[i].ReceiptHandle)
+		}
+	}
+	s.op, s.entry = op, true
+	return s
+}
+
+// handleSubject returns the subject of a call of op that names a receipt handle: its
+// message and receive.
+func (f *Fake) handleSubject(op uint8, handle *string) subject {
+	if handle != nil {
+		if r, err := f.readReceipt(*handle); err == nil {
+			return subject{op: op, a: uint32(r.msg), b: r.receive}
+		}
+	}
+	return subject{op: op}
+}
+
+// receiveSubject returns the subject of a receive of q: the message it would take first, and
+// that message's receive count.
+func receiveSubject(q *queue, op uint8) subject {
+	if m := q.oldestAvailable(); m != nil {
+		return subject{op: op, a: uint32(m.idNum), b: m.receiveCount}
+	}
+	return subject{op: op}
+}
+
+// bodyHash is FNV-1a of a body.
+func bodyHash(body *string) uint32 {
+	h := uint32(2166136261)
+	for _, c := range []byte(aws.ToString(body)) {
+		h = (h ^ uint32(c)) * 16777619
+	}
+	return h
 }
 
 // queueURLOf returns the QueueUrl a message call names.

@@ -94,21 +94,31 @@ func TestChaosDuplicatesAtTheConfiguredRate(t *testing.T) {
 	}
 }
 
-// A duplicate delivery is a second receive of a message another consumer still holds: it has
-// a new receipt handle and a higher receive count, and either handle deletes it (standard
-// queue).
-func TestChaosDuplicateDeliveryLooksLikeARedelivery(t *testing.T) {
-	e := newErgo(t, WithChaos(Chaos{Seed: 1, DuplicateRate: 1}))
-	url := e.queue("jobs", nil)
-	id := e.send(url, "a")
-	first := e.receiveOne(url, 0)
-	AssertNotInFlight(t, e.f, "jobs", id, "chaos left it visible")
-	second := e.receiveOne(url, 0)
-	assert.Equal(t, id, *second.MessageId)
-	assert.NotEqual(t, *first.ReceiptHandle, *second.ReceiptHandle)
-	AssertReceiveCount(t, e.f, "jobs", id, 2)
-	e.delete(url, *first.ReceiptHandle)
-	AssertDeleted(t, e.f, id)
+// A duplicate delivery leaves a copy of the message visible: a later receive returns it
+// again, with a new receipt handle and a higher receive count, whether the first receiver
+// still holds it or has deleted it — the delete misses the copy too. Once a receive has taken
+// the copy, a delete with either handle deletes the message (standard queue).
+func TestChaosDuplicateDeliveryLeavesACopyADeleteMisses(t *testing.T) {
+	for _, deleteFirst := range []bool{false, true} {
+		t.Run(fmt.Sprint("deleted before the copy is received: ", deleteFirst), func(t *testing.T) {
+			e := newErgo(t, WithChaos(Chaos{Seed: 1}))
+			e.f.dist.replaying([]distKey{{class: distDuplicate, a: 1, b: 1}}) // m-1's first delivery only
+			url := e.queue("jobs", nil)
+			id := e.send(url, "a")
+			first := e.receiveOne(url, 0)
+			AssertNotInFlight(t, e.f, "jobs", id, "chaos left a copy visible")
+			if deleteFirst {
+				e.delete(url, *first.ReceiptHandle) // succeeds, and misses the copy
+				assert.True(t, e.f.Timeline(id).Has(EventDeleteMissed))
+			}
+			second := e.receiveOne(url, 0)
+			assert.Equal(t, id, *second.MessageId)
+			assert.NotEqual(t, *first.ReceiptHandle, *second.ReceiptHandle)
+			AssertReceiveCount(t, e.f, "jobs", id, 2)
+			e.delete(url, *first.ReceiptHandle)
+			AssertDeleted(t, e.f, id)
+		})
+	}
 }
 
 func TestChaosReordersDeliveries(t *testing.T) {

@@ -23,11 +23,6 @@ import (
 // endpoints do. Its actions go through the SQS API (send, purge, move tasks) and the
 // control endpoints (advance, reset), so they fail as those do.
 
-// ConsolePath is the path of the console's page on Handler and on the server
-// (cmd/sqsfake): open http://127.0.0.1:9324/_sqsfake/console/ in a browser. Its JSON
-// endpoints are under ConsolePath + "api/".
-const ConsolePath = "/_sqsfake/console/"
-
 //go:embed console
 var consoleFiles embed.FS
 

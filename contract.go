@@ -39,6 +39,8 @@ func (contract) WithEpoch(n uint64) Option                   { return withEpoch(
 func (contract) Seed(f *Fake) uint64                         { return f.seed }
 func (contract) ServiceKey(f *Fake, purpose string) [32]byte { return f.serviceKey(purpose) }
 func (contract) Partition(f *Fake) string                    { return f.partition }
+func (contract) AccountID(f *Fake) string                    { return f.account }
+func (contract) Region(f *Fake) string                       { return f.region }
 func (contract) Endpoint(f *Fake) string                     { return f.endpoint }
 
 func (contract) NextVisible(f *Fake, ref string) (at time.Time, visible int, err error) {

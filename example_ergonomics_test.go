@@ -84,7 +84,7 @@ func ExampleWithChaos() {
 	}
 	fmt.Println("charges:", charges, "duplicates ignored:", duplicates)
 	// Output:
-	// charges: 20 duplicates ignored: 7
+	// charges: 20 duplicates ignored: 11
 }
 
 // Inspection: snapshots of queues and messages, and a message's timeline as text.

@@ -33,6 +33,8 @@
 //   - Faults: [Fake.InjectFault] makes calls fail, lose their responses or answer late;
 //     [WithChaos] makes every disturbance SQS permits happen at rates from a seed:
 //     duplicates, reordering, short polls that return fewer, lost answers, throttling, ….
+//   - Exploration: [Explore] runs a scenario under many seeds of those disturbances and
+//     reports the smallest list that breaks it, in words, with a replay line.
 //   - The call record: [Fake.Calls], [Fake.CallCount] and [Fake.LastError], every call
 //     through every door.
 //   - Other doors: [Fake.Client] (a real *sqs.Client answered in memory), [Fake.Handler]
@@ -81,6 +83,11 @@ const (
 	// DefaultPurgeCooldown is how long after a PurgeQueue another PurgeQueue of the same
 	// queue fails with PurgeQueueInProgress, as on SQS (SPEC.md §5.7).
 	DefaultPurgeCooldown = 60 * time.Second
+	// DefaultCallLimit is how many of the newest calls the call record keeps at least when
+	// no WithCallLimit is given: every call of a test of ordinary size, while the record's
+	// memory stays bounded (about 3 MB) and is reused, which keeps the record's cost per call
+	// low (BenchmarkSendReceiveDeleteCycle: about 0.1 µs a call bounded, 0.25 µs unbounded).
+	DefaultCallLimit = 1 << 16
 )
 
 // Fake is an in-memory SQS. Its methods are those of *sqs.Client, with the same signatures
@@ -151,6 +158,7 @@ type Fake struct {
 	lastErr    atomic.Pointer[error]
 	chaos      *Chaos     // WithChaos, as given
 	dist       *disturber // decides where chaos disturbs: WithChaos, or an Explore run
+	watch      *parkWatch // an Explore run's: told when a call waits on the clock
 
 	resetMu    sync.Mutex  // guards resetHooks
 	resetHooks []resetHook // companion.OnReset
@@ -313,12 +321,6 @@ func (f *Fake) Now() time.Time {
 	return f.clk.Now()
 }
 
-// Region returns the region the fake's queue URLs and ARNs name.
-func (f *Fake) Region() string { return f.region }
-
-// AccountID returns the account the fake's queue URLs and ARNs name.
-func (f *Fake) AccountID() string { return f.account }
-
 func (f *Fake) now() int64 {
 	if f.vclk != nil {
 		return f.vclk.unixNano()
@@ -352,6 +354,9 @@ type call struct {
 func (f *Fake) begin(ctx context.Context, op string, params any, optFns []func(*sqs.Options)) (call, error) {
 	if f.mock != nil && f.cu.nHooks.Load() > 0 {
 		f.follow(ctx, true) // a benbjohnson mock's own moves: catch up first (catchup.go)
+	}
+	if w := f.watch; w != nil {
+		w.called(f.now()) // ends a body that spins
 	}
 	c := call{f: f, op: op, door: DoorMethods}
 	var who identity

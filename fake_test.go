@@ -301,3 +301,15 @@ func TestErrorsMatchTheirTypedFormThroughErrorsAs(t *testing.T) {
 	require.True(t, errors.As(err, &qdne))
 	assert.Equal(t, "AWS.SimpleQueueService.NonExistentQueue", qdne.ErrorCode())
 }
+
+// TestFakeKeepsATestAuthorsMethodSet pins issue 31's bound on what a test author reads in
+// go doc: Fake's methods are the 23 of *sqs.Client, Options, and the test aids, at most 50 in
+// all. A method only a companion needs belongs in package companion instead.
+func TestFakeKeepsATestAuthorsMethodSet(t *testing.T) {
+	n := reflect.TypeFor[*Fake]().NumMethod()
+	assert.LessOrEqual(t, n, 50, "Fake has %d exported methods; what only companions call goes in package companion", n)
+	for _, name := range []string{"BeginServiceCall", "OnMove", "OnReset", "CatchUp", "JoinStep", "Epoch", "Seed", "Partition", "AccountID", "Region", "QueuePage", "NextVisible", "VerifyRequest"} {
+		_, ok := reflect.TypeFor[*Fake]().MethodByName(name)
+		assert.False(t, ok, "Fake.%s is the companions' (package companion)", name)
+	}
+}

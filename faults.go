@@ -361,6 +361,9 @@ func (f *Fake) waitClock(ctx context.Context, d time.Duration) error {
 	}()
 	timer, cancel := f.clk.WithDeadline(context.Background(), deadline)
 	defer cancel()
+	if w := f.watch; w != nil {
+		w.parking(func() bool { return done(timer.Done()) || done(ctx.Done()) || done(release) })
+	}
 	select {
 	case <-timer.Done():
 		return nil

@@ -21,18 +21,20 @@ import (
 // queue has that name, it returns an error that wraps ErrNoQueue and names the queues the
 // fake has, so that a typo is never read as an empty queue.
 
-// ErrNoQueue is wrapped by the error of an inspection method given a queue that does not
-// exist: Queue, Message, InFlight, DeadLettersFrom, DeadLettersIn, Tenants, NoisyPeriods
-// (and package companion's Page and NextVisible). The error's text names the queue and lists
-// the queues the fake has, such as "sqsfake: queue orderz does not exist; the fake has
-// orders, orders-dlq".
-var ErrNoQueue = errors.New("sqsfake: no such queue")
-
-// ErrNoMessage is wrapped by the error of Message when the queue exists but does not hold
-// the message. The error's text says where the message is, or how it left, such as
-// "sqsfake: queue orders does not hold message …: it is in queue orders-dlq, visible, received
-// 3 times".
-var ErrNoMessage = errors.New("sqsfake: the queue does not hold the message")
+// The errors the inspections wrap; test with errors.Is.
+var (
+	// ErrNoQueue is wrapped by the error of an inspection method given a queue that does not
+	// exist: Queue, Message, InFlight, DeadLettersFrom, DeadLettersIn, Tenants, NoisyPeriods
+	// (and package companion's Page and NextVisible). The error's text names the queue and
+	// lists the queues the fake has, such as "sqsfake: queue orderz does not exist; the fake
+	// has orders, orders-dlq".
+	ErrNoQueue = errors.New("sqsfake: no such queue")
+	// ErrNoMessage is wrapped by the error of Message when the queue exists but does not hold
+	// the message. The error's text says where the message is, or how it left, such as
+	// "sqsfake: queue orders does not hold message …: it is in queue orders-dlq, visible,
+	// received 3 times".
+	ErrNoMessage = errors.New("sqsfake: the queue does not hold the message")
+)
 
 // inspectError is the error of an inspection method: its text, and the sentinel it wraps.
 type inspectError struct {

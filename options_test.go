@@ -103,10 +103,10 @@ func TestEveryOptionTakesAGoodValue(t *testing.T) {
 		got  func(f *Fake) any // what the fake took
 		want any
 	}{
-		{"region", WithRegion("eu-west-1"), func(f *Fake) any { return f.Region() }, "eu-west-1"},
-		{"GovCloud region", WithRegion("us-gov-west-1"), func(f *Fake) any { return f.Region() }, "us-gov-west-1"},
-		{"European sovereign region", WithRegion("eusc-de-east-1"), func(f *Fake) any { return f.Region() }, "eusc-de-east-1"},
-		{"account", WithAccountID("000000000000"), func(f *Fake) any { return f.AccountID() }, "000000000000"},
+		{"region", WithRegion("eu-west-1"), func(f *Fake) any { return f.region }, "eu-west-1"},
+		{"GovCloud region", WithRegion("us-gov-west-1"), func(f *Fake) any { return f.region }, "us-gov-west-1"},
+		{"European sovereign region", WithRegion("eusc-de-east-1"), func(f *Fake) any { return f.region }, "eusc-de-east-1"},
+		{"account", WithAccountID("000000000000"), func(f *Fake) any { return f.account }, "000000000000"},
 		{"endpoint", WithEndpoint("http://127.0.0.1:9324"), func(f *Fake) any { return f.endpoint }, "http://127.0.0.1:9324"},
 		{"endpoint with a slash", WithEndpoint("https://sqs.test/"), func(f *Fake) any { return f.endpoint }, "https://sqs.test"},
 		{"endpoint with a path", WithEndpoint("http://localhost:4566/sqs"), func(f *Fake) any { return f.endpoint }, "http://localhost:4566/sqs"},

@@ -153,6 +153,9 @@ func (f *Fake) longPoll(ctx context.Context, q *queue, p *receiveParams, now int
 		f.mu.Unlock()
 
 		timer, cancel := f.clk.WithDeadline(context.Background(), time.Unix(0, wake))
+		if w := f.watch; w != nil {
+			w.parking(func() bool { return done(kick) || done(timer.Done()) || done(ctx.Done()) })
+		}
 		select {
 		case <-kick:
 		case <-timer.Done():

@@ -23,6 +23,7 @@ type message struct {
 	receiveCount uint32
 	hidx, ridx   int32
 	pending      bool // delayed or in flight (in the pending heap)
+	dupCopy      bool // chaos left a copy visible that a delete misses until a receive takes it
 }
 
 // messageExt holds what only some messages have.

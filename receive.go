@@ -184,13 +184,16 @@ func (f *Fake) receiveStandard(got []*message, q *queue, p *receiveParams, now i
 			continue
 		}
 		f.handOut(q, m, p, now)
+		m.dupCopy = false // this receive took the copy a duplicate left, if any
 		if p.visibility > 0 && f.chaosDuplicate(m, p.call) {
 			f.noteChaos(p.call)
-			// At-least-once: the message stays visible, so a later receive returns it
-			// again while this one still holds it.
+			// At-least-once: a copy on a server that missed this receive stays visible, so
+			// a later receive returns it again, even once this one has deleted the message:
+			// the delete misses that copy too (deleteOne).
 			q.pending.remove(m)
 			q.leavePending(m, now)
 			m.at = now
+			m.dupCopy = true
 		}
 		q.recordReceive(m, now, p.call.by)
 		if !m.pending {
@@ -459,7 +462,7 @@ func (f *Fake) receiveMessage(ctx context.Context, a *actor, in *sqs.ReceiveMess
 	if sample := -1; p.wait == 0 && f.dist != nil && q.receivable() && (q.fifo != nil || q.inFlight < f.inFlightLimit) {
 		// A short poll asks a sample of SQS's servers (chaos): it may return fewer, or none.
 		var k distKey
-		if sample, k = f.chaosSample(id, p.max); sample >= 0 {
+		if sample, k = f.chaosSample(q, id, p.max); sample >= 0 {
 			p.max = sample
 		}
 		if sample != 0 {

@@ -35,8 +35,8 @@ func TestQueueURLsAndARNsNameTheFakesRegionAndAccount(t *testing.T) {
 		t.Run(tc.desc, func(t *testing.T) {
 			ctx := context.Background()
 			f := New(tc.opts...)
-			assert.Equal(t, tc.region, f.Region())
-			assert.Equal(t, tc.account, f.AccountID())
+			assert.Equal(t, tc.region, f.region)
+			assert.Equal(t, tc.account, f.account)
 			assert.Equal(t, tc.region, f.Options().Region)
 
 			u := qlCreate(t, f, "jobs", nil)

@@ -48,6 +48,7 @@ type VirtualClock struct {
 	waiters waitList    // WaitForTimers calls waiting
 	compat  *clock.Mock // made on the first Timer, AfterFunc or Ticker; then it tells the time
 	hooks   clockHooks  // OnMove's functions
+	watch   *parkWatch  // an Explore run's, told when a Sleep starts
 
 	// nanos is now as Unix nanoseconds, stored with it under mu, for unixNano to read
 	// without the lock; state says whether it may (nanosKept) or the time is the mock's
@@ -288,7 +289,33 @@ func (c *VirtualClock) After(d time.Duration) <-chan time.Time {
 }
 
 // Sleep blocks until d has passed on the clock: until another goroutine moves it that far.
-func (c *VirtualClock) Sleep(d time.Duration) { <-c.After(d) }
+func (c *VirtualClock) Sleep(d time.Duration) {
+	if c.watch == nil {
+		<-c.After(d)
+		return
+	}
+	c.mu.Lock()
+	if d <= 0 {
+		c.mu.Unlock()
+		return
+	}
+	woke := make(chan struct{})
+	c.arm(&vtimer{at: c.nowLocked().Add(d), fire: func(time.Time) { close(woke) }})
+	c.mu.Unlock()
+	c.watch.parking(func() bool { return done(woke) })
+	<-woke
+}
+
+// nextTimer returns when the earliest timer armed on the clock is due.
+func (c *VirtualClock) nextTimer() (time.Time, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	t, ok := c.timers.top()
+	if !ok {
+		return time.Time{}, false
+	}
+	return t.at, true
+}
 
 // Tick returns a channel that receives the clock's time every d, for as long as the clock
 // exists; it holds one tick, and drops ticks nobody reads. A d of zero or less returns nil,

@@ -31,10 +31,17 @@ import (
 // the output as the SDK's own serializer does (jsonWriter), or the error in AWS's shape. The
 // query protocol (wire_query.go, wire_xml.go) goes through the same path.
 
-// MaxRequestBytes caps the body of a request to Handler; a larger body is refused with HTTP
-// 413 before it is decoded. Every valid request stays below it, even a batch whose 1 MiB of
-// message text a client's JSON encoder escapes into six bytes a character.
-const MaxRequestBytes = 8 << 20
+// What Handler serves, and the server (cmd/sqsfake) with it.
+const (
+	// MaxRequestBytes caps the body of a request to Handler; a larger body is refused with
+	// HTTP 413 before it is decoded. Every valid request stays below it, even a batch whose
+	// 1 MiB of message text a client's JSON encoder escapes into six bytes a character.
+	MaxRequestBytes = 8 << 20
+	// ConsolePath is the path of the console's page (console.go, docs/console.md): open
+	// http://127.0.0.1:9324/_sqsfake/console/ in a browser. Its JSON endpoints are under
+	// ConsolePath + "api/".
+	ConsolePath = "/_sqsfake/console/"
+)
 
 const (
 	jsonContentType = "application/x-amz-json-1.0"

@@ -39,8 +39,8 @@
 // # Reset, naming, and cheap inspections
 //
 // OnReset registers a function the fake's Reset runs after clearing its own state; Epoch
-// counts the resets (WithEpoch starts a replacement fake at a later one). Seed, Partition
-// and Endpoint, with f.AccountID and f.Region, let a companion make identifiers, ARNs and
+// counts the resets (WithEpoch starts a replacement fake at a later one). Seed, AccountID,
+// Region, Partition and Endpoint let a companion make identifiers, ARNs and
 // URLs as the fake makes them; ServiceKey keys the identifiers it authenticates (snsfake's
 // confirmation tokens) as the fake keys its receipt handles. NextVisible and Epoch are what a poller beside the fake reads
 // inside its steps without rendering a queue; Page, QueueNames and QueueARNs what a server or

@@ -25,6 +25,8 @@ type engine interface {
 	Seed(f *sqsfake.Fake) uint64
 	ServiceKey(f *sqsfake.Fake, purpose string) [32]byte
 	Partition(f *sqsfake.Fake) string
+	AccountID(f *sqsfake.Fake) string
+	Region(f *sqsfake.Fake) string
 	Endpoint(f *sqsfake.Fake) string
 
 	NextVisible(f *sqsfake.Fake, ref string) (at time.Time, visible int, err error)

@@ -38,7 +38,7 @@ func (b *bucket) put(ctx context.Context, key, body string) error {
 	if err == nil {
 		b.objects[key] = body
 		as := companion.WithService(ctx, companion.ServicePrincipal{
-			Service: "s3.amazonaws.com", SourceArn: "arn:" + companion.Partition(b.f) + ":s3:::" + b.name, SourceAccount: b.f.AccountID()})
+			Service: "s3.amazonaws.com", SourceArn: "arn:" + companion.Partition(b.f) + ":s3:::" + b.name, SourceAccount: companion.AccountID(b.f)})
 		// S3 notifies after the fact: a notification the queue refuses is lost, not the put's error.
 		b.f.SendMessage(as, &sqs.SendMessageInput{QueueUrl: &b.queueURL, MessageBody: aws.String(`{"key":"` + key + `"}`)})
 		err = call.Settle(ctx, nil) // LoseResponse and Latency act here

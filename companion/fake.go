@@ -36,8 +36,17 @@ func Seed(f *sqsfake.Fake) uint64 { return eng.Seed(f) }
 func ServiceKey(f *sqsfake.Fake, purpose string) [32]byte { return eng.ServiceKey(f, purpose) }
 
 // Partition is the partition of f's region ("aws", "aws-cn", "aws-us-gov", …), as ARNs name
-// it. f.AccountID and f.Region give the rest of an ARN.
+// it. AccountID and Region give the rest of an ARN.
 func Partition(f *sqsfake.Fake) string { return eng.Partition(f) }
+
+// AccountID returns the account f's queue URLs and ARNs name: sqsfake.DefaultAccountID, or
+// what sqsfake.WithAccountID set. A companion names its own resources in it (snsfake's topic
+// ARNs); a test author knows it already, having chosen it.
+func AccountID(f *sqsfake.Fake) string { return eng.AccountID(f) }
+
+// Region returns the region f's queue URLs and ARNs name: sqsfake.DefaultRegion, or what
+// sqsfake.WithRegion set.
+func Region(f *sqsfake.Fake) string { return eng.Region(f) }
 
 // Endpoint returns the base of the queue URLs f hands out, set with sqsfake.WithEndpoint, or
 // "" when it names AWS's regional endpoint: a companion that writes a queue's URL (SNS's

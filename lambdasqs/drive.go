@@ -1,14 +1,11 @@
 package lambdasqs
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
 	"runtime"
 	"slices"
-	"strconv"
-	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -798,40 +795,5 @@ func waitsOnAChannel(gid uint64) bool {
 	if gid == 0 {
 		return false // its goroutine has not run yet
 	}
-	buf := stackBufs.Get().(*[]byte)
-	defer stackBufs.Put(buf)
-	for {
-		n := runtime.Stack(*buf, true)
-		if n < len(*buf) {
-			return channelState(stateOf((*buf)[:n], gid))
-		}
-		*buf = make([]byte, 2*len(*buf))
-	}
-}
-
-var stackBufs = sync.Pool{New: func() any { b := make([]byte, 64<<10); return &b }}
-
-// stateOf returns the state runtime.Stack gives goroutine gid ("select", "chan receive, 2
-// minutes", …), or "" when it is not there.
-func stateOf(dump []byte, gid uint64) string {
-	head := []byte("goroutine " + strconv.FormatUint(gid, 10) + " [")
-	i := bytes.Index(dump, head)
-	if i < 0 {
-		return ""
-	}
-	rest := dump[i+len(head):]
-	end := bytes.IndexByte(rest, ']')
-	if end < 0 {
-		return ""
-	}
-	return string(rest[:end])
-}
-
-func channelState(state string) bool {
-	state, _, _ = strings.Cut(state, ",") // ", 2 minutes": how long it has waited
-	switch state {
-	case "select", "select (no cases)", "chan receive", "chan send", "chan receive (nil chan)", "chan send (nil chan)":
-		return true
-	}
-	return false
+	return goid.WaitsOnAChannel(goid.State(gid))
 }

@@ -119,7 +119,7 @@ func New[H Handler](f *sqsfake.Fake, queue string, h H, cfg Config) (*Trigger, e
 	// queue of its own region), and polls as that account.
 	t := &Trigger{f: f, url: info.URL, arn: info.Arn, fifo: info.FIFO, m: m, enabled: m.enabled, region: info.Region,
 		functionArn: fmt.Sprintf("arn:aws:lambda:%s:%s:function:%s", info.Region, info.AccountID, m.function)}
-	if info.Region != f.Region() || info.AccountID != f.AccountID() {
+	if info.Region != companion.Region(f) || info.AccountID != companion.AccountID(f) {
 		t.as = []func(*sqs.Options){sqsfake.ActAs(sqsfake.Identity{AccountID: info.AccountID, Region: info.Region})}
 	}
 	switch h := any(h).(type) {

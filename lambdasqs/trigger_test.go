@@ -131,7 +131,7 @@ func TestRecordsHaveLambdasFields(t *testing.T) {
 			"kind": {DataType: "String", StringValue: aws.String("order"), StringListValues: []string{}, BinaryListValues: [][]byte{}},
 			"blob": {DataType: "Binary", BinaryValue: []byte{1, 2}, StringListValues: []string{}, BinaryListValues: [][]byte{}},
 		},
-		EventSourceARN: info.Arn, EventSource: "aws:sqs", AWSRegion: f.Region(),
+		EventSourceARN: info.Arn, EventSource: "aws:sqs", AWSRegion: sqsfake.DefaultRegion,
 	}
 	assert.Equal(t, want, r)
 	assert.NotEmpty(t, r.Md5OfMessageAttributes)

@@ -66,7 +66,7 @@ func (s *Fake) begin(ctx context.Context, op string, params any, optFns []func(*
 		err = ctx.Err()
 	}
 	var who *sqsfake.Identity // nil: the fake's own root user, in its region
-	if c.who.account != s.sq.AccountID() || c.who.region != s.sq.Region() || c.who.principal != s.ownRoot {
+	if c.who.account != companion.AccountID(s.sq) || c.who.region != companion.Region(s.sq) || c.who.principal != s.ownRoot {
 		who = &sqsfake.Identity{AccountID: c.who.account, Region: c.who.region, PrincipalARN: c.who.principal}
 	}
 	c.sc = companion.BeginServiceCall(s.sq, recordName(op), door, who, params, err == nil)

@@ -93,7 +93,7 @@ func (s *Fake) Client(optFns ...func(*sns.Options)) *sns.Client {
 		door.creds, door.region = o.Credentials, o.Region
 	})
 	return sns.New(sns.Options{
-		Region:           s.sq.Region(),
+		Region:           companion.Region(s.sq),
 		BaseEndpoint:     aws.String("http://sns.fake.invalid"),
 		Credentials:      aws.AnonymousCredentials{},
 		RetryMaxAttempts: 1,

@@ -46,13 +46,13 @@ type Fake struct {
 // (f.Reset empties it too). Topics live in the space (account, region) of the identity
 // that creates them, as f's queues do. opts configure it: WithRecordBytes.
 func New(f *sqsfake.Fake, opts ...Option) *Fake {
-	s := &Fake{sq: f, ownRoot: "arn:" + companion.Partition(f) + ":iam::" + f.AccountID() + ":root"}
+	s := &Fake{sq: f, ownRoot: "arn:" + companion.Partition(f) + ":iam::" + companion.AccountID(f) + ":root"}
 	s.rec.limit = DefaultRecordBytes
 	for _, o := range opts {
 		o(s)
 	}
 	s.opts = sns.New(sns.Options{
-		Region:           f.Region(),
+		Region:           companion.Region(f),
 		BaseEndpoint:     aws.String("http://sns.fake.invalid"),
 		Credentials:      aws.AnonymousCredentials{},
 		RetryMaxAttempts: 1,
@@ -152,7 +152,7 @@ func (m identityMiddleware) HandleInitialize(ctx context.Context, in middleware.
 
 // callerOf resolves who a call with optFns acts as.
 func (s *Fake) callerOf(optFns []func(*sns.Options)) caller {
-	c := caller{account: s.sq.AccountID(), region: s.sq.Region()}
+	c := caller{account: companion.AccountID(s.sq), region: companion.Region(s.sq)}
 	if len(optFns) > 0 {
 		o := s.opts.Copy()
 		for _, fn := range optFns {
@@ -166,7 +166,7 @@ func (s *Fake) callerOf(optFns []func(*sns.Options)) caller {
 	}
 	switch {
 	case c.principal != "":
-	case c.account == s.sq.AccountID() && partitionOf(c.region) == companion.Partition(s.sq):
+	case c.account == companion.AccountID(s.sq) && partitionOf(c.region) == companion.Partition(s.sq):
 		c.principal = s.ownRoot
 	default:
 		c.principal = "arn:" + partitionOf(c.region) + ":iam::" + c.account + ":root"

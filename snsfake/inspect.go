@@ -322,7 +322,7 @@ func (s *Fake) topicByRefLocked(ref string) *topic {
 	if t := s.topics[ref]; t != nil {
 		return t
 	}
-	return s.topics[topicARN(s.sq.Region(), s.sq.AccountID(), ref)]
+	return s.topics[topicARN(companion.Region(s.sq), companion.AccountID(s.sq), ref)]
 }
 
 // noTopicLocked says that ref names no topic, which topics there are, and what ref is if the
@@ -340,7 +340,7 @@ func (s *Fake) noTopicLocked(ref string) error {
 	} else {
 		b.WriteString("the fake has ")
 		var elsewhere []string
-		own := topicARN(s.sq.Region(), s.sq.AccountID(), "")
+		own := topicARN(companion.Region(s.sq), companion.AccountID(s.sq), "")
 		for i, arn := range arns {
 			if i == maxNamed {
 				fmt.Fprintf(&b, ", … and %d more", len(arns)-maxNamed)

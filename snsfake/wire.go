@@ -329,7 +329,7 @@ func (s *Fake) serve(w http.ResponseWriter, r *http.Request, rt routed) {
 	if tr := r.Header.Get("X-Amzn-Trace-Id"); tr != "" {
 		ctx = context.WithValue(ctx, traceKey{}, tr)
 	}
-	region := s.sq.Region()
+	region := companion.Region(s.sq)
 	key, rg, _ := scopeOf(r)
 	if rg != "" {
 		region = rg
@@ -365,7 +365,7 @@ func (s *Fake) serve(w http.ResponseWriter, r *http.Request, rt routed) {
 		return
 	}
 	if signed {
-		region = cmp.Or(id.Region, s.sq.Region())
+		region = cmp.Or(id.Region, companion.Region(s.sq))
 		as = func(o *sns.Options) {
 			o.Region = region
 			o.Credentials = identityCredentials{id}
@@ -418,7 +418,7 @@ func (s *Fake) refuse(w http.ResponseWriter, action string, e *snsError) {
 // other-region TopicArn is "Invalid parameter: Topic" (SPEC-sns.md §5.2). Confirmed this way,
 // ConfirmationWasAuthenticated is false.
 func (s *Fake) serveConfirmLink(ctx context.Context, w http.ResponseWriter, form *params, region string) {
-	c := &call{op: "ConfirmSubscription", who: caller{account: s.sq.AccountID(), region: region}}
+	c := &call{op: "ConfirmSubscription", who: caller{account: companion.AccountID(s.sq), region: region}}
 	c.sc = companion.BeginServiceCall(s.sq, recordName(c.op), sqsfake.DoorHTTP, &sqsfake.Identity{Region: region}, nil, true)
 	if ferr := c.sc.Refusal(ctx); ferr != nil {
 		s.answerFault(w, c, ferr)

@@ -1060,7 +1060,7 @@ func (s *server) state(w http.ResponseWriter, r *http.Request, f *sqsfake.Fake, 
 			return
 		}
 	}
-	head := stateHead{Now: f.Now().UTC(), Clock: s.cfg.clock, Region: f.Region(), Account: f.AccountID(),
+	head := stateHead{Now: f.Now().UTC(), Clock: s.cfg.clock, Region: companion.Region(f), Account: companion.AccountID(f),
 		Endpoint: s.cfg.endpoint, Pollers: f.Pollers(), Topics: topics.Topics()}
 	var names []string
 	var first *companion.QueuePage

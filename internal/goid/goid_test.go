@@ -30,3 +30,28 @@ func TestCurrentIsTheIDTheStackTraceNames(t *testing.T) {
 		t.Fatalf("on another goroutine Current() = %d, the stack trace says %d (this one: %d)", got[0], got[1], here)
 	}
 }
+
+// State reads another goroutine's state from the stack dump, and Trace its stack too.
+func TestStateOfABlockedGoroutine(t *testing.T) {
+	ch := make(chan struct{})
+	ids := make(chan uint64)
+	go func() {
+		ids <- Current()
+		<-ch
+	}()
+	id := <-ids
+	for State(id) != "chan receive" {
+		runtime.Gosched() // it is about to block
+	}
+	state, trace := Trace(id)
+	if state != "chan receive" || !strings.HasPrefix(trace, "goroutine "+strconv.FormatUint(id, 10)+" [chan receive") || !strings.Contains(trace, "TestStateOfABlockedGoroutine") {
+		t.Fatalf("Trace = %q, %q", state, trace)
+	}
+	if !WaitsOnAChannel(state) || WaitsOnAChannel("running") || WaitsOnAChannel("sync.Mutex.Lock") {
+		t.Error("WaitsOnAChannel")
+	}
+	close(ch)
+	if got := State(1 << 60); got != "" {
+		t.Errorf("State of no goroutine = %q", got)
+	}
+}
