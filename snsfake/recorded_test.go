@@ -2,7 +2,10 @@ package snsfake_test
 
 import (
 	"context"
+	"crypto/hmac"
+	"crypto/sha256"
 	"encoding/base64"
+	"encoding/hex"
 	"encoding/json"
 	"net/http"
 	"net/http/httptest"
@@ -10,12 +13,16 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/sns"
 	"github.com/aws/aws-sdk-go-v2/service/sns/types"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/sqsfake/sqsfake"
+	"github.com/sqsfake/sqsfake/snsfake"
 )
 
 // The cases AWS recorded that the fake answered otherwise (issue 29): LocalStack's
@@ -160,4 +167,31 @@ func TestRecordedMalformedPoliciesAreRefusedInJacksonsWords(t *testing.T) {
 			AttributeName: aws.String("FilterPolicy"), AttributeValue: aws.String(policy)})
 		requireSNSError(t, err, "InvalidParameter", want)
 	}
+}
+
+// A signed POST whose parameters are in the query, whose body is empty and whose signed
+// headers include content-length:0, as botocore's SigV4Auth signs one: answered (signed mode
+// refused it, recomputing the signature without that header).
+func TestRecordedSignedEmptyPOSTWithContentLength(t *testing.T) {
+	f := sqsfake.New(sqsfake.WithCredentials(attackCredentials...))
+	h := snsfake.New(f).Handler(f.Handler())
+	at := time.Now().UTC()
+	date := at.Format("20060102T150405Z")
+	r := httptest.NewRequest(http.MethodPost, "http://localhost/?Action=ListTopics&Version=2010-03-31", http.NoBody)
+	r.ContentLength = 0
+	r.Header.Set("Content-Length", "0")
+	canonical := "POST\n/\nAction=ListTopics&Version=2010-03-31\ncontent-length:0\nhost:localhost\nx-amz-date:" + date +
+		"\n\ncontent-length;host;x-amz-date\ne3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"
+	scope := date[:8] + "/us-east-1/sns/aws4_request"
+	sum := sha256.Sum256([]byte(canonical))
+	sts := "AWS4-HMAC-SHA256\n" + date + "\n" + scope + "\n" + hex.EncodeToString(sum[:])
+	mac := func(k []byte, s string) []byte { m := hmac.New(sha256.New, k); m.Write([]byte(s)); return m.Sum(nil) }
+	key := mac(mac(mac(mac([]byte("AWS4"+ownerSecret), date[:8]), "us-east-1"), "sns"), "aws4_request")
+	r.Header.Set("X-Amz-Date", date)
+	r.Header.Set("Authorization", "AWS4-HMAC-SHA256 Credential="+ownerKey+"/"+scope+", SignedHeaders=content-length;host;x-amz-date, Signature="+
+		hex.EncodeToString(mac(key, sts)))
+	w := httptest.NewRecorder()
+	h.ServeHTTP(w, r)
+	require.Equal(t, http.StatusOK, w.Code, w.Body.String())
+	assert.Contains(t, w.Body.String(), "<ListTopicsResponse")
 }
