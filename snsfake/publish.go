@@ -215,6 +215,7 @@ func (s *Fake) Publish(ctx context.Context, params *sns.PublishInput, optFns ...
 	s.mu.Lock()
 	s.record(st, &p)
 	s.mu.Unlock()
+	st.dl.done()
 	id, seq := p.MessageID, p.SequenceNumber
 	res := &publishResult{id: id, seq: seq}
 	res.out.MessageId = &res.id
@@ -325,6 +326,7 @@ func (s *Fake) PublishBatch(ctx context.Context, params *sns.PublishBatchInput, 
 		s.record(st, &pubs[k])
 	}
 	s.mu.Unlock()
+	st.dl.done()
 	for k, i := range published {
 		r := types.PublishBatchResultEntry{Id: entries[i].Id, MessageId: aws.String(pubs[k].MessageID)}
 		if pubs[k].SequenceNumber != "" {
@@ -645,6 +647,18 @@ func (s *Fake) deliverPublication(st *publishState, e *entry, p *Publication) {
 	// The scratch state keeps nothing of the message once it is delivered.
 	dl.in = sqs.SendMessageInput{}
 	st.e, st.sqsText, st.body, st.lastBody, st.lastReason = entry{}, "", nil, "", ""
+}
+
+// done lets go of the subscriptions the publish copied, keeping the copies' room for the
+// next publish but for a topic of many subscriptions. The turn is held.
+func (dl *deliveryState) done() {
+	if cap(dl.subs) > 64 {
+		dl.subs, dl.orig = nil, nil
+		return
+	}
+	clear(dl.subs)
+	clear(dl.orig)
+	dl.subs, dl.orig = dl.subs[:0], dl.orig[:0]
 }
 
 // deliveryChunk is how many Delivery records deliveries carves from one allocation.
