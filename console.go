@@ -313,23 +313,25 @@ func (f *Fake) consoleOverview(w http.ResponseWriter, q url.Values, srv *guard.S
 		return
 	}
 	type overview struct {
-		Now       time.Time      `json:"now"`
-		Clock     string         `json:"clock"`
-		Advance   string         `json:"advance,omitempty"`
-		Reset     string         `json:"reset"`
-		Topics    string         `json:"topics,omitempty"` // the server's SNS topics endpoint, when it serves SNS
-		Account   string         `json:"account"`
-		Region    string         `json:"region"`
-		Spaces    []consoleSpace `json:"spaces"`
-		Total     int            `json:"total"`
-		Queues    []consoleQueue `json:"queues"`
-		Truncated bool           `json:"truncated"`
-		Next      uint64         `json:"next,omitempty"`
+		Now     time.Time `json:"now"`
+		Clock   string    `json:"clock"`
+		Advance string    `json:"advance,omitempty"`
+		Reset   string    `json:"reset"`
+		Topics  string    `json:"topics,omitempty"` // the server's SNS topics endpoint, when it serves SNS
+		// Publications is the server's endpoint of a topic's publications, when it serves SNS.
+		Publications string         `json:"publications,omitempty"`
+		Account      string         `json:"account"`
+		Region       string         `json:"region"`
+		Spaces       []consoleSpace `json:"spaces"`
+		Total        int            `json:"total"`
+		Queues       []consoleQueue `json:"queues"`
+		Truncated    bool           `json:"truncated"`
+		Next         uint64         `json:"next,omitempty"`
 	}
 	out := overview{Account: f.account, Region: f.region, Queues: []consoleQueue{}}
 	out.Clock, out.Advance, out.Reset = f.consoleClock(srv)
 	if srv != nil {
-		out.Topics = srv.Topics
+		out.Topics, out.Publications = srv.Topics, srv.Publications
 	}
 
 	f.mu.Lock()

@@ -37,6 +37,8 @@ async function guarded(label, url, init) {
 const REFRESH_MS = 3000;
 const QUEUE_PAGE = 200;
 const MESSAGE_PAGE = 50;
+const TOPIC_PAGE = 200;
+const PUBLICATION_PAGE = 20;
 
 const st = {
   overview: null,
@@ -47,7 +49,11 @@ const st = {
   page: null,         // the shown page of messages
   msg: "",            // the selected message's id
   busy: false,
-  topics: null,       // the server's SNS topics, when it serves SNS
+  topics: null,       // a page of the server's SNS topics, when it serves SNS
+  topicAfter: 0,      // the topics page's cursor
+  topic: "",          // the selected topic's ARN
+  pubs: null,         // a page of its publications, newest first
+  pubAfter: 0,        // that page's cursor
 };
 
 const $ = (id) => document.getElementById(id);
@@ -158,19 +164,35 @@ async function act(what, fn) {
   await refresh();
 }
 
-// ---- the hash: which queue and message are shown, so a view can be reached by its URL ----
+// ---- the hash: which queue, message or topic is shown, so a view can be reached by its URL
+// (docs/console.md, "Links"): #queue=<ARN>, #queue=<ARN>&message=<MessageId>, #topic=<ARN> ----
 
 function readHash() {
   const h = new URLSearchParams(location.hash.slice(1));
   st.queue = h.get("queue") || "";
   st.msg = h.get("message") || "";
+  st.topic = h.get("topic") || "";
 }
 function writeHash() {
   const h = new URLSearchParams();
+  if (st.topic) h.set("topic", st.topic);
   if (st.queue) h.set("queue", st.queue);
   if (st.msg) h.set("message", st.msg);
   const s = h.toString();
   history.replaceState(null, "", s ? "#" + s : location.pathname);
+}
+
+// copyLink copies the address of the view on screen, and shows it: the clipboard may refuse
+// (a browser asks for permission, or has none), and then the link is there to copy by hand.
+async function copyLink() {
+  writeHash();
+  const url = location.href;
+  try {
+    await navigator.clipboard.writeText(url);
+    show("ok", "link copied: " + url);
+  } catch (e) {
+    show("ok", "link to this view (copy it): " + url);
+  }
 }
 
 // ---- rendering ----
@@ -225,7 +247,7 @@ function renderQueue() {
   const p = st.page;
   const q = selectedQueue();
   $("queue-view").hidden = !p;
-  $("empty-view").hidden = !!p;
+  $("empty-view").hidden = !!p || !!st.pubs;
   if (!p) return;
   const fifo = p.attributes.FifoQueue === "true";
   $("q-name").textContent = p.queue;
@@ -467,31 +489,112 @@ async function loadOverview() {
   let ov = await api("overview", { after: st.queueAfter, limit: QUEUE_PAGE });
   if (st.queueAfter > 0 && ov.queues.length === 0) { st.queueAfter = 0; ov = await api("overview", { limit: QUEUE_PAGE }); }
   st.overview = ov;
-  st.topics = ov.topics ? (await guarded("topics", ov.topics, {})).topics || [] : null;
+  st.topics = null;
+  if (ov.topics) {
+    const page = (after) => guarded("topics", ov.topics + "?" + new URLSearchParams({ after, limit: TOPIC_PAGE }), {});
+    st.topics = await page(st.topicAfter);
+    if (st.topicAfter > 0 && st.topics.topics.length === 0) { st.topicAfter = 0; st.topics = await page(0); }
+  }
 }
 
-// renderTopics lists the server's SNS topics, when it serves SNS, each with its
-// subscriptions: where each delivers, raw or enveloped, its filter, or that it is pending.
+// loadTopic reads a page of the selected topic's publications, newest first.
+async function loadTopic() {
+  const ov = st.overview;
+  if (!st.topic || !ov || !ov.publications) { st.pubs = null; return; }
+  try {
+    st.pubs = await guarded("publications", ov.publications + "?" + new URLSearchParams({ topic: st.topic, after: st.pubAfter, limit: PUBLICATION_PAGE }), {});
+  } catch (e) {
+    st.pubs = null; st.topic = ""; st.pubAfter = 0; writeHash();
+    throw e;
+  }
+}
+
+// renderTopics lists a page of the server's SNS topics, when it serves SNS, each with its
+// subscriptions — where each delivers, raw or enveloped, its filter, or that it is pending —
+// and how many publications the record keeps; a topic opens its publications.
 function renderTopics() {
   const box = $("topics-box");
-  box.hidden = !st.topics;
-  if (!st.topics) return;
-  $("topic-total").textContent = "(" + fmtNum(st.topics.length) + ")";
+  const tp = st.topics;
+  box.hidden = !tp;
+  if (!tp) return;
+  $("topic-total").textContent = "(" + fmtNum(tp.total) + ")";
   const list = $("topics");
   list.replaceChildren();
-  for (const t of st.topics) {
-    const li = el("li", { class: "topic", "data-arn": t.Arn }, t.Name, " ", el("span", { class: "tag" }, t.FIFO ? "FIFO" : "std"));
-    if (t.AccountID !== st.overview.account || t.Region !== st.overview.region) li.append(el("span", { class: "wire dim" }, t.AccountID + " " + t.Region));
-    for (const s of t.Subscriptions || []) {
-      const a = s.Attributes || {};
-      let text = "→ " + s.Protocol + " " + (s.Protocol === "sqs" ? nameOfArn(s.Endpoint) : s.Endpoint);
-      if (a.RawMessageDelivery === "true") text += " (raw)";
-      if (s.Pending) text += " (pending confirmation)";
+  for (const t of tp.topics) {
+    const li = el("li", { class: "topic" + (t.arn === st.topic ? " sel" : ""), "data-arn": t.arn, tabindex: 0, onclick: () => openTopic(t.arn), onkeydown: onEnter },
+      t.name, " ", el("span", { class: "tag" }, t.fifo ? "FIFO" : "std"), " ", el("span", { class: "count" }, "· " + fmtNum(t.published) + " published"));
+    if (t.account !== st.overview.account || t.region !== st.overview.region) li.append(el("span", { class: "wire dim" }, t.account + " " + t.region));
+    for (const s of t.subscriptions) {
+      let text = "→ " + s.protocol + " " + (s.protocol === "sqs" ? nameOfArn(s.endpoint) : s.endpoint);
+      if (s.raw) text += " (raw)";
+      if (s.pending) text += " (pending confirmation)";
       li.append(el("span", { class: "wire" }, text));
-      if (a.FilterPolicy) li.append(el("span", { class: "wire dim mono" }, "filter " + a.FilterPolicy));
+      if (s.filterPolicy) li.append(el("span", { class: "wire dim mono" }, "filter " + s.filterPolicy));
     }
+    if (t.subscriptionCount > t.subscriptions.length) li.append(el("span", { class: "wire dim" }, "… and " + fmtNum(t.subscriptionCount - t.subscriptions.length) + " more"));
     list.append(li);
   }
+  $("topics-range").textContent = tp.total ? (st.topicAfter + 1) + "–" + (st.topicAfter + tp.topics.length) + " of " + fmtNum(tp.total) : "no topics";
+  $("topics-prev").disabled = st.topicAfter === 0;
+  $("topics-next").disabled = !tp.truncated;
+}
+
+// queueLink is a link that opens a queue, or a message's timeline in it; the queue's name
+// as text when the fake has no such queue (a lost delivery's).
+function queueLink(arn, messageId, text) {
+  if (!String(arn).startsWith("arn:") || String(arn).split(":")[2] !== "sqs") return el("span", { class: "mono" }, text || arn);
+  return el("a", { class: "qlink", title: messageId ? "message " + messageId + " in " + arn : arn,
+    onclick: () => messageId ? openQueueMessage(arn, messageId) : openQueue(arn) }, text || nameOfArn(arn));
+}
+
+// renderTopic shows the selected topic's publications, newest first, each with what became
+// of it for every subscription: delivered (a link to the message's timeline), filtered,
+// pending, lost and why, dead-lettered (a link to the message in the dead-letter queue).
+function renderTopic() {
+  const p = st.pubs;
+  $("topic-view").hidden = !p;
+  if (!p) return;
+  $("t-name").textContent = nameOfArn(st.topic);
+  $("t-arn").textContent = st.topic;
+  $("t-kind").textContent = p.subscriptions ? (p.fifo ? "FIFO" : "standard") : "deleted";
+  const subs = $("t-subs");
+  subs.replaceChildren();
+  for (const s of p.subscriptions || []) {
+    const li = el("li", {}, s.protocol + " → ", s.protocol === "sqs" ? queueLink(s.endpoint, "", null) : el("span", { class: "mono" }, s.endpoint));
+    if (s.raw) li.append(el("span", { class: "dim" }, " (raw)"));
+    if (s.pending) li.append(el("span", { class: "dim" }, " (pending confirmation)"));
+    if (s.filterPolicy) li.append(el("div", { class: "reason mono" }, "filter " + s.filterPolicy));
+    subs.append(li);
+  }
+  if (p.subscriptionCount > (p.subscriptions || []).length) subs.append(el("li", { class: "dim" }, "… and " + fmtNum(p.subscriptionCount - p.subscriptions.length) + " more"));
+  if (!subs.children.length) subs.append(el("li", { class: "dim" }, p.subscriptions ? "none" : "the topic was deleted"));
+  $("p-range").textContent = p.total ? "(" + (st.pubAfter + 1) + "–" + (st.pubAfter + p.publications.length) + " of " + fmtNum(p.total) + ", newest first)" : "";
+  const list = $("publications");
+  list.replaceChildren();
+  for (const pub of p.publications) {
+    const head = el("div", { class: "pub-head" }, el("span", { class: "mono" }, fmtTime(pub.time).slice(11)), " ",
+      el("span", { class: "tag" }, pub.confirmation ? "SubscriptionConfirmation" : "message"), " ", el("span", { class: "mono id" }, pub.messageId));
+    if (pub.groupId) head.append(" ", el("span", { class: "dim" }, "group " + pub.groupId));
+    if (pub.duplicate) head.append(" ", el("span", { class: "tag" }, "duplicate: delivered nowhere"));
+    const body = el("div", { class: "pub-message mono" }, pub.subject ? pub.subject + ": " : "", pub.message);
+    if (pub.messageTruncated) body.append(el("span", { class: "more" }, " … (" + fmtNum(pub.messageBytes) + " bytes)"));
+    const ds = el("ul", { class: "deliveries" });
+    for (const d of pub.deliveries) {
+      const li = el("li", { class: "delivery", "data-outcome": d.outcome }, el("span", { class: "outcome outcome-" + d.outcome.replace(" ", "-") }, d.outcome), " → ",
+        queueLink(d.endpoint, d.outcome === "delivered" ? d.sqsMessageId : "", null));
+      if (d.raw) li.append(el("span", { class: "dim" }, " (raw)"));
+      if (d.outcome === "delivered" && d.sqsMessageId) li.append(" as ", queueLink(d.endpoint, d.sqsMessageId, d.sqsMessageId));
+      if (d.outcome === "dead-lettered") li.append(" into ", queueLink(d.deadLetterQueue, d.sqsMessageId, nameOfArn(d.deadLetterQueue)), " as ", queueLink(d.deadLetterQueue, d.sqsMessageId, d.sqsMessageId));
+      if (d.reason) li.append(el("div", { class: "reason" + (d.outcome === "lost" || d.outcome === "dead-lettered" ? " bad" : "") }, d.reason));
+      if (d.filterPolicy && d.outcome === "filtered") li.append(el("div", { class: "reason mono" }, "filter " + d.filterPolicy));
+      ds.append(li);
+    }
+    if (!pub.deliveries.length) ds.append(el("li", { class: "dim" }, "no subscription received it"));
+    list.append(el("li", { class: "pub", "data-id": pub.messageId }, head, body, ds));
+  }
+  if (!p.publications.length) list.append(el("li", { class: "dim" }, "nothing published to this topic" + (p.total ? " on this page" : "")));
+  $("pubs-prev").disabled = st.pubAfter === 0;
+  $("pubs-next").disabled = !p.truncated;
 }
 
 async function loadPage() {
@@ -528,10 +631,12 @@ function refresh() {
     const before = actions;
     try {
       await loadOverview();
+      await loadTopic();
       await loadPage();
       await loadMessage();
       renderOverview();
       renderTopics();
+      renderTopic();
       renderQueue();
       renderMessage(lastMessage);
       await renderMoveTasks();
@@ -550,8 +655,23 @@ function refresh() {
 function openQueue(arn) {
   if (st.queue !== arn) { st.cursors = [0]; st.msg = ""; }
   st.queue = arn;
+  st.topic = ""; st.pubs = null;
   writeHash();
   refresh();
+}
+function openTopic(arn) {
+  if (st.topic !== arn) st.pubAfter = 0;
+  st.topic = arn;
+  st.queue = ""; st.msg = ""; st.page = null; st.cursors = [0];
+  writeHash();
+  refresh();
+}
+// openQueueMessage opens a message's timeline in its queue: where a publication's delivery went.
+function openQueueMessage(arn, id) {
+  st.topic = ""; st.pubs = null;
+  st.queue = arn; st.msg = id; st.cursors = [0];
+  writeHash();
+  refresh().then(() => $("message-view").scrollIntoView({ block: "nearest" }));
 }
 function openMessage(id) {
   st.msg = id;
@@ -586,7 +706,7 @@ function wire() {
     if (!confirm("Reset the fake? Every queue and message is dropped.")) return;
     act("reset", async () => {
       await control(st.overview.reset);
-      st.queue = ""; st.msg = ""; st.cursors = [0]; writeHash();
+      st.queue = ""; st.msg = ""; st.cursors = [0]; st.topic = ""; st.pubs = null; st.pubAfter = 0; st.topicAfter = 0; writeHash();
       return "reset";
     });
   });
@@ -622,12 +742,17 @@ function wire() {
       return "started move task " + out.TaskHandle.slice(0, 16) + "…";
     });
   });
+  $("copy-link").addEventListener("click", () => copyLink());
+  $("topics-prev").addEventListener("click", () => { st.topicAfter = Math.max(0, st.topicAfter - TOPIC_PAGE); refresh(); });
+  $("topics-next").addEventListener("click", () => { if (st.topics && st.topics.truncated) { st.topicAfter = st.topics.next; refresh(); } });
+  $("pubs-prev").addEventListener("click", () => { st.pubAfter = Math.max(0, st.pubAfter - PUBLICATION_PAGE); refresh(); });
+  $("pubs-next").addEventListener("click", () => { if (st.pubs && st.pubs.truncated) { st.pubAfter = st.pubs.next; refresh(); } });
   $("queues-prev").addEventListener("click", () => { st.queueAfter = Math.max(0, st.queueAfter - QUEUE_PAGE); refresh(); });
   $("queues-next").addEventListener("click", () => { if (st.overview && st.overview.truncated) { st.queueAfter = st.overview.next; refresh(); } });
   $("messages-first").addEventListener("click", () => { st.cursors = [0]; refresh(); });
   $("messages-prev").addEventListener("click", () => { if (st.cursors.length > 1) st.cursors.pop(); refresh(); });
   $("messages-next").addEventListener("click", () => { if (st.page && st.page.truncated) { st.cursors.push(st.page.next); refresh(); } });
-  window.addEventListener("hashchange", () => { readHash(); st.cursors = [0]; refresh(); });
+  window.addEventListener("hashchange", () => { readHash(); st.cursors = [0]; st.pubAfter = 0; refresh(); });
 }
 
 readHash();

@@ -24,20 +24,22 @@ type Fake struct {
 	opts    sns.Options
 	ownRoot string // the principal ARN of the fake's own account's root user
 
-	mu        sync.Mutex
-	topics    map[string]*topic        // by ARN
-	counts    map[topicKind]int        // topics per account and kind, for the quotas
-	subs      map[string]*subscription // by ARN
-	filters   map[string]int           // subscriptions with a filter policy, by subscriber's account
-	tokens    map[uint64]*subscription // subscriptions by their token's number (tokens.go)
-	tokenKey  [32]byte                 // the key of this epoch's tokens (tokens.go)
-	nextMsg   uint64
-	nextSub   uint64
-	nextToken uint64
-	nextSeq   uint64
-	rec       record         // the publication record (record.go)
-	gen       uint64         // counts Resets: a publish delivered across one is not recorded
-	hd        httpDeliveries // HTTP/S deliveries on the clock (httpdelivery.go)
+	mu              sync.Mutex
+	topics          map[string]*topic        // by ARN
+	counts          map[topicKind]int        // topics per account and kind, for the quotas
+	subs            map[string]*subscription // by ARN
+	filters         map[string]int           // subscriptions with a filter policy, by subscriber's account
+	tokens          map[uint64]*subscription // subscriptions by their token's number (tokens.go)
+	tokenKey        [32]byte                 // the key of this epoch's tokens (tokens.go)
+	nextMsg         uint64
+	nextSub         uint64
+	nextToken       uint64
+	nextSeq         uint64
+	rec             record         // the publication record (record.go)
+	gen             uint64         // counts Resets: a publish delivered across one is not recorded
+	topicOrder      []string       // the topics' ARNs in order, for TopicPage (pages.go)
+	topicOrderStale bool           // a topic was created or deleted since topicOrder was sorted
+	hd              httpDeliveries // HTTP/S deliveries on the clock (httpdelivery.go)
 
 	endpoints endpoints // in-memory HTTP/S endpoints and network settings (httpendpoint.go); not s.mu's
 }
@@ -102,6 +104,7 @@ func (s *Fake) clear() {
 	s.nextMsg, s.nextSub, s.nextToken, s.nextSeq = 0, 0, 0, 0
 	s.rec.clear()
 	s.gen++
+	s.topicOrder, s.topicOrderStale = nil, false
 	s.clearHTTP()
 }
 

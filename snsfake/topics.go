@@ -315,6 +315,7 @@ func (s *Fake) createTopic(c *call, in *sns.CreateTopicInput) (string, *snsError
 	t.compilePolicy()
 	t.setDeliveryPolicy()
 	s.topics[arn] = t
+	s.topicOrderStale = true
 	s.counts[topicKind{t.account, t.region, t.fifo}]++
 	return arn, nil
 }
@@ -444,6 +445,7 @@ func (s *Fake) DeleteTopic(ctx context.Context, params *sns.DeleteTopicInput, op
 			s.dropSubscription(sub)
 		}
 		delete(s.topics, t.arn)
+		s.topicOrderStale = true
 		s.counts[topicKind{t.account, t.region, t.fifo}]--
 	}
 	return &sns.DeleteTopicOutput{}, nil

@@ -92,16 +92,18 @@ func TestServerConsoleInSignedModeNeedsTheControlToken(t *testing.T) {
 	}
 }
 
-// The server tells the console where its SNS topics are, and that endpoint leaves the
-// publications out when asked, so the page's refresh stays small.
+// The server tells the console where its SNS topics and publications are; the console pages
+// them (TestTheConsolesSNSEndpointsPageAndHoldWhatTheyShow). Unpaged, the topics endpoint
+// leaves the publications out when asked.
 func TestServerConsoleFindsTheTopics(t *testing.T) {
 	const ctl = "X-Sqsfake-Control"
 	s := newTestServer(t, "-clock", "virtual")
 	w := serve(s, "GET", "/_sqsfake/console/api/overview", "127.0.0.1:9324", ctl, "1")
 	require.Equal(t, http.StatusOK, w.Code)
-	var ov struct{ Topics string }
+	var ov struct{ Topics, Publications string }
 	require.NoError(t, json.Unmarshal(w.Body.Bytes(), &ov))
-	assert.Equal(t, "/_sqsfake/topics?published=false", ov.Topics)
+	assert.Equal(t, "/_sqsfake/topics", ov.Topics)
+	assert.Equal(t, "/_sqsfake/publications", ov.Publications)
 	for _, c := range []struct {
 		path      string
 		published bool

@@ -810,7 +810,8 @@ func (s *server) control(w http.ResponseWriter, r *http.Request) {
 		// The fake's console (sqsfake.ConsolePath): its page is opened by typing its address,
 		// which sends no control header; its JSON endpoints check the header themselves.
 		s.cur.Load().wire.ServeHTTP(w, guard.WithServer(r, &guard.Server{Clock: s.cfg.clock,
-			Advance: controlPrefix + "advance", Reset: controlPrefix + "reset", Token: s.cfg.controlToken, Topics: controlPrefix + "topics?published=false"}))
+			Advance: controlPrefix + "advance", Reset: controlPrefix + "reset", Token: s.cfg.controlToken,
+			Topics: controlPrefix + "topics", Publications: controlPrefix + "publications"}))
 		return
 	}
 	// Signed mode: the control endpoints read every account's messages and handles and
@@ -842,11 +843,11 @@ func (s *server) control(w http.ResponseWriter, r *http.Request) {
 		}
 	case "topics":
 		if allow(w, r, http.MethodGet) {
-			answer := map[string]any{"topics": in.topics.Topics()}
-			if r.URL.Query().Get("published") != "false" { // the console leaves the publications out
-				answer["published"], _ = in.topics.Published("")
-			}
-			writeJSON(w, http.StatusOK, answer)
+			topicsEndpoint(w, r, in.topics)
+		}
+	case "publications":
+		if allow(w, r, http.MethodGet) {
+			publicationsEndpoint(w, r, in.topics)
 		}
 	case "advance":
 		if !allow(w, r, http.MethodPost) {

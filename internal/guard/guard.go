@@ -68,9 +68,11 @@ type Server struct {
 	// Token is the server's -control-token: in signed mode, the value of ControlHeader that
 	// the console's JSON endpoints need, as the control endpoints do; "" closes them there.
 	Token string
-	// Topics is the path of the server's SNS topics endpoint, when it serves SNS (snsfake):
-	// the console lists the topics and their subscriptions from it.
-	Topics string
+	// Topics and Publications are the paths of the server's SNS endpoints, when it serves SNS
+	// (snsfake): the console pages the topics and their subscriptions from the first
+	// (?after=&limit=), and a topic's publications with their deliveries from the second
+	// (?topic=&after=&limit=).
+	Topics, Publications string
 }
 
 type serverKey struct{}
