@@ -425,3 +425,25 @@ func Example_redeliveryExplore() {
 	//     example_explore_test.go:415: job-1 done 2 times, want once
 	// Replay it: go test -run '^TestWorker$' -sqsfake.replay='15:redeliver.1.2'
 }
+
+// Short-poll sampling as a Chaos setting: a short poll that could return messages returns
+// fewer, or none, as SQS's sample of its servers may. A consumer that polls again gets them
+// all; one that took the first empty answer for an empty queue would stop early.
+func ExampleChaos_shortPollSampling() {
+	ctx := context.Background()
+	f := sqsfake.New(sqsfake.WithChaos(sqsfake.Chaos{Seed: 22, ShortPollRate: 0.5}))
+	q, _ := f.CreateQueue(ctx, &sqs.CreateQueueInput{QueueName: aws.String("jobs"), Attributes: map[string]string{"VisibilityTimeout": "300"}})
+	for i := range 10 {
+		f.SendMessage(ctx, &sqs.SendMessageInput{QueueUrl: q.QueueUrl, MessageBody: aws.String(fmt.Sprint("job-", i))})
+	}
+	var got []int
+	received := 0
+	for received < 10 {
+		out, _ := f.ReceiveMessage(ctx, &sqs.ReceiveMessageInput{QueueUrl: q.QueueUrl, MaxNumberOfMessages: 10})
+		got = append(got, len(out.Messages))
+		received += len(out.Messages)
+	}
+	fmt.Println("messages per short poll:", got)
+	// Output:
+	// messages per short poll: [0 0 9 1]
+}

@@ -97,6 +97,8 @@ var DefaultExploreChaos = Chaos{
 //	go test -run '^TestConsumer$' -sqsfake.replay='36:lost.DeleteMessage.7.1.1,dup.3.1'
 //
 // On a consumer that passes every run, Explore says nothing. Pass at most one Exploration.
+// docs/explore.md in the repository has each class of disturbance and why SQS permits it,
+// how to read the report and replay it, and what Explore cannot see.
 func Explore(t testing.TB, body func(t testing.TB, f *Fake), ex ...Exploration) {
 	t.Helper()
 	e, problem := newExplorer(t, body, ex)

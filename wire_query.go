@@ -115,6 +115,16 @@ func queueInPath(r *http.Request) string {
 
 // serveQuery answers a query-protocol request whose body has been read.
 func (h *wireHandler) serveQuery(w http.ResponseWriter, r *http.Request, body []byte, who *identity, readErr *wireError) {
+	if wantsJSON(r) {
+		a := &jsonAnswer{ResponseWriter: w}
+		w = a
+		defer func() {
+			if p := recover(); p != nil {
+				panic(p) // a lost response: the connection is dropped, nothing written
+			}
+			a.flush()
+		}()
+	}
 	if readErr != nil {
 		writeQueryError(w, h.refuse("", readErr, who), readErr)
 		return

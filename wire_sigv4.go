@@ -2,6 +2,7 @@ package sqsfake
 
 import (
 	"context"
+	"crypto/hmac"
 	"crypto/sha256"
 	"crypto/subtle"
 	"encoding/hex"
@@ -111,10 +112,11 @@ import (
 // X-Amzn-Trace-Id, Expect and Transfer-Encoding under their canonical keys, which some clients
 // sign (the AWS SDK for Java v1 signs user-agent); the rebuilt request carries them under
 // their lower-case names, which the signer's rule does not match, so they are signed as the
-// client signed them (signedCopy). What remains out of reach, and no known client does: the
-// signer signs content-length only when it is above 0, and x-amz-date rather than Date; a
-// request that signed "content-length:0" or only a Date header is refused with
-// SignatureDoesNotMatch.
+// client signed them (signedCopy). The signer signs content-length only when it is above 0,
+// while botocore's SigV4Auth signs "content-length:0" on a POST whose parameters are in the
+// query: that header is put into the signer's canonical request by hand (signZeroLength).
+// What remains out of reach, and no known client does: the signer signs x-amz-date rather
+// than Date; a request that signed only a Date header is refused with SignatureDoesNotMatch.
 
 // wireIdentity is who a wire request says it is.
 type wireIdentity struct {
@@ -550,6 +552,24 @@ func expectedSignature(r *http.Request, a *sigAuth, k *knownKey, region string, 
 		}
 		return signed[i+len("X-Amz-Signature="):], nil
 	}
+	if zeroLength := req.ContentLength == 0 && signsContentLength(a.signedHeaders); zeroLength {
+		// The SDK's signer signs content-length only above 0: sign as it does, then add
+		// the header to its canonical request (signZeroLength).
+		var own signingLog
+		inner := opts
+		opts = func(o *v4.SignerOptions) { inner(o); o.Logger, o.LogSigning = &own, true }
+		if err := k.signer.SignHTTP(context.Background(), creds, req, payloadHash, a.service, region, t, opts); err != nil {
+			return "", err
+		}
+		sig, ok := signZeroLength(&own, k.secret, region, a.service)
+		if log != nil {
+			*log = own
+		}
+		if !ok {
+			return "", nil
+		}
+		return sig, nil
+	}
 	if err := k.signer.SignHTTP(context.Background(), creds, req, payloadHash, a.service, region, t, opts); err != nil {
 		return "", err
 	}
@@ -559,6 +579,55 @@ func expectedSignature(r *http.Request, a *sigAuth, k *knownKey, region string, 
 		return "", nil
 	}
 	return auth[i+len("Signature="):], nil
+}
+
+// signsContentLength reports whether a SignedHeaders list names content-length.
+func signsContentLength(signedHeaders string) bool {
+	for name := range strings.SplitSeq(signedHeaders, ";") {
+		if strings.EqualFold(name, "content-length") {
+			return true
+		}
+	}
+	return false
+}
+
+// signZeroLength is the signature of a request that signed "content-length:0", which the
+// SDK's signer leaves out (it signs content-length only above 0) though botocore's
+// SigV4Auth signs it on a POST whose parameters are in the query and whose body is empty
+// (an AWS-validated case, issue 29): the canonical request the signer logged, with that
+// header put in its place among the canonical headers and the signed ones, hashed into the
+// logged string to sign, signed with the key SigV4 derives from secret. log receives the
+// canonical request and string to sign as they should have been.
+func signZeroLength(log *signingLog, secret, region, service string) (string, bool) {
+	lines := strings.Split(log.canonical, "\n")
+	// method, path, query, the headers, "", the signed headers, the payload hash.
+	if len(lines) < 6 || lines[len(lines)-3] != "" {
+		return "", false
+	}
+	headers := slices.Clone(lines[3 : len(lines)-3])
+	i, _ := slices.BinarySearchFunc(headers, "content-length:", func(h, name string) int {
+		k, _, _ := strings.Cut(h, ":")
+		return strings.Compare(k+":", name)
+	})
+	headers = slices.Insert(headers, i, "content-length:0")
+	signed := strings.Split(lines[len(lines)-2], ";")
+	j, _ := slices.BinarySearch(signed, "content-length")
+	signed = slices.Insert(signed, j, "content-length")
+	canonical := strings.Join(append(append(append(slices.Clone(lines[:3]), headers...), ""), strings.Join(signed, ";"), lines[len(lines)-1]), "\n")
+	sts := strings.Split(log.stringToSign, "\n")
+	if len(sts) != 4 || len(sts[1]) < 8 {
+		return "", false
+	}
+	sum := sha256.Sum256([]byte(canonical))
+	sts[3] = hex.EncodeToString(sum[:])
+	log.canonical, log.stringToSign = canonical, strings.Join(sts, "\n")
+	mac := func(key []byte, s string) []byte {
+		h := hmac.New(sha256.New, key)
+		h.Write([]byte(s))
+		return h.Sum(nil)
+	}
+	key := mac(mac(mac(mac([]byte("AWS4"+secret), sts[1][:8]), region), service), "aws4_request")
+	return hex.EncodeToString(mac(key, log.stringToSign)), true
 }
 
 // signedCopy returns a request for the SDK's signer holding what r's client signed: its

@@ -2,6 +2,7 @@ package sqsfake
 
 import (
 	"context"
+	"crypto/hmac"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -695,4 +696,45 @@ func FuzzSigV4(f *testing.F) {
 			t.Fatalf("verify accepted %+v", got)
 		}
 	})
+}
+
+// signByHand signs r as SigV4 says, over exactly the named headers (lower-case, sorted) with
+// the values given, for service at t: the way botocore's SigV4Auth signs a POST whose
+// parameters are in the query and whose body is empty, content-length:0 included — which
+// the SDK's signer never signs.
+func signByHand(r *http.Request, key, secret, region, service string, at time.Time, headers [][2]string) {
+	date := at.UTC().Format("20060102T150405Z")
+	var canon, signed []string
+	for _, h := range headers {
+		canon = append(canon, h[0]+":"+h[1])
+		signed = append(signed, h[0])
+	}
+	canonical := r.Method + "\n/\n" + r.URL.RawQuery + "\n" + strings.Join(canon, "\n") + "\n\n" + strings.Join(signed, ";") + "\n" + emptySHA256
+	scope := date[:8] + "/" + region + "/" + service + "/aws4_request"
+	sts := "AWS4-HMAC-SHA256\n" + date + "\n" + scope + "\n" + sha256Hex(canonical)
+	mac := func(k []byte, s string) []byte { h := hmac.New(sha256.New, k); h.Write([]byte(s)); return h.Sum(nil) }
+	k := mac(mac(mac(mac([]byte("AWS4"+secret), date[:8]), region), service), "aws4_request")
+	r.Header.Set("X-Amz-Date", date)
+	r.Header.Set("Authorization", "AWS4-HMAC-SHA256 Credential="+key+"/"+scope+", SignedHeaders="+strings.Join(signed, ";")+
+		", Signature="+hex.EncodeToString(mac(k, sts)))
+}
+
+// A POST with its parameters in the query, an empty body and content-length:0 among its
+// signed headers (botocore's SigV4Auth signs it so) verifies, as on AWS.
+func TestVerifyAcceptsASignedEmptyContentLength(t *testing.T) {
+	creds := testCredentials(t)
+	r := httptest.NewRequest(http.MethodPost, "http://"+sigHost+"/?Action=ListQueues&Version=2012-11-05", http.NoBody)
+	r.ContentLength = 0
+	r.Header.Set("Content-Length", "0")
+	signByHand(r, "AKIDBOTOCORE", "botocore-secret", "eu-west-1", "sqs", sigT0, [][2]string{
+		{"content-length", "0"}, {"host", sigHost}, {"x-amz-date", sigT0.UTC().Format("20060102T150405Z")}})
+	got, serr := verifySignature(r, nil, creds, sigT0)
+	require.Nil(t, serr)
+	assert.Equal(t, "777788889999", got.account)
+
+	r.Header.Set("Authorization", strings.Replace(r.Header.Get("Authorization"), "Signature=", "Signature=0", 1))
+	_, serr = verifySignature(r, nil, creds, sigT0)
+	require.NotNil(t, serr)
+	assert.Equal(t, "SignatureDoesNotMatch", serr.code)
+	assert.Contains(t, serr.message, "content-length:0\nhost:", "the canonical request quoted signs content-length")
 }

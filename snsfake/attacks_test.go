@@ -487,3 +487,235 @@ func TestAFanOutKeepsNoBodyForALostDeliveryAndAPrefixForTheOthers(t *testing.T) 
 	assert.Equal(t, d.BodySize, len(*got[0].Body))
 	assert.True(t, strings.HasPrefix(*got[0].Body, d.Body), "the record keeps the body's beginning")
 }
+
+// Attack 6: a wildcard filter cost pattern × value under the SNS fake's lock: a
+// 60,000-character pattern against a 120 KB value took 4–7 s a publish. The matcher is
+// linear (internal/eventpattern: TestWildcardCostIsLinear counts its steps; BenchmarkWildcard).
+func TestAWildcardFilterOfALongPatternAgainstALongValue(t *testing.T) {
+	ctx := context.Background()
+	s, topic, queue := setup(t, "t", nil, "q")
+	h := s.Handler(s.SQS().Handler())
+	policy := `{"k":[{"wildcard":"*` + strings.Repeat("a", 60_000) + `b*"}]}`
+	_, err := s.Subscribe(ctx, &sns.SubscribeInput{TopicArn: aws.String(topic), Protocol: aws.String("sqs"), Endpoint: aws.String(queue),
+		Attributes: map[string]string{"FilterPolicy": policy, "RawMessageDelivery": "true"}})
+	require.NoError(t, err)
+	for _, value := range []string{strings.Repeat("a", 120_000), strings.Repeat("a", 60_000) + "b"} {
+		w := post(t, h, "/", "Action=Publish&Version=2010-03-31&TopicArn="+url.QueryEscape(topic)+"&Message=m"+
+			"&MessageAttributes.entry.1.Name=k&MessageAttributes.entry.1.Value.DataType=String&MessageAttributes.entry.1.Value.StringValue="+value, "", "", "")
+		require.Equal(t, http.StatusOK, w.Code, w.Body.String())
+	}
+	pubs, err := s.Published(topic)
+	require.NoError(t, err)
+	require.Len(t, pubs, 2)
+	assert.Equal(t, snsfake.Filtered, pubs[0].Deliveries[0].Outcome)
+	assert.Equal(t, snsfake.Delivered, pubs[1].Deliveries[0].Outcome)
+}
+
+// publishBatchForm is a PublishBatch form of n entries, each with a message attribute.
+func publishBatchForm(topic string, n int) string {
+	var b strings.Builder
+	b.WriteString("Action=PublishBatch&Version=2010-03-31&TopicArn=" + url.QueryEscape(topic))
+	for i := 1; i <= n; i++ {
+		p := "&PublishBatchRequestEntries.member." + strconv.Itoa(i)
+		b.WriteString(p + ".Id=e" + strconv.Itoa(i) + p + ".Message=m" + p + ".MessageAttributes.entry.1.Name=a" +
+			p + ".MessageAttributes.entry.1.Value.DataType=String" + p + ".MessageAttributes.entry.1.Value.StringValue=v")
+	}
+	return b.String()
+}
+
+// Attack 8: the decoder rescanned every parameter for every list and map: a 9,997-entry
+// PublishBatch form took 0.8–3.5 s. It is linear (BenchmarkDecodePublishBatch), and it stops
+// when the client goes away.
+func TestTheDecoderStopsWhenTheClientGoesAway(t *testing.T) {
+	s, topic, _ := setup(t, "t", nil, "q")
+	h := s.Handler(s.SQS().Handler())
+	form := publishBatchForm(topic, 9_997)
+	w := post(t, h, "/", form, "", "", "")
+	code, _ := errorOf(w.Body.String())
+	assert.Equal(t, "TooManyEntriesInBatchRequest", code)
+	costWith := func(ctx context.Context) uint64 {
+		return memtest.BytesPerRun(1, func() {
+			r := httptest.NewRequestWithContext(ctx, http.MethodPost, "http://localhost/", strings.NewReader(form))
+			r.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+			h.ServeHTTP(httptest.NewRecorder(), r)
+		})
+	}
+	decoded := costWith(context.Background())
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	gone := costWith(ctx)
+	t.Logf("decoded: %d bytes; the client gone: %d", decoded, gone)
+	assert.Less(t, gone, decoded*2/3, "the decoder stopped when the client went away")
+}
+
+// The strings the wire decodes are the input's own: a topic created by a form with a large
+// parameter beside its name does not keep the form.
+func TestWhatTheFakeKeepsOfARequestIsItsOwn(t *testing.T) {
+	f := sqsfake.New()
+	s := snsfake.New(f)
+	h := s.Handler(f.Handler())
+	junk := strings.Repeat("j", 4<<20)
+	kept := memtest.Retained(func() {
+		for i := range 10 {
+			w := post(t, h, "/", "Action=CreateTopic&Version=2010-03-31&Name=t"+strconv.Itoa(i)+"&Junk="+junk, "", "", "")
+			require.Equal(t, http.StatusOK, w.Code, w.Body.String())
+		}
+	}, s, f)
+	t.Logf("10 topics made by 4 MB forms kept %d bytes", kept)
+	assert.Less(t, kept, int64(1<<20))
+}
+
+// Attack 5's other half: a long fan-out held the SNS fake's one lock for its whole duration,
+// and other accounts' calls waited. A delivery here waits (an injected Latency on its
+// SendMessage, until the clock moves) while another account creates a topic and publishes,
+// and the publishing topic's own attributes are read: none of them waits for it.
+func TestAFanOutHoldsUpNoOtherCall(t *testing.T) {
+	ctx := context.Background()
+	s, topic, queue := setup(t, "slow", nil, "q")
+	f := s.SQS()
+	_, err := s.Subscribe(ctx, &sns.SubscribeInput{TopicArn: aws.String(topic), Protocol: aws.String("sqs"), Endpoint: aws.String(queue)})
+	require.NoError(t, err)
+	f.InjectFault(sqsfake.Fault{Operation: "SendMessage", Latency: time.Minute, Times: 1})
+	published := make(chan error, 1)
+	go func() {
+		_, err := s.Publish(ctx, &sns.PublishInput{TopicArn: aws.String(topic), Message: aws.String("slow")})
+		published <- err
+	}()
+	require.NoError(t, f.WaitForPollers(ctx, 1), "the delivery waits on the clock")
+
+	other := make(chan error, 1)
+	go func() {
+		as := snsfake.ActAs(sqsfake.Identity{AccountID: "210987654321"})
+		tp, err := s.CreateTopic(ctx, &sns.CreateTopicInput{Name: aws.String("other")}, as)
+		if err == nil {
+			_, err = s.Publish(ctx, &sns.PublishInput{TopicArn: tp.TopicArn, Message: aws.String("fast")}, as)
+		}
+		if err == nil {
+			_, err = s.GetTopicAttributes(ctx, &sns.GetTopicAttributesInput{TopicArn: aws.String(topic)})
+		}
+		other <- err
+	}()
+	hang := time.NewTimer(time.Minute) // a guard against a hang, not a measure
+	defer hang.Stop()
+	select {
+	case err := <-other:
+		require.NoError(t, err)
+	case <-hang.C:
+		t.Fatal("the other account's calls waited for the fan-out")
+	}
+	select {
+	case <-published:
+		t.Fatal("the publish did not wait for its delivery")
+	default:
+	}
+	f.Advance(time.Minute)
+	require.NoError(t, <-published)
+	got := receiveAll(t, f, "q")
+	require.Len(t, got, 1)
+}
+
+// The quotas of subscriptions and filter policies AWS documents: 100 subscriptions a FIFO
+// topic; 200 filter policies a topic and 10,000 an account, attached by Subscribe or
+// SetSubscriptionAttributes (a subscription without one is still made).
+func TestSubscriptionAndFilterPolicyQuotas(t *testing.T) {
+	ctx := context.Background()
+	s := snsfake.New(sqsfake.New())
+	fifo, err := s.CreateTopic(ctx, &sns.CreateTopicInput{Name: aws.String("f.fifo"), Attributes: map[string]string{"FifoTopic": "true"}})
+	require.NoError(t, err)
+	subscribe := func(topic *string, i int, attrs map[string]string) error {
+		_, err := s.Subscribe(ctx, &sns.SubscribeInput{TopicArn: topic, Protocol: aws.String("sqs"),
+			Endpoint: aws.String("arn:aws:sqs:us-east-1:123456789012:q" + strconv.Itoa(i) + ".fifo"), Attributes: attrs})
+		return err
+	}
+	for i := range 100 {
+		require.NoError(t, subscribe(fifo.TopicArn, i, nil))
+	}
+	requireSNSError(t, subscribe(fifo.TopicArn, 100, nil), "SubscriptionLimitExceeded", "Subscription limit exceeded")
+	require.NoError(t, subscribe(fifo.TopicArn, 0, nil), "an existing subscription is answered again")
+
+	policy := map[string]string{"FilterPolicy": `{"k":["v"]}`}
+	var topics []*string
+	for i := range 51 {
+		tp, err := s.CreateTopic(ctx, &sns.CreateTopicInput{Name: aws.String("t" + strconv.Itoa(i))})
+		require.NoError(t, err)
+		topics = append(topics, tp.TopicArn)
+	}
+	sub := func(topic *string, i int, attrs map[string]string) (*sns.SubscribeOutput, error) {
+		return s.Subscribe(ctx, &sns.SubscribeInput{TopicArn: topic, Protocol: aws.String("sqs"),
+			Endpoint: aws.String("arn:aws:sqs:us-east-1:123456789012:q" + strconv.Itoa(i)), Attributes: attrs})
+	}
+	for i := range 200 {
+		_, err := sub(topics[0], i, policy)
+		require.NoError(t, err)
+	}
+	_, err = sub(topics[0], 200, policy)
+	requireSNSError(t, err, "FilterPolicyLimitExceeded", "Filter policy limit exceeded")
+	plain, err := sub(topics[0], 200, nil)
+	require.NoError(t, err, "a subscription without a filter policy is made")
+	_, err = s.SetSubscriptionAttributes(ctx, &sns.SetSubscriptionAttributesInput{SubscriptionArn: plain.SubscriptionArn,
+		AttributeName: aws.String("FilterPolicy"), AttributeValue: aws.String(`{"k":["v"]}`)})
+	requireSNSError(t, err, "FilterPolicyLimitExceeded", "Filter policy limit exceeded")
+	info, _ := s.Topic(*topics[0])
+	_, err = s.Unsubscribe(ctx, &sns.UnsubscribeInput{SubscriptionArn: aws.String(info.Subscriptions[0].Arn)})
+	require.NoError(t, err)
+	_, err = s.SetSubscriptionAttributes(ctx, &sns.SetSubscriptionAttributesInput{SubscriptionArn: plain.SubscriptionArn,
+		AttributeName: aws.String("FilterPolicy"), AttributeValue: aws.String(`{"k":["v"]}`)})
+	require.NoError(t, err, "an unsubscribed policy frees its place")
+
+	for k := 1; k < 50; k++ {
+		for i := range 200 {
+			_, err := sub(topics[k], i, policy)
+			require.NoError(t, err)
+		}
+	}
+	_, err = sub(topics[50], 0, policy)
+	requireSNSError(t, err, "FilterPolicyLimitExceeded", "Filter policy limit exceeded")
+	other := snsfake.ActAs(sqsfake.Identity{AccountID: "210987654321"})
+	tp, err := s.CreateTopic(ctx, &sns.CreateTopicInput{Name: aws.String("t50")}, other)
+	require.NoError(t, err)
+	_, err = s.Subscribe(ctx, &sns.SubscribeInput{TopicArn: tp.TopicArn, Protocol: aws.String("sqs"),
+		Endpoint: aws.String("arn:aws:sqs:us-east-1:210987654321:q"), Attributes: policy}, other)
+	require.NoError(t, err, "another account has its own 10,000")
+}
+
+// Item 9: a 1.5 MB DisplayName, Policy, DeliveryPolicy or KmsMasterKeyId was accepted. Topic
+// attributes have AWS's bounds (a topic Policy 30 KiB), subscription attributes likewise.
+func TestTopicAttributesAreBounded(t *testing.T) {
+	ctx := context.Background()
+	s, topic, queue := setup(t, "t", nil, "q")
+	big := strings.Repeat("x", 1_500_000)
+	bigJSON := `{"http":{"defaultHealthyRetryPolicy":{"numRetries":3}},"pad":"` + big + `"}`
+	bigPolicy := `{"Statement":[{"Sid":"` + big + `","Effect":"Allow","Principal":"*","Action":"SNS:Publish","Resource":"` + topic + `"}]}`
+	for name, v := range map[string]string{"DisplayName": big, "Policy": bigPolicy, "DeliveryPolicy": bigJSON, "KmsMasterKeyId": big,
+		"HTTPSuccessFeedbackRoleArn": "arn:aws:iam::123456789012:role/" + big} {
+		_, err := s.SetTopicAttributes(ctx, &sns.SetTopicAttributesInput{TopicArn: aws.String(topic), AttributeName: aws.String(name), AttributeValue: aws.String(v)})
+		var api interface{ ErrorMessage() string }
+		require.ErrorAs(t, err, &api, name)
+		assert.True(t, strings.HasPrefix(api.ErrorMessage(), "Invalid parameter: "+name+": Invalid value [xxx") ||
+			strings.HasPrefix(api.ErrorMessage(), "Invalid parameter: "+name+": Invalid value [{") ||
+			strings.HasPrefix(api.ErrorMessage(), "Invalid parameter: "+name+": Invalid value [arn"), "%s: %.80s", name, api.ErrorMessage())
+		assert.Less(t, len(api.ErrorMessage()), 4<<10, "the refusal quotes the value cut short")
+		_, err = s.CreateTopic(ctx, &sns.CreateTopicInput{Name: aws.String("other"), Attributes: map[string]string{name: v}})
+		require.Error(t, err, name)
+	}
+	display := strings.Repeat("é", 100)
+	_, err := s.SetTopicAttributes(ctx, &sns.SetTopicAttributesInput{TopicArn: aws.String(topic), AttributeName: aws.String("DisplayName"), AttributeValue: aws.String(display)})
+	require.NoError(t, err, "100 characters")
+	atLimit := `{"Statement":[{"Sid":"` + strings.Repeat("s", 30<<10) + `","Effect":"Allow","Principal":"*","Action":"SNS:Publish","Resource":"` + topic + `"}]}`
+	atLimit = strings.Replace(atLimit, strings.Repeat("s", len(atLimit)-30<<10), "", 1)
+	require.Len(t, atLimit, 30<<10)
+	_, err = s.SetTopicAttributes(ctx, &sns.SetTopicAttributesInput{TopicArn: aws.String(topic), AttributeName: aws.String("Policy"), AttributeValue: aws.String(atLimit)})
+	require.NoError(t, err, "a 30 KiB policy")
+
+	sub, err := s.Subscribe(ctx, &sns.SubscribeInput{TopicArn: aws.String(topic), Protocol: aws.String("sqs"), Endpoint: aws.String(queue)})
+	require.NoError(t, err)
+	_, err = s.SetSubscriptionAttributes(ctx, &sns.SetSubscriptionAttributesInput{SubscriptionArn: sub.SubscriptionArn, AttributeName: aws.String("RedrivePolicy"),
+		AttributeValue: aws.String(`{"deadLetterTargetArn":"` + queue + `","pad":"` + big + `"}`)})
+	require.Error(t, err)
+	kept := memtest.Retained(func() {
+		for range 20 {
+			_, _ = s.SetTopicAttributes(ctx, &sns.SetTopicAttributesInput{TopicArn: aws.String(topic), AttributeName: aws.String("DisplayName"), AttributeValue: aws.String(big + "y")})
+		}
+	}, s)
+	assert.Less(t, kept, int64(1<<20), "20 refused 1.5 MB attributes")
+}

@@ -97,8 +97,7 @@
 // See tokens.go for where a token may be presented. An http or https subscription is
 // pending until its endpoint confirms it (see HTTP/S endpoints below); email and email-json
 // subscriptions stay pending (no confirmation is sent anywhere); sms, lambda, application
-// and firehose are confirmed and
-// receive nothing. Subscription attributes: RawMessageDelivery, FilterPolicy,
+// and firehose are confirmed and receive nothing. Subscription attributes: RawMessageDelivery, FilterPolicy,
 // FilterPolicyScope, RedrivePolicy, DeliveryPolicy (http/https), SubscriptionRoleArn
 // (firehose), ReplayPolicy (FIFO topics).
 //
@@ -107,7 +106,10 @@
 // Publish and PublishBatch validate as SNS does (a refused batch entry fails the whole
 // call; Failed is empty, as in every recording, but for an injected FailEntries fault) and
 // deliver at the publish instant, synchronously, into every confirmed sqs subscription whose
-// filter policy matches, in the order the subscriptions were made. The notification envelope is AWS's byte for byte:
+// filter policy matches, in the order the subscriptions were made. The deliveries hold up no
+// other call — of another topic, another account, or this topic's other operations — but
+// the next publish to the same topic, which waits for them so that a topic's publications
+// arrive in the order they were made. The notification envelope is AWS's byte for byte:
 // pretty-printed, fields in AWS's order, millisecond timestamps, MessageAttributes one a
 // line in key order, UnsubscribeURL; standard topics' envelopes are signed (SignatureVersion
 // 1, SHA1withRSA, or 2, SHA256withRSA) with a fixed test key whose certificate is
@@ -118,7 +120,9 @@
 // SHA-256 of the message), topic-wide or per group (FifoThroughputScope), a duplicate getting
 // the first MessageId and SequenceNumber and reaching no queue; FIFO queues get the group
 // and deduplication ids. A standard topic's MessageGroupId is passed to the queue (fair
-// queues).
+// queues). A Publish or PublishBatch over the wire with an X-Amzn-Trace-Id header gives
+// the messages it delivers into queues that AWSTraceHeader system attribute, as AWS does
+// (a header SQS would refuse as one is left out).
 //
 // A delivery the queue refuses — no queue (or a deleted one), a Policy that does not admit
 // sns.amazonaws.com with the topic as aws:SourceArn, a message SQS rejects — goes to the
@@ -201,6 +205,35 @@
 // minutes, the endpoint failing each) played to its end by one Advance, 0.32–0.37 ms
 // (bar: 1 ms).
 //
+// # Bounds
+//
+// What the fake keeps and spends is bounded, and a legitimate client never meets a bound
+// AWS does not have; where it meets one of AWS's, it gets AWS's answer:
+//
+//   - A request body up to sqsfake.MaxRequestBytes (8 MiB) is read whole and served; a
+//     longer one is refused with HTTP 413 (RequestEntityTooLarge for SNS, the queue fake's
+//     own for SQS). No valid request comes near it.
+//   - The wire's decoder is linear in the request, ignores parameter names over 256 bytes
+//     (none of SNS's is), and stops when the client has gone away (RequestCanceled, answered
+//     to nobody); what it hands an operation is copied, so no request's body is kept.
+//   - In signed mode a request is authenticated before its Action is read. An unknown Action
+//     is recorded as SNS.<its first 256 bytes>… and quoted to 2 KiB; every error quotes at
+//     most 2 KiB of what a client sent, and the call record keeps 4 KiB of a refusal.
+//   - AWS's quotas: 100,000 standard and 1,000 FIFO topics an account and region
+//     (TopicLimitExceeded); 12,500,000 subscriptions a standard topic and 100 a FIFO one
+//     (SubscriptionLimitExceeded); 200 filter policies a topic and 10,000 a subscriber's
+//     account (FilterPolicyLimitExceeded, from Subscribe or SetSubscriptionAttributes; a
+//     subscription without one is still made); a filter policy of 256 KB, 5 keys and 150
+//     combinations counted with nesting depth; 50 tags a topic; a topic Policy of 30 KiB,
+//     a DisplayName of 100 characters, KMS keys and role ARNs of 2,048 (the other policy
+//     documents 30 KiB as well: topics.go).
+//   - The publication record: the newest publications in DefaultRecordBytes (32 MiB on
+//     cmd/sqsfake), a delivery's first RecordedBodyBytes, no body for a lost delivery.
+//   - A confirmation token is valid 2 days; only its own subscription, and only with its
+//     own topic (tokens.go).
+//   - A wildcard filter costs time linear in pattern and value (internal/eventpattern), and
+//     a publish's deliveries hold up only the next publish to the same topic.
+//
 // # Not modelled
 //
 //   - SMS, mobile push, platform applications, and delivery to email/lambda/firehose
@@ -210,9 +243,8 @@
 //   - KMS (KmsMasterKeyId is stored), message archiving and replay (ArchivePolicy and
 //     ReplayPolicy are stored), delivery status logging (the feedback attributes are
 //     stored).
-//   - The 200-filter-policy and subscription quotas (the topic quotas are: 100,000 standard
-//     and 1,000 FIFO topics per account and region).
 //   - AuthenticateOnUnsubscribe and the UnsubscribeConfirmation it leads to (to an HTTP/S
 //     endpoint too), and a second SubscriptionConfirmation on a repeated Subscribe.
-//   - AWS.SNS.* message attributes and X-Ray trace headers.
+//   - AWS.SNS.* message attributes; X-Ray tracing (TracingConfig is stored), but for the
+//     trace header a wire Publish carries, which reaches the queues (above).
 package snsfake

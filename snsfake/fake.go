@@ -10,8 +10,6 @@ import (
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/sns"
-	"github.com/aws/aws-sdk-go-v2/service/sqs"
-	sqstypes "github.com/aws/aws-sdk-go-v2/service/sqs/types"
 	"github.com/aws/smithy-go/middleware"
 
 	"github.com/sqsfake/sqsfake"
@@ -30,21 +28,18 @@ type Fake struct {
 	topics          map[string]*topic        // by ARN
 	counts          map[topicKind]int        // topics per account and kind, for the quotas
 	subs            map[string]*subscription // by ARN
+	filters         map[string]int           // subscriptions with a filter policy, by subscriber's account
 	tokens          map[uint64]*subscription // subscriptions by their token's number (tokens.go)
 	tokenKey        [32]byte                 // the key of this epoch's tokens (tokens.go)
 	nextMsg         uint64
 	nextSub         uint64
 	nextToken       uint64
 	nextSeq         uint64
-	rec             record                                    // the publication record (record.go)
-	scratch         map[string]sqstypes.MessageAttributeValue // raw deliveries' attributes (publish.go)
-	scratchIn       sqs.SendMessageInput                      // the SendMessage of a delivery (publish.go)
-	pst             publishState                              // the publish being delivered (publish.go)
-	deliveryArena   []Delivery                                // where publications' Deliveries are carved from (publish.go)
-	logCtx          context.Context                           // the server's request log deliveries note failures in (wirelog.go)
-	topicOrder      []string                                  // the topics' ARNs in order, for TopicPage (pages.go)
-	topicOrderStale bool                                      // a topic was created or deleted since topicOrder was sorted
-	hd              httpDeliveries                            // HTTP/S deliveries on the clock (httpdelivery.go)
+	rec             record         // the publication record (record.go)
+	gen             uint64         // counts Resets: a publish delivered across one is not recorded
+	topicOrder      []string       // the topics' ARNs in order, for TopicPage (pages.go)
+	topicOrderStale bool           // a topic was created or deleted since topicOrder was sorted
+	hd              httpDeliveries // HTTP/S deliveries on the clock (httpdelivery.go)
 
 	endpoints endpoints // in-memory HTTP/S endpoints and network settings (httpendpoint.go); not s.mu's
 }
@@ -103,11 +98,12 @@ func (s *Fake) clear() {
 	s.topics = make(map[string]*topic)
 	s.counts = make(map[topicKind]int)
 	s.subs = make(map[string]*subscription)
+	s.filters = make(map[string]int)
 	s.tokens = make(map[uint64]*subscription)
 	s.tokenKey = companion.ServiceKey(s.sq, tokenPurpose)
 	s.nextMsg, s.nextSub, s.nextToken, s.nextSeq = 0, 0, 0, 0
 	s.rec.clear()
-	s.pst, s.deliveryArena = publishState{}, nil
+	s.gen++
 	s.topicOrder, s.topicOrderStale = nil, false
 	s.clearHTTP()
 }

@@ -585,7 +585,7 @@ func (s *Fake) giveUp(j *httpJob, why string, dlq bool) {
 	if j.raw && len(j.rawAttrs) > 0 {
 		in.MessageAttributes = j.rawAttrs
 	}
-	id, err := s.sendAs(&sub.dlq, sub.t, in)
+	id, err := s.sendAs(serviceContext(sub.t, sub.dlq.region), &sub.dlq, in)
 	if err != nil {
 		s.finish(j, Discarded, why+"; the dead-letter queue "+sub.dlqArn+" refused it: "+reasonOf(err))
 		return

@@ -25,34 +25,61 @@ func protocolMessage(e *entry, protocol string) string {
 	return s
 }
 
-// sendHTTP starts the delivery of a publication to an http/https subscription: its first
-// attempt is made when the publishing call has released s.mu (runDue), at the publish
-// instant. s.mu is held.
-func (s *Fake) sendHTTP(sub *subscription, st *publishState, d *Delivery) {
+// sendHTTP readies the delivery of publication p to an http/https subscription, whose
+// Delivery will be p.Deliveries[i]: its body, and what its job needs, which startHTTP
+// makes once s.mu is held again; its first attempt is made when the publishing call has
+// released s.mu and its topic's turn (runDue), at the publish instant. sub is the
+// subscription itself (a job keeps it), snap its state as the publish found it. t's turn
+// is held, s.mu is not.
+func (s *Fake) sendHTTP(sub, snap *subscription, st *publishState, p *Publication, i int, d *Delivery) {
 	text := st.sqsText
 	if st.e.structure == "json" {
-		text = protocolMessage(&st.e, sub.protocol)
+		text = protocolMessage(&st.e, snap.protocol)
 	}
 	body := text
-	if !sub.raw {
+	if !snap.raw {
 		if text == st.sqsText {
-			body = s.envelope(sub, st)
+			body = s.envelope(snap, st)
 		} else {
 			var sig string
-			body = s.envelopeOf(sub, st, text, &sig)
+			body = s.envelopeOf(snap, st, text, &sig)
 		}
 	}
-	j := s.newJob(sub, typeNotification, st.messageID, body, sub.raw, st.time.UnixNano())
-	if sub.raw && len(st.e.attrs) > 0 && sub.dlqArn != "" {
+	h := httpStart{p: p, i: i, sub: sub, messageID: st.messageID, body: body, raw: snap.raw, now: st.time.UnixNano()}
+	if snap.raw && len(st.e.attrs) > 0 && snap.dlqArn != "" {
 		// Kept for the dead-letter queue (a raw message's attributes become SQS message
 		// attributes there), when the subscription has one as the message is published.
-		j.rawAttrs = make(map[string]sqstypes.MessageAttributeValue, len(st.e.attrs))
+		h.rawAttrs = make(map[string]sqstypes.MessageAttributeValue, len(st.e.attrs))
 		for k, v := range st.e.attrs {
-			j.rawAttrs[k] = sqstypes.MessageAttributeValue{DataType: aws.String(aws.ToString(v.DataType)),
+			h.rawAttrs[k] = sqstypes.MessageAttributeValue{DataType: aws.String(aws.ToString(v.DataType)),
 				StringValue: copyStringPtr(v.StringValue), BinaryValue: append([]byte(nil), v.BinaryValue...)}
 		}
 	}
-	d.Body, d.BodySize, d.Outcome, d.job = st.keepBody(body), len(body), Retrying, j
+	st.dl.http = append(st.dl.http, h)
+	d.Body, d.BodySize, d.Outcome = st.keepBody(body), len(body), Retrying
+}
+
+// httpStart is an HTTP/S delivery a publish readied (sendHTTP), to be started.
+type httpStart struct {
+	p               *Publication
+	i               int
+	sub             *subscription
+	messageID, body string
+	raw             bool
+	now             int64
+	rawAttrs        map[string]sqstypes.MessageAttributeValue
+}
+
+// startHTTP starts the HTTP/S deliveries the publish readied: each its job, which its
+// Delivery points to. s.mu and the topic's turn are held.
+func (s *Fake) startHTTP(dl *deliveryState) {
+	for _, h := range dl.http {
+		j := s.newJob(h.sub, typeNotification, h.messageID, h.body, h.raw, h.now)
+		j.rawAttrs = h.rawAttrs
+		h.p.Deliveries[h.i].job = j
+	}
+	clear(dl.http)
+	dl.http = dl.http[:0]
 }
 
 func copyStringPtr(p *string) *string {

@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 	"unicode/utf8"
 
@@ -43,6 +44,7 @@ type entry struct {
 	hasSubject                  bool
 	attrs                       map[string]types.MessageAttributeValue
 	groupID, dedupID            string
+	trace                       string // the publish's X-Ray trace header, for AWSTraceHeader
 }
 
 // checkEntry applies SNS's checks of a message (SPEC-sns.md §6.2) for topic t; the
@@ -187,19 +189,34 @@ func (s *Fake) Publish(ctx context.Context, params *sns.PublishInput, optFns ...
 	defer endCall(ctx, c, &out, &err)
 	defer s.runDue() // the first attempt of each HTTP/S delivery, at the publish instant
 	s.mu.Lock()
-	defer s.mu.Unlock()
-	defer s.logTo(ctx)()
 	t, e := s.publishTarget(c, params)
+	s.mu.Unlock()
 	if e != nil {
 		return nil, c.fail(e)
 	}
 	en := entry{message: *params.Message, subject: aws.ToString(params.Subject), hasSubject: params.Subject != nil,
 		structure: aws.ToString(params.MessageStructure), attrs: params.MessageAttributes,
-		groupID: aws.ToString(params.MessageGroupId), dedupID: aws.ToString(params.MessageDeduplicationId)}
-	if _, e := checkEntry(t, &en); e != nil {
+		groupID: aws.ToString(params.MessageGroupId), dedupID: aws.ToString(params.MessageDeduplicationId), trace: traceOf(ctx)}
+	t.dl.turn.Lock()
+	defer t.dl.turn.Unlock()
+	s.mu.Lock()
+	e = s.stillThere(t)
+	if e == nil {
+		_, e = checkEntry(t, &en)
+	}
+	if e != nil {
+		s.mu.Unlock()
 		return nil, c.fail(e)
 	}
-	id, seq := s.publish(t, &en)
+	p := s.preparePublication(t, &en)
+	st := s.beginDeliveries(ctx, t)
+	s.mu.Unlock()
+	s.deliverPublication(st, &en, &p)
+	s.mu.Lock()
+	s.record(st, &p)
+	s.mu.Unlock()
+	st.dl.done()
+	id, seq := p.MessageID, p.SequenceNumber
 	res := &publishResult{id: id, seq: seq}
 	res.out.MessageId = &res.id
 	if seq != "" {
@@ -245,9 +262,8 @@ func (s *Fake) PublishBatch(ctx context.Context, params *sns.PublishBatchInput, 
 	defer endCall(ctx, c, &out, &err)
 	defer s.runDue() // the first attempt of each HTTP/S delivery, at the publish instant
 	s.mu.Lock()
-	defer s.mu.Unlock()
-	defer s.logTo(ctx)()
 	t, e := s.topicFor(c, *params.TopicArn, "TopicArn", "Publish")
+	s.mu.Unlock()
 	if e != nil {
 		return nil, c.fail(e)
 	}
@@ -258,52 +274,88 @@ func (s *Fake) PublishBatch(ctx context.Context, params *sns.PublishBatchInput, 
 	case len(entries) > maxBatchEntries:
 		return nil, c.fail(newError("TooManyEntriesInBatchRequest", "The batch request contains more entries than permissible."))
 	}
-	seen := map[string]bool{}
-	ens := make([]entry, len(entries))
-	total := 0
-	for i, be := range entries {
-		id := *be.Id
-		if len(id) > 80 {
-			return nil, c.fail(newError("InvalidBatchEntryId", "The Id of a batch entry in the batch request is too long: "+echo(id)))
-		}
-		for j := 0; j < len(id); j++ {
-			if !isTopicNameChar(id[j]) {
-				return nil, c.fail(newError("InvalidBatchEntryId", "The Id of a batch entry in the batch request contains an impermissible character: "+echo(id)))
-			}
-		}
-		if id == "" {
-			return nil, c.fail(newError("InvalidBatchEntryId", "The Id of a batch entry in the batch request contains an impermissible character: "))
-		}
-		if seen[id] {
-			return nil, c.fail(newError("BatchEntryIdsNotDistinct", "Two or more batch entries in the request have the same Id."))
-		}
-		seen[id] = true
-		ens[i] = entry{message: *be.Message, subject: aws.ToString(be.Subject), hasSubject: be.Subject != nil,
-			structure: aws.ToString(be.MessageStructure), attrs: be.MessageAttributes,
-			groupID: aws.ToString(be.MessageGroupId), dedupID: aws.ToString(be.MessageDeduplicationId)}
-		n, e := checkEntry(t, &ens[i])
-		if e != nil {
+	// The batch's own checks come first, then each entry's: a batch with two entries of one
+	// Id and no MessageGroupId on a FIFO topic is BatchEntryIdsNotDistinct [AWS,
+	// test_publish_batch_exceptions].
+	seen := make(map[string]bool, len(entries))
+	for _, be := range entries {
+		if e := checkBatchEntryID(*be.Id, seen); e != nil {
 			return nil, c.fail(e)
 		}
+	}
+	ens := make([]entry, len(entries))
+	for i, be := range entries {
+		ens[i] = entry{message: *be.Message, subject: aws.ToString(be.Subject), hasSubject: be.Subject != nil,
+			structure: aws.ToString(be.MessageStructure), attrs: be.MessageAttributes,
+			groupID: aws.ToString(be.MessageGroupId), dedupID: aws.ToString(be.MessageDeduplicationId), trace: traceOf(ctx)}
+	}
+	t.dl.turn.Lock()
+	defer t.dl.turn.Unlock()
+	s.mu.Lock()
+	total, e := 0, s.stillThere(t)
+	for i := 0; i < len(ens) && e == nil; i++ {
+		var n int
+		n, e = checkEntry(t, &ens[i])
 		total += n
 	}
-	if total > DefaultMaximumMessageSize {
-		return nil, c.fail(newError("BatchRequestTooLong", "The length of all the messages put together is more than the limit."))
+	if e == nil && total > DefaultMaximumMessageSize {
+		e = newError("BatchRequestTooLong", "The length of all the messages put together is more than the limit.")
+	}
+	if e != nil {
+		s.mu.Unlock()
+		return nil, c.fail(e)
 	}
 	out = &sns.PublishBatchOutput{Successful: []types.PublishBatchResultEntry{}, Failed: []types.BatchResultErrorEntry{}}
+	pubs := make([]Publication, 0, len(ens))
+	published := make([]int, 0, len(ens)) // the entry of each publication
 	for i := range ens {
 		if fails, ferr := c.sc.FailsEntry(*entries[i].Id); fails {
 			out.Failed = append(out.Failed, failedEntry(*entries[i].Id, ferr))
 			continue
 		}
-		id, seq := s.publish(t, &ens[i])
-		r := types.PublishBatchResultEntry{Id: entries[i].Id, MessageId: aws.String(id)}
-		if seq != "" {
-			r.SequenceNumber = aws.String(seq)
+		pubs = append(pubs, s.preparePublication(t, &ens[i]))
+		published = append(published, i)
+	}
+	st := s.beginDeliveries(ctx, t)
+	s.mu.Unlock()
+	for k, i := range published {
+		s.deliverPublication(st, &ens[i], &pubs[k])
+	}
+	s.mu.Lock()
+	for k := range pubs {
+		s.record(st, &pubs[k])
+	}
+	s.mu.Unlock()
+	st.dl.done()
+	for k, i := range published {
+		r := types.PublishBatchResultEntry{Id: entries[i].Id, MessageId: aws.String(pubs[k].MessageID)}
+		if pubs[k].SequenceNumber != "" {
+			r.SequenceNumber = aws.String(pubs[k].SequenceNumber)
 		}
 		out.Successful = append(out.Successful, r)
 	}
 	return out, nil
+}
+
+// checkBatchEntryID applies SNS's rules to a PublishBatch entry's Id, seen holding the Ids
+// before it (SPEC-sns.md §6.4).
+func checkBatchEntryID(id string, seen map[string]bool) *snsError {
+	if len(id) > 80 {
+		return newError("InvalidBatchEntryId", "The Id of a batch entry in the batch request is too long: "+echo(id))
+	}
+	for j := 0; j < len(id); j++ {
+		if !isTopicNameChar(id[j]) {
+			return newError("InvalidBatchEntryId", "The Id of a batch entry in the batch request contains an impermissible character: "+echo(id))
+		}
+	}
+	if id == "" {
+		return newError("InvalidBatchEntryId", "The Id of a batch entry in the batch request contains an impermissible character: ")
+	}
+	if seen[id] {
+		return newError("BatchEntryIdsNotDistinct", "Two or more batch entries in the request have the same Id.")
+	}
+	seen[id] = true
+	return nil
 }
 
 // failedEntry is a PublishBatch entry an injected fault failed with err: its code and
@@ -316,9 +368,10 @@ func failedEntry(id string, err error) types.BatchResultErrorEntry {
 	return types.BatchResultErrorEntry{Id: aws.String(id), Code: aws.String(e.code), Message: aws.String(e.message), SenderFault: e.status < 500}
 }
 
-// publish publishes one checked message: FIFO deduplication, then delivery. It returns
-// the MessageId and SequenceNumber the caller gets.
-func (s *Fake) publish(t *topic, e *entry) (string, string) {
+// preparePublication makes the publication of one checked message: FIFO deduplication, its MessageId
+// and SequenceNumber. A duplicate's publication is marked Duplicate: it delivers nothing.
+// s.mu and t's turn are held.
+func (s *Fake) preparePublication(t *topic, e *entry) Publication {
 	now := s.sq.Now()
 	var dedupKey string
 	if t.fifo {
@@ -331,10 +384,9 @@ func (s *Fake) publish(t *topic, e *entry) (string, string) {
 			dedupKey = e.groupID + "\x00" + e.dedupID
 		}
 		if hit, ok := t.dedup[dedupKey]; ok && now.UnixNano() < hit.until {
-			s.rec.add(Publication{MessageID: hit.messageID, SequenceNumber: hit.sequenceNumber, TopicArn: t.arn,
+			return Publication{MessageID: hit.messageID, SequenceNumber: hit.sequenceNumber, TopicArn: t.arn,
 				Message: e.message, Subject: e.subject, attrs: packAttrs(e.attrs), MessageGroupID: e.groupID,
-				MessageDeduplicationID: e.dedupID, Time: now, Duplicate: true})
-			return hit.messageID, hit.sequenceNumber
+				MessageDeduplicationID: e.dedupID, Time: now, Duplicate: true}
 		}
 	}
 	s.nextMsg++
@@ -352,11 +404,29 @@ func (s *Fake) publish(t *topic, e *entry) (string, string) {
 		}
 		t.dedup[dedupKey] = dedupHit{messageID: id, sequenceNumber: seq, until: now.Add(dedupWindow).UnixNano()}
 	}
-	p := Publication{MessageID: id, SequenceNumber: seq, TopicArn: t.arn, Message: e.message, Subject: e.subject,
+	return Publication{MessageID: id, SequenceNumber: seq, TopicArn: t.arn, Message: e.message, Subject: e.subject,
 		attrs: packAttrs(e.attrs), MessageGroupID: e.groupID, MessageDeduplicationID: e.dedupID, Time: now}
-	s.deliver(t, e, &p)
-	s.rec.add(p)
-	return id, seq
+}
+
+// stillThere refuses a publish to a topic deleted while it waited for its turn. s.mu is
+// held.
+func (s *Fake) stillThere(t *topic) *snsError {
+	if s.topics[t.arn] != t {
+		return errTopicNotFound()
+	}
+	return nil
+}
+
+// record records a delivered publication, unless the fake was reset meanwhile, after
+// starting the HTTP/S deliveries its publish readied. s.mu is held.
+func (s *Fake) record(st *publishState, p *Publication) {
+	if st.gen != s.gen {
+		clear(st.dl.http)
+		st.dl.http = st.dl.http[:0]
+		return
+	}
+	s.startHTTP(st.dl)
+	s.rec.add(*p)
 }
 
 // packedAttr is one message attribute as the publication record keeps it: its strings
@@ -429,10 +499,38 @@ func unpackAttrs(packed []packedAttr) map[string]types.MessageAttributeValue {
 	return out
 }
 
-// delivery state shared by the subscriptions of one publish, built when first needed. The
-// fake keeps one (Fake.pst), reused publish after publish: deliveries run one at a time
-// under s.mu, and nothing of it outlives its publish.
+// Deliveries run outside s.mu, so that a long fan-out holds up neither other topics' calls
+// nor this one's other operations: only the next publish to the same topic, which waits for
+// its turn (deliveryState.turn) so that a topic's publications are delivered in the order
+// they were made. A publish takes its topic's turn, then s.mu to check, number and
+// deduplicate its messages and to copy the topic's subscriptions as they are
+// (beginDeliveries); releases s.mu to deliver them (deliverPublication); and takes it again
+// to record them. What a delivery reads is that copy, the topic's immutable fields and the
+// turn's scratch state, never the fake's maps; what it must change in the fake it changes
+// with s.mu held (the record). The lock order is a topic's turn, then s.mu.
+
+// deliveryState is a topic's delivery scratch, which only the holder of its turn uses.
+type deliveryState struct {
+	turn  sync.Mutex
+	st    publishState
+	in    sqs.SendMessageInput                            // the SendMessage of a delivery: SendMessage keeps nothing of it
+	attrs map[string]sqstypes.MessageAttributeValue       // raw deliveries' attributes: SendMessage copies what it keeps
+	arena []Delivery                                      // where publications' Deliveries are carved from
+	subs  []subscription                                  // the topic's subscriptions as the publish found them
+	orig  []*subscription                                 // the subscriptions themselves
+	http  []httpStart                                     // the HTTP/S deliveries readied, to start (httpmessages.go)
+	trace map[string]sqstypes.MessageSystemAttributeValue // a delivery's AWSTraceHeader
+	ctx   map[string]context.Context                      // by queue region: the contexts deliveries are SendMessage calls in
+}
+
+// publishState is the delivery state shared by the subscriptions of one publication, built
+// when first needed; a topic keeps one (deliveryState.st), reused publication after
+// publication, and nothing of it outlives its publish.
 type publishState struct {
+	dl         *deliveryState
+	gen        uint64          // the fake's Reset count when the publish began
+	logCtx     context.Context // the publish's context, for the server's log (wirelog.go)
+	version    string          // the topic's SignatureVersion
 	e          entry
 	t          *topic
 	messageID  string
@@ -496,13 +594,34 @@ func sqsMessage(e *entry) string {
 	return s
 }
 
-func (s *Fake) deliver(t *topic, e *entry, p *Publication) {
-	st := &s.pst
+// beginDeliveries readies t's delivery state for the publish with context ctx: a copy of
+// the topic's subscriptions as they are now. s.mu and t's turn are held.
+func (s *Fake) beginDeliveries(ctx context.Context, t *topic) *publishState {
+	dl := &t.dl
+	dl.subs, dl.orig = dl.subs[:0], dl.orig[:0]
+	for _, sub := range t.subs {
+		dl.subs = append(dl.subs, *sub)
+		dl.orig = append(dl.orig, sub)
+	}
+	st := &dl.st
+	st.dl, st.t, st.gen, st.logCtx, st.version = dl, t, s.gen, ctx, cmpOr(t.attrs["SignatureVersion"], "1")
+	return st
+}
+
+// deliverPublication delivers p, unless it is a duplicate, to the subscriptions
+// beginDeliveries copied. t's turn is held, s.mu is not.
+func (s *Fake) deliverPublication(st *publishState, e *entry, p *Publication) {
+	if p.Duplicate {
+		return
+	}
+	dl, t := st.dl, st.t
 	attrs := st.attrs
 	clear(attrs)
-	*st = publishState{e: *e, t: t, messageID: p.MessageID, seq: p.SequenceNumber, time: p.Time, sqsText: sqsMessage(e), attrs: attrs}
-	p.Deliveries = s.deliveries(len(t.subs))
-	for _, sub := range t.subs {
+	*st = publishState{dl: dl, gen: st.gen, logCtx: st.logCtx, version: st.version, e: *e, t: t, messageID: p.MessageID,
+		seq: p.SequenceNumber, time: p.Time, sqsText: sqsMessage(e), attrs: attrs}
+	p.Deliveries = dl.deliveries(len(dl.subs))
+	for i := range dl.subs {
+		sub := &dl.subs[i]
 		web := sub.protocol == "http" || sub.protocol == "https"
 		if sub.protocol != "sqs" && !web {
 			continue
@@ -518,34 +637,46 @@ func (s *Fake) deliver(t *topic, e *entry, p *Publication) {
 		case sub.compiled != nil && !s.matches(sub, st):
 			d.Outcome, d.Reason = Filtered, "the message does not match the subscription's filter policy"
 		case web:
-			s.sendHTTP(sub, st, &d)
+			s.sendHTTP(dl.orig[i], sub, st, p, len(p.Deliveries), &d)
 		default:
 			s.send(sub, st, &d)
-			s.logDelivery(t.arn, "message", p.MessageID, &d)
+			logDelivery(st.logCtx, t.arn, "message", p.MessageID, &d)
 		}
 		p.Deliveries = append(p.Deliveries, d)
 	}
 	// The scratch state keeps nothing of the message once it is delivered.
-	s.scratchIn = sqs.SendMessageInput{}
+	dl.in = sqs.SendMessageInput{}
 	st.e, st.sqsText, st.body, st.lastBody, st.lastReason = entry{}, "", nil, "", ""
+}
+
+// done lets go of the subscriptions the publish copied, keeping the copies' room for the
+// next publish but for a topic of many subscriptions. The turn is held.
+func (dl *deliveryState) done() {
+	if cap(dl.subs) > 64 {
+		dl.subs, dl.orig = nil, nil
+		return
+	}
+	clear(dl.subs)
+	clear(dl.orig)
+	dl.subs, dl.orig = dl.subs[:0], dl.orig[:0]
 }
 
 // deliveryChunk is how many Delivery records deliveries carves from one allocation.
 const deliveryChunk = 64
 
 // deliveries returns an empty slice of capacity n for a publication's deliveries: carved,
-// capacity-limited, from a chunk shared by the records of several publications, so that a
-// publication's record keeping does not cost an allocation per publish.
-func (s *Fake) deliveries(n int) []Delivery {
+// capacity-limited, from a chunk shared by the records of several publications of the
+// topic, so that a publication's record keeping does not cost an allocation per publish.
+func (dl *deliveryState) deliveries(n int) []Delivery {
 	if n > deliveryChunk/4 {
 		return make([]Delivery, 0, n)
 	}
-	if cap(s.deliveryArena)-len(s.deliveryArena) < n {
-		s.deliveryArena = make([]Delivery, 0, deliveryChunk)
+	if cap(dl.arena)-len(dl.arena) < n {
+		dl.arena = make([]Delivery, 0, deliveryChunk)
 	}
-	at := len(s.deliveryArena)
-	s.deliveryArena = s.deliveryArena[:at+n]
-	return s.deliveryArena[at : at : at+n]
+	at := len(dl.arena)
+	dl.arena = dl.arena[:at+n]
+	return dl.arena[at : at : at+n]
 }
 
 func (s *Fake) matches(sub *subscription, st *publishState) bool {
@@ -560,7 +691,7 @@ func (s *Fake) matches(sub *subscription, st *publishState) bool {
 func (s *Fake) send(sub *subscription, st *publishState, d *Delivery) {
 	in := s.sqsInput(sub, st)
 	d.BodySize = len(*in.MessageBody)
-	id, err := s.sendAs(&sub.queue, st.t, in)
+	id, err := s.sendAs(st.dl.serviceContext(st.t, sub.queue.region), &sub.queue, in)
 	if err == nil {
 		d.Outcome, d.SQSMessageID, d.Body = Delivered, id, st.keepBody(*in.MessageBody)
 		return
@@ -572,7 +703,7 @@ func (s *Fake) send(sub *subscription, st *publishState, d *Delivery) {
 	if !sub.dlq.fifo {
 		in.MessageGroupId, in.MessageDeduplicationId = nil, nil
 	}
-	id, err = s.sendAs(&sub.dlq, st.t, in)
+	id, err = s.sendAs(st.dl.serviceContext(st.t, sub.dlq.region), &sub.dlq, in)
 	if err != nil {
 		d.Reason += "; the dead-letter queue " + sub.dlqArn + " refused it too: " + reasonOf(err)
 		return
@@ -596,25 +727,36 @@ func (st *publishState) keepBody(body string) string {
 	return st.lastBody
 }
 
-func (s *Fake) sendAs(q *queueRef, t *topic, in *sqs.SendMessageInput) (string, error) {
+// sendAs sends in into the queue q as SNS's service principal for t, in ctx.
+func (s *Fake) sendAs(ctx context.Context, q *queueRef, in *sqs.SendMessageInput) (string, error) {
 	in.QueueUrl = &q.url
-	ctx := t.deliverCtx[q.region]
-	if ctx == nil {
-		// One context per topic and queue region (SNS calls a queue in its own region):
-		// deliveries run one at a time, under s.mu, as WithService requires; it carries no
-		// deadline or cancellation of any caller.
-		ctx = companion.WithService(context.Background(), companion.ServicePrincipal{
-			Service: Principal, SourceArn: t.arn, SourceAccount: t.account, SenderID: SenderID, Region: q.region})
-		if t.deliverCtx == nil {
-			t.deliverCtx = map[string]context.Context{}
-		}
-		t.deliverCtx[q.region] = ctx
-	}
 	out, err := s.sq.SendMessage(ctx, in)
 	if err != nil {
 		return "", err
 	}
 	return aws.ToString(out.MessageId), nil
+}
+
+// serviceContext is the context SNS's calls for t into queues of region are made in: as its
+// service principal, with the topic as aws:SourceArn; it carries no deadline or
+// cancellation of any caller. WithService wants a context for one call at a time.
+func serviceContext(t *topic, region string) context.Context {
+	return companion.WithService(context.Background(), companion.ServicePrincipal{
+		Service: Principal, SourceArn: t.arn, SourceAccount: t.account, SenderID: SenderID, Region: region})
+}
+
+// serviceContext is serviceContext made once for each region t's publishes deliver into:
+// the turn's holder alone makes calls in them, one at a time.
+func (dl *deliveryState) serviceContext(t *topic, region string) context.Context {
+	ctx := dl.ctx[region]
+	if ctx == nil {
+		ctx = serviceContext(t, region)
+		if dl.ctx == nil {
+			dl.ctx = map[string]context.Context{}
+		}
+		dl.ctx[region] = ctx
+	}
+	return ctx
 }
 
 // reasonOf is the SQS error code and message that stopped a delivery.
@@ -628,20 +770,20 @@ func reasonOf(err error) string {
 
 // sqsInput is the SendMessage SNS makes of a publication for sub (SPEC-sns.md §7.1–§7.3).
 func (s *Fake) sqsInput(sub *subscription, st *publishState) *sqs.SendMessageInput {
-	// The fake's scratch input: SendMessage keeps nothing of it, and deliveries run one at a
-	// time under s.mu.
-	in := &s.scratchIn
+	// The topic's scratch input: SendMessage keeps nothing of it, and the turn's holder
+	// alone uses it.
+	in := &st.dl.in
 	*in = sqs.SendMessageInput{}
 	if sub.raw {
 		in.MessageBody = &st.sqsText
 		if len(st.e.attrs) > 0 && st.sqsAttrs == nil {
-			// The fake's scratch map: SendMessage copies what it keeps, and deliveries run
-			// one at a time under s.mu.
-			if s.scratch == nil {
-				s.scratch = make(map[string]sqstypes.MessageAttributeValue, len(st.e.attrs))
+			// The topic's scratch map: SendMessage copies what it keeps.
+			dl := st.dl
+			if dl.attrs == nil {
+				dl.attrs = make(map[string]sqstypes.MessageAttributeValue, len(st.e.attrs))
 			}
-			clear(s.scratch)
-			st.sqsAttrs = s.scratch
+			clear(dl.attrs)
+			st.sqsAttrs = dl.attrs
 			for k, v := range st.e.attrs {
 				st.sqsAttrs[k] = sqstypes.MessageAttributeValue{DataType: v.DataType, StringValue: v.StringValue, BinaryValue: v.BinaryValue}
 			}
@@ -656,7 +798,42 @@ func (s *Fake) sqsInput(sub *subscription, st *publishState) *sqs.SendMessageInp
 	case !st.t.fifo && st.e.groupID != "":
 		in.MessageGroupId = aws.String(st.e.groupID)
 	}
+	if st.e.trace != "" {
+		in.MessageSystemAttributes = st.dl.traceAttribute(st.e.trace)
+	}
 	return in
+}
+
+// traceKey carries, from the wire to Publish and PublishBatch, a request's X-Amzn-Trace-Id.
+type traceKey struct{}
+
+// traceOf is the X-Ray trace header a publish's request carried: SNS passes it on to the
+// messages it delivers into queues as their AWSTraceHeader system attribute, as AWS recorded
+// (test_publish_sqs_from_sns_with_xray_propagation). A header SQS would refuse as an
+// AWSTraceHeader — not printable ASCII, or over 1,024 bytes — is not passed on (INF: a
+// delivery is not lost for its trace).
+func traceOf(ctx context.Context) string {
+	tr, _ := ctx.Value(traceKey{}).(string)
+	if len(tr) > 1024 {
+		return ""
+	}
+	for i := 0; i < len(tr); i++ {
+		if tr[i] < 0x20 || tr[i] > 0x7e {
+			return ""
+		}
+	}
+	return tr
+}
+
+// traceAttribute is the AWSTraceHeader system attribute of a delivery: the topic's scratch
+// map, which SendMessage copies what it keeps of.
+func (dl *deliveryState) traceAttribute(trace string) map[string]sqstypes.MessageSystemAttributeValue {
+	if dl.trace == nil {
+		dl.trace = make(map[string]sqstypes.MessageSystemAttributeValue, 1)
+	}
+	dl.trace[string(sqstypes.MessageSystemAttributeNameForSendsAWSTraceHeader)] = sqstypes.MessageSystemAttributeValue{
+		DataType: aws.String("String"), StringValue: aws.String(trace)}
+	return dl.trace
 }
 
 // snsBase is the base of the URLs in envelopes: SNS's regional endpoint, or the fake's
@@ -694,7 +871,7 @@ func (s *Fake) envelopeOf(sub *subscription, st *publishState, text string, sig 
 	w.field("Message", text)
 	w.field("Timestamp", st.timestamp())
 	if !t.fifo {
-		version := cmpOr(t.attrs["SignatureVersion"], "1")
+		version := st.version
 		if *sig == "" {
 			*sig = theSigner().sign(version, notificationSignedText(text, st.messageID, e.subject, st.timestamp(), t.arn, e.hasSubject))
 		}
@@ -712,7 +889,7 @@ func (s *Fake) envelopeOf(sub *subscription, st *publishState, text string, sig 
 // sendConfirmation delivers the SubscriptionConfirmation of a pending sqs subscription
 // into its queue (SPEC-sns.md §5.2); like a notification it needs the queue's policy to
 // admit SNS, and is lost otherwise.
-func (s *Fake) sendConfirmation(sub *subscription) {
+func (s *Fake) sendConfirmation(ctx context.Context, sub *subscription) {
 	t := sub.t
 	p, body := s.confirmation(sub)
 	in := &sqs.SendMessageInput{MessageBody: aws.String(body)}
@@ -720,12 +897,12 @@ func (s *Fake) sendConfirmation(sub *subscription) {
 		in.MessageGroupId, in.MessageDeduplicationId = aws.String(p.MessageID), aws.String(p.MessageID)
 	}
 	d := Delivery{SubscriptionArn: sub.arn, Endpoint: sub.endpoint, BodySize: len(body)}
-	if qid, err := s.sendAs(&sub.queue, t, in); err != nil {
+	if qid, err := s.sendAs(serviceContext(t, sub.queue.region), &sub.queue, in); err != nil {
 		d.Outcome, d.Reason = Lost, reasonOf(err)
 	} else {
 		d.Outcome, d.SQSMessageID, d.Body = Delivered, qid, keepBody(body, "")
 	}
-	s.logDelivery(t.arn, "SubscriptionConfirmation", p.MessageID, &d)
+	logDelivery(ctx, t.arn, "SubscriptionConfirmation", p.MessageID, &d)
 	p.Deliveries = []Delivery{d}
 	s.rec.add(p)
 }

@@ -186,8 +186,7 @@ func (s *Fake) Subscribe(ctx context.Context, params *sns.SubscribeInput, optFns
 	defer s.runDue() // an http/https subscription's SubscriptionConfirmation, at once
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	defer s.logTo(ctx)()
-	sub, e := s.subscribe(c, params)
+	sub, e := s.subscribe(ctx, c, params)
 	if e != nil {
 		return nil, c.fail(e)
 	}
@@ -198,7 +197,7 @@ func (s *Fake) Subscribe(ctx context.Context, params *sns.SubscribeInput, optFns
 	return &sns.SubscribeOutput{SubscriptionArn: aws.String(arn)}, nil
 }
 
-func (s *Fake) subscribe(c *call, in *sns.SubscribeInput) (*subscription, *snsError) {
+func (s *Fake) subscribe(ctx context.Context, c *call, in *sns.SubscribeInput) (*subscription, *snsError) {
 	t, e := s.topicFor(c, aws.ToString(in.TopicArn), "TopicArn", "Subscribe")
 	if e != nil {
 		return nil, e
@@ -232,13 +231,17 @@ func (s *Fake) subscribe(c *call, in *sns.SubscribeInput) (*subscription, *snsEr
 			return nil, e
 		}
 	}
-	for _, old := range t.subs {
-		if old.protocol == protocol && old.endpoint == endpoint {
-			if !sameAttributes(old, probe, in.Attributes) {
-				return nil, errInvalidParameter("Attributes Reason: Subscription already exists with different attributes")
-			}
-			return old, nil
+	if old := t.byEndpoint[endpointKey(protocol, endpoint)]; old != nil {
+		if !sameAttributes(old, probe, in.Attributes) {
+			return nil, errInvalidParameter("Attributes Reason: Subscription already exists with different attributes")
 		}
+		return old, nil
+	}
+	if len(t.subs) >= subscriptionLimit(t.fifo) {
+		return nil, newError("SubscriptionLimitExceeded", "Subscription limit exceeded")
+	}
+	if e := s.countFilter(t, c.who.account, false, probe.filter != ""); e != nil {
+		return nil, e
 	}
 	s.nextSub++
 	sub := probe
@@ -252,12 +255,16 @@ func (s *Fake) subscribe(c *call, in *sns.SubscribeInput) (*subscription, *snsEr
 	}
 	sub.authed = !sub.pending
 	t.subs = append(t.subs, sub)
+	if t.byEndpoint == nil {
+		t.byEndpoint = map[string]*subscription{}
+	}
+	t.byEndpoint[endpointKey(protocol, endpoint)] = sub
 	s.subs[sub.arn] = sub
 	if sub.pending {
 		s.issueToken(sub)
 		switch protocol {
 		case "sqs":
-			s.sendConfirmation(sub)
+			s.sendConfirmation(ctx, sub)
 		case "http", "https":
 			s.sendHTTPConfirmation(sub)
 		}
@@ -308,6 +315,9 @@ func (sub *subscription) scopeOrDefault() string { return cmpOr(sub.scope, "Mess
 // by prefix (Subscribe: "Attributes Reason: ", SetSubscriptionAttributes: ""), SNS's texts
 // (SPEC-sns.md §5.3, §8.4). Nothing is changed when it refuses.
 func (s *Fake) setSubscriptionAttribute(sub *subscription, name, v, prefix string) *snsError {
+	if tooLong(name, v) {
+		return errInvalidParameter(prefix + name + ": Invalid value [" + echo(v) + "]")
+	}
 	switch name {
 	case "RawMessageDelivery":
 		switch sub.protocol {
@@ -349,9 +359,13 @@ func (s *Fake) setSubscriptionAttribute(sub *subscription, name, v, prefix strin
 		var rp struct {
 			DeadLetterTargetArn *string `json:"deadLetterTargetArn"`
 		}
-		if err := json.Unmarshal([]byte(v), &rp); err != nil {
-			return errInvalidParameter(prefix + "RedrivePolicy: failed to parse JSON. " + err.Error())
+		// SNS reads it with Jackson: text that is not JSON is refused in Jackson's words
+		// [AWS rec 2025-10, test_validate_set_sub_attributes]; JSON that is no object names
+		// no deadLetterTargetArn (INF).
+		if msg := eventpattern.JSONError(v); msg != "" {
+			return errInvalidParameter(prefix + "RedrivePolicy: failed to parse JSON. " + echo(msg))
 		}
+		_ = json.Unmarshal([]byte(v), &rp)
 		dlq, ok := parseQueueARN(aws.ToString(rp.DeadLetterTargetArn))
 		if !ok {
 			return errInvalidParameter(prefix + "RedrivePolicy: deadLetterTargetArn is an invalid arn")
@@ -504,6 +518,9 @@ func (s *Fake) SetSubscriptionAttributes(ctx context.Context, params *sns.SetSub
 		cp := *sub
 		cp.extra = maps.Clone(sub.extra)
 		if e = s.setSubscriptionAttribute(&cp, *params.AttributeName, aws.ToString(params.AttributeValue), ""); e == nil {
+			e = s.countFilter(sub.t, sub.owner, sub.filter != "", cp.filter != "")
+		}
+		if e == nil {
 			*sub = cp
 		}
 	}
@@ -540,9 +557,55 @@ func (s *Fake) Unsubscribe(ctx context.Context, params *sns.UnsubscribeInput, op
 	return &sns.UnsubscribeOutput{}, nil
 }
 
+// The quotas of subscriptions and filter policies, as AWS documents them: a standard topic
+// has at most 12,500,000 subscriptions and a FIFO topic 100 (the SNS quotas page; the
+// FIFO topics guide); a topic has at most 200 subscriptions with a filter policy, and an
+// account (the subscriber's) 10,000 — "this doesn't stop SQS subscriptions from being made
+// with Subscribe, but attaching a filter policy with Subscribe or SetSubscriptionAttributes
+// fails" (the filter policy constraints guide). The refusals' codes are the model's,
+// SubscriptionLimitExceeded and FilterPolicyLimitExceeded (403); their texts are
+// UNVERIFIED.
+const (
+	maxStandardSubscriptions = 12_500_000
+	maxFIFOSubscriptions     = 100
+	maxTopicFilterPolicies   = 200
+	maxAccountFilterPolicies = 10_000
+)
+
+func subscriptionLimit(fifo bool) int {
+	if fifo {
+		return maxFIFOSubscriptions
+	}
+	return maxStandardSubscriptions
+}
+
+// endpointKey is how a topic finds its subscription of an endpoint (Subscribe's idempotency).
+func endpointKey(protocol, endpoint string) string { return protocol + "\x00" + endpoint }
+
+// countFilter accounts a subscription of t by account going from having a filter policy (had)
+// to having one (has), refusing it when a new one is over the quotas. s.mu is held.
+func (s *Fake) countFilter(t *topic, account string, had, has bool) *snsError {
+	switch {
+	case has && !had:
+		if t.filters >= maxTopicFilterPolicies || s.filters[account] >= maxAccountFilterPolicies {
+			return newError("FilterPolicyLimitExceeded", "Filter policy limit exceeded")
+		}
+		t.filters++
+		s.filters[account]++
+	case had && !has:
+		t.filters--
+		if s.filters[account]--; s.filters[account] <= 0 {
+			delete(s.filters, account)
+		}
+	}
+	return nil
+}
+
 // dropSubscription forgets sub and its token (its topic's list is the caller's to change).
 func (s *Fake) dropSubscription(sub *subscription) {
 	delete(s.subs, sub.arn)
+	delete(sub.t.byEndpoint, endpointKey(sub.protocol, sub.endpoint))
+	_ = s.countFilter(sub.t, sub.owner, sub.filter != "", false)
 	if sub.token != "" {
 		delete(s.tokens, sub.tokenNum)
 	}

@@ -172,7 +172,8 @@ func TestSetSubscriptionAttributesAppliesOrRefusesWhole(t *testing.T) {
 	}
 	require.NoError(t, set("RawMessageDelivery", "true"))
 	requireSNSError(t, set("RawMessageDelivery", ""), "InvalidParameter", "Invalid parameter: RawMessageDelivery: Invalid value []. Must be true or false.")
-	requireSNSError(t, set("FilterPolicy", `{"k":"v"}`), "InvalidParameter", `Invalid parameter: FilterPolicy: "k" must be an object or an array`)
+	requireSNSError(t, set("FilterPolicy", `{"k":"v"}`), "InvalidParameter", `Invalid parameter: FilterPolicy: "k" must be an object or an array`+
+		"\n at [Source: REDACTED (`StreamReadFeature.INCLUDE_SOURCE_IN_LOCATION` disabled); line: 1, column: 7]")
 	require.NoError(t, set("FilterPolicyScope", "MessageBody"))
 	require.NoError(t, set("FilterPolicy", `{"a":{"b":["c"]}}`))
 	requireSNSError(t, set("FilterPolicyScope", "MessageAttributes"), "InvalidParameter", "Invalid parameter: Filter policy scope MessageAttributes does not support nested filter policy")

@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/sns"
@@ -26,9 +27,11 @@ type topic struct {
 	dataProtection             string
 	subs                       []*subscription // in the order they were created
 	dedup                      map[string]dedupHit
-	policy                     *companion.ResourcePolicy  // Policy, compiled
-	delivery                   *topicPolicy               // DeliveryPolicy, parsed (deliverypolicy.go); nil: none
-	deliverCtx                 map[string]context.Context // by queue region: the contexts its deliveries are SendMessage calls in
+	policy                     *companion.ResourcePolicy // Policy, compiled
+	delivery                   *topicPolicy              // DeliveryPolicy, parsed (deliverypolicy.go); nil: none
+	dl                         deliveryState             // its publishes' deliveries (publish.go)
+	byEndpoint                 map[string]*subscription  // its subscriptions by protocol and endpoint
+	filters                    int                       // its subscriptions with a filter policy
 }
 
 // dedupHit is what a FIFO topic's deduplication remembers of a publish: its answer, and
@@ -129,6 +132,9 @@ func checkTopicAttribute(prefix, name, v string, fifo bool) *snsError {
 	if !ok || a.fifoOnly && !fifo || a.standardOnly && fifo {
 		return errInvalidParameter(prefix + "AttributeName")
 	}
+	if tooLong(name, v) {
+		return errInvalidParameter(prefix + name + ": Invalid value [" + echo(v) + "]")
+	}
 	if name == "DeliveryPolicy" && v != "" {
 		_, err := parseTopicPolicy(prefix, v)
 		return err
@@ -142,6 +148,37 @@ func checkTopicAttribute(prefix, name, v string, fifo bool) *snsError {
 		return errInvalidParameter(prefix + name + ": Invalid value [" + echo(v) + "]")
 	}
 	return nil
+}
+
+// The lengths the fake bounds topic and subscription attributes to, AWS's where it documents
+// one: a topic Policy and a data protection policy at 30 KiB ("Bytes: 30 kb", the SNS policy
+// quotas; SPEC-sns.md §4.2), a FilterPolicy at 256 KiB (internal/eventpattern), a KMS key id
+// at 2,048 characters (KMS's KeyId), a DisplayName at 100 characters (the console's rule;
+// UNVERIFIED for the API); the other documents (DeliveryPolicy, ArchivePolicy, RedrivePolicy,
+// ReplayPolicy) at 30 KiB as the policies, and role ARNs at IAM's 2,048 (INF). A value over
+// its bound is refused as a bad value, "<Name>: Invalid value [<value>]" (the text is
+// UNVERIFIED, as for the other bad values), and no topic keeps more than about 200 KiB of
+// attributes.
+const (
+	maxPolicyBytes   = 30 << 10
+	maxARNBytes      = 2048
+	maxDisplayName   = 100
+	maxKMSKeyIDBytes = 2048
+)
+
+// tooLong reports whether an attribute's value is over its bound.
+func tooLong(name, v string) bool {
+	switch name {
+	case "DisplayName":
+		return len(v) > maxDisplayName && utf8.RuneCountInString(v) > maxDisplayName
+	case "KmsMasterKeyId":
+		return len(v) > maxKMSKeyIDBytes
+	case "Policy", "DeliveryPolicy", "ArchivePolicy", "RedrivePolicy", "ReplayPolicy":
+		return len(v) > maxPolicyBytes
+	case "SubscriptionRoleArn":
+		return len(v) > maxARNBytes
+	}
+	return strings.HasSuffix(name, "FeedbackRoleArn") && len(v) > maxARNBytes
 }
 
 // normalizeTopicAttribute is the stored form of a checked value: booleans lower case, a
@@ -236,7 +273,7 @@ func (s *Fake) createTopic(c *call, in *sns.CreateTopicInput) (string, *snsError
 	if err := checkTags(in.Tags); err != nil {
 		return "", err
 	}
-	if in.DataProtectionPolicy != nil && !isJSONOrEmpty(*in.DataProtectionPolicy) {
+	if in.DataProtectionPolicy != nil && (!isJSONOrEmpty(*in.DataProtectionPolicy) || len(*in.DataProtectionPolicy) > maxPolicyBytes) {
 		return "", errInvalidParameter("DataProtectionPolicy")
 	}
 	arn := topicARN(c.who.region, c.who.account, name)
@@ -525,13 +562,14 @@ func (s *Fake) ListTopics(ctx context.Context, params *sns.ListTopicsInput, optF
 }
 
 // pageOf returns the page of keys (sorted) after the token, and the token of the next page
-// (nil on the last). A token is the last key of its page, base64: opaque, and stable when
+// (nil on the last). A token is the last key of its page in padded base64, which clients
+// decode as SNS's (test_list_subscriptions_by_topic_pagination): opaque, and stable when
 // keys come and go between pages. A token the fake did not make is "Invalid parameter:
 // NextToken" (UNVERIFIED).
 func pageOf(keys []string, token *string, size int) ([]string, *string, *snsError) {
 	start := 0
 	if token != nil && *token != "" {
-		after, err := base64.RawURLEncoding.DecodeString(*token)
+		after, err := base64.StdEncoding.DecodeString(*token)
 		if err != nil || len(after) == 0 {
 			return nil, nil, errInvalidParameter("NextToken")
 		}
@@ -540,7 +578,7 @@ func pageOf(keys []string, token *string, size int) ([]string, *string, *snsErro
 	end := min(start+size, len(keys))
 	var next *string
 	if end < len(keys) {
-		next = aws.String(base64.RawURLEncoding.EncodeToString([]byte(keys[end-1])))
+		next = aws.String(base64.StdEncoding.EncodeToString([]byte(keys[end-1])))
 	}
 	return keys[start:end], next, nil
 }

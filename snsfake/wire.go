@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"cmp"
 	"context"
-	"encoding/base64"
 	"encoding/xml"
 	"errors"
 	"io"
@@ -15,6 +14,8 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"unicode/utf8"
+	"unsafe"
 
 	"github.com/aws/aws-sdk-go-v2/service/sns"
 	"github.com/aws/smithy-go"
@@ -150,7 +151,7 @@ func (s *Fake) route(r *http.Request) routed {
 				rest = io.NopCloser(errReader{rt.readErr})
 			}
 			r.Body = handedOn{Reader: io.MultiReader(bytes.NewReader(buf.Bytes()), rest), Closer: r.Body}
-			body = buf.String()
+			body = bytesView(buf.Bytes())
 			if rt.tooLarge {
 				body = body[:strings.LastIndexByte(body, '&')+1] // the parameters read whole
 			}
@@ -178,9 +179,16 @@ func (s *Fake) route(r *http.Request) routed {
 			}
 		}
 	}
-	rt.action = p.action
+	// The Action outlives the body's buffer (the log, the call record): a copy, of at most
+	// what an error quotes of it.
+	rt.action = strings.Clone(p.action[:min(len(p.action), maxEcho+utf8.UTFMax)])
 	return rt
 }
+
+// bytesView is b as a string without a copy: valid while b is neither written nor recycled,
+// the request's lifetime. The router and the decoder read the body through it; what they
+// keep they copy (rt.action, params.decode's strings).
+func bytesView(b []byte) string { return unsafe.String(unsafe.SliceData(b), len(b)) }
 
 // hasParam reports whether a form gives the parameter key (unescaped as peekParams does).
 func hasParam(form, key string) bool {
@@ -318,6 +326,9 @@ func (s *Fake) serve(w http.ResponseWriter, r *http.Request, rt routed) {
 	}
 	note := &wireNote{door: sqsfake.DoorHTTP}
 	ctx := context.WithValue(r.Context(), requestIDKey{}, note)
+	if tr := r.Header.Get("X-Amzn-Trace-Id"); tr != "" {
+		ctx = context.WithValue(ctx, traceKey{}, tr)
+	}
 	region := companion.Region(s.sq)
 	key, rg, _ := scopeOf(r)
 	if rg != "" {
@@ -332,7 +343,7 @@ func (s *Fake) serve(w http.ResponseWriter, r *http.Request, rt routed) {
 	// The envelopes' confirmation link: an unsigned GET without Version, whose token
 	// authenticates it, in signed mode too.
 	if r.Method == http.MethodGet && action == "ConfirmSubscription" && !hasParam(r.URL.RawQuery, "Version") {
-		form, ferr := parseForm(r.URL.RawQuery, nil, true)
+		form, ferr := parseParams(r.Context(), r.URL.RawQuery, nil, true)
 		if ferr != nil {
 			s.refuse(w, action, ferr)
 			return
@@ -365,13 +376,17 @@ func (s *Fake) serve(w http.ResponseWriter, r *http.Request, rt routed) {
 		s.refuse(w, action, newError("InvalidAction", "The action "+echo(action)+" is not valid for this web service."))
 		return
 	}
-	form, ferr := parseForm(r.URL.RawQuery, body, r.Method == http.MethodGet)
+	form, ferr := parseParams(r.Context(), r.URL.RawQuery, body, r.Method == http.MethodGet)
 	if ferr != nil {
 		s.refuse(w, action, ferr)
 		return
 	}
 	in := reflect.New(inputTypes[action])
-	if err := decodeQuery(form, "", in.Elem()); err != nil {
+	if err := form.decode("", in.Elem()); err != nil {
+		if e, ok := err.(*snsError); ok {
+			s.refuse(w, action, e)
+			return
+		}
 		s.refuse(w, action, errInvalidParameter(err.Error()))
 		return
 	}
@@ -388,30 +403,6 @@ func (s *Fake) serve(w http.ResponseWriter, r *http.Request, rt routed) {
 	writeResult(w, action, note.requestID, out)
 }
 
-// parseForm reads a request's parameters: its query string's, and a form body's (of a POST),
-// which win. A broken %-escape, or a semicolon between pairs (which Go's url.ParseQuery
-// refuses), is MalformedQueryString, HTTP 404, as AWS's common errors have it.
-func parseForm(query string, body []byte, get bool) (url.Values, *snsError) {
-	form, err := url.ParseQuery(query)
-	if err != nil {
-		return nil, errMalformedQuery()
-	}
-	if !get && len(body) > 0 {
-		posted, err := url.ParseQuery(string(body))
-		if err != nil {
-			return nil, errMalformedQuery()
-		}
-		for k, v := range posted {
-			form[k] = v
-		}
-	}
-	return form, nil
-}
-
-func errMalformedQuery() *snsError {
-	return &snsError{code: "MalformedQueryString", status: http.StatusNotFound, message: "The query string contains a syntax error."}
-}
-
 // refuse answers a request refused before it reached an operation, recorded as a call of
 // the Action it named.
 func (s *Fake) refuse(w http.ResponseWriter, action string, e *snsError) {
@@ -426,14 +417,14 @@ func (s *Fake) refuse(w http.ResponseWriter, action string, e *snsError) {
 // serveConfirmLink answers the SubscribeURL GET: the token decides; a malformed or
 // other-region TopicArn is "Invalid parameter: Topic" (SPEC-sns.md §5.2). Confirmed this way,
 // ConfirmationWasAuthenticated is false.
-func (s *Fake) serveConfirmLink(ctx context.Context, w http.ResponseWriter, form url.Values, region string) {
+func (s *Fake) serveConfirmLink(ctx context.Context, w http.ResponseWriter, form *params, region string) {
 	c := &call{op: "ConfirmSubscription", who: caller{account: companion.AccountID(s.sq), region: region}}
 	c.sc = companion.BeginServiceCall(s.sq, recordName(c.op), sqsfake.DoorHTTP, &sqsfake.Identity{Region: region}, nil, true)
 	if ferr := c.sc.Refusal(ctx); ferr != nil {
 		s.answerFault(w, c, ferr)
 		return
 	}
-	topicArn := form.Get("TopicArn")
+	topicArn := form.get("TopicArn")
 	p := strings.Split(topicArn, ":")
 	var e *snsError
 	var arn string
@@ -441,7 +432,7 @@ func (s *Fake) serveConfirmLink(ctx context.Context, w http.ResponseWriter, form
 		e = errInvalidParameter("Topic")
 	} else {
 		s.mu.Lock()
-		arn, e = s.confirmByLink(topicArn, form.Get("Token"))
+		arn, e = s.confirmByLink(topicArn, form.get("Token"))
 		s.mu.Unlock()
 	}
 	if ferr := c.sc.Settle(ctx, nil); ferr != nil {
@@ -480,9 +471,8 @@ func wireError(err error) *snsError {
 		if errs := ipe.Errs(); len(errs) > 0 {
 			if pe, ok := errs[0].(smithy.InvalidParamError); ok {
 				field := strings.TrimPrefix(pe.Field(), ipe.Context+".")
-				if strings.HasSuffix(field, ".DataType") {
-					name := strings.TrimSuffix(strings.TrimPrefix(field[strings.Index(field, "[")+1:], `"`), `"].DataType`)
-					return newError("ValidationError", "1 validation error detected: Value null at 'messageAttributes."+echo(name)+".member.dataType' failed to satisfy constraint: Member must not be null")
+				if path, ok := dataTypePath(field); ok {
+					return newError("ValidationError", "1 validation error detected: Value null at '"+echo(path)+"' failed to satisfy constraint: Member must not be null")
 				}
 				return errInvalidParameter(field + " Reason: no value for required parameter")
 			}
@@ -491,98 +481,30 @@ func wireError(err error) *snsError {
 	return newError("InternalError", err.Error())
 }
 
-// decodeQuery fills v (a struct of an SNS input) from awsQuery's flattened parameters with
-// the prefix: members by their Go names, which are the wire names; lists as
-// <Name>.member.N; string maps as <Name>.entry.N.key/value; MessageAttributes as
-// <Name>.entry.N.Name and .Value.DataType/.StringValue/.BinaryValue (base64).
-func decodeQuery(form url.Values, prefix string, v reflect.Value) error {
-	t := v.Type()
-	for i := range t.NumField() {
-		f := t.Field(i)
-		if !f.IsExported() {
-			continue
-		}
-		name := prefix + f.Name
-		fv := v.Field(i)
-		switch f.Type.Kind() {
-		case reflect.Pointer:
-			if f.Type.Elem().Kind() == reflect.String {
-				if vals, ok := form[name]; ok {
-					s := vals[0]
-					fv.Set(reflect.ValueOf(&s))
-				}
-			}
-		case reflect.Bool:
-			fv.SetBool(form.Get(name) == "true")
-		case reflect.Slice:
-			if f.Type.Elem().Kind() == reflect.Uint8 {
-				if s := form.Get(name); s != "" {
-					b, err := base64.StdEncoding.DecodeString(s)
-					if err != nil {
-						return errors.New(name)
-					}
-					fv.SetBytes(b)
-				}
-				continue
-			}
-			_, present := form[name]
-			n := countIndexed(form, name+".member.")
-			if n == 0 && !present {
-				continue
-			}
-			list := reflect.MakeSlice(f.Type, n, n)
-			for j := range n {
-				key := name + ".member." + strconv.Itoa(j+1)
-				el := list.Index(j)
-				if el.Kind() == reflect.String {
-					el.SetString(form.Get(key))
-					continue
-				}
-				if err := decodeQuery(form, key+".", el); err != nil {
-					return err
-				}
-			}
-			fv.Set(list)
-		case reflect.Map:
-			n := countIndexed(form, name+".entry.")
-			if n == 0 {
-				continue
-			}
-			m := reflect.MakeMapWithSize(f.Type, n)
-			for j := range n {
-				key := name + ".entry." + strconv.Itoa(j+1)
-				if f.Type.Elem().Kind() == reflect.String {
-					m.SetMapIndex(reflect.ValueOf(form.Get(key+".key")), reflect.ValueOf(form.Get(key+".value")))
-					continue
-				}
-				el := reflect.New(f.Type.Elem()).Elem()
-				if err := decodeQuery(form, key+".Value.", el); err != nil {
-					return err
-				}
-				m.SetMapIndex(reflect.ValueOf(form.Get(key+".Name")), el)
-			}
-			fv.Set(m)
-		}
+// dataTypePath is the wire path SNS names a message attribute without a DataType by, from
+// the SDK validator's field: MessageAttributes["a"].DataType is
+// messageAttributes.a.member.dataType; PublishBatchRequestEntries[0].MessageAttributes["a"].
+// DataType is publishBatchRequestEntries.1.member.messageAttributes.a.member.dataType (the
+// entry's index from 1) [AWS rec 2024-11].
+func dataTypePath(field string) (string, bool) {
+	rest, ok := strings.CutSuffix(field, `"].DataType`)
+	if !ok {
+		return "", false
 	}
-	return nil
-}
-
-// countIndexed counts the consecutive indexes 1, 2, … under prefix.
-func countIndexed(form url.Values, prefix string) int {
-	seen := map[int]bool{}
-	for k := range form {
-		if rest, ok := strings.CutPrefix(k, prefix); ok {
-			idx, _, _ := strings.Cut(rest, ".")
-			if n, err := strconv.Atoi(idx); err == nil && n > 0 {
-				seen[n] = true
-			}
+	prefix := ""
+	if after, ok := strings.CutPrefix(rest, "PublishBatchRequestEntries["); ok {
+		idx, tail, ok := strings.Cut(after, "]")
+		n, err := strconv.Atoi(idx)
+		if !ok || err != nil {
+			return "", false
 		}
+		prefix, rest = "publishBatchRequestEntries."+strconv.Itoa(n+1)+".member.", strings.TrimPrefix(tail, ".")
 	}
-	n := 0
-	for seen[n+1] {
-		n++
+	name, ok := strings.CutPrefix(rest, `MessageAttributes["`)
+	if !ok {
+		return "", false
 	}
-	return n
+	return prefix + "messageAttributes." + name + ".member.dataType", true
 }
 
 func writeError(w http.ResponseWriter, requestID string, e *snsError) {

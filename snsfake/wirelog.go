@@ -13,20 +13,10 @@ import (
 // context carries the log's note (internal/reqlog) only on the server; elsewhere nothing is
 // noted and nothing costs more than a context lookup a publish.
 
-// logTo makes the deliveries made until the returned function is called note their failures
-// in ctx's request log, if it keeps one. s.mu is held.
-func (s *Fake) logTo(ctx context.Context) (stop func()) {
-	if !reqlog.Noting(ctx) {
-		return func() {}
-	}
-	s.logCtx = ctx
-	return func() { s.logCtx = nil }
-}
-
-// logDelivery notes a delivery that did not reach its queue in the request's log, if any.
-// s.mu is held.
-func (s *Fake) logDelivery(topicArn, kind, messageID string, d *Delivery) {
-	if s.logCtx == nil || d.Outcome != Lost && d.Outcome != DeadLettered {
+// logDelivery notes a delivery that did not reach its queue in the log of the request whose
+// context is ctx, if it keeps one.
+func logDelivery(ctx context.Context, topicArn, kind, messageID string, d *Delivery) {
+	if d.Outcome != Lost && d.Outcome != DeadLettered || !reqlog.Noting(ctx) {
 		return
 	}
 	var b strings.Builder
@@ -49,5 +39,5 @@ func (s *Fake) logDelivery(topicArn, kind, messageID string, d *Delivery) {
 		b.WriteString(" — the queue's Policy must allow sns.amazonaws.com sqs:SendMessage with aws:SourceArn " + topicArn +
 			" (snsfake.SubscribeQueue writes it; docs/wire.md, \"SNS into a queue\", for the CLI and boto3)")
 	}
-	reqlog.AddLine(s.logCtx, b.String())
+	reqlog.AddLine(ctx, b.String())
 }

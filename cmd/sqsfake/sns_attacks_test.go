@@ -259,3 +259,54 @@ func TestAttackAnUnknownActionBeforeAuthenticationIsKeptBoundedThroughTheServer(
 	assert.Contains(t, w.Body.String(), "<Code>InvalidAction</Code>")
 	assert.Less(t, w.Body.Len(), 4<<10)
 }
+
+// Attack 6: a wildcard filter of a 60,000-character pattern against a 120 KB value cost
+// pattern × value under the SNS lock (4–7 s a publish); the matcher is linear.
+func TestAttackALongWildcardFilterThroughTheServer(t *testing.T) {
+	s := newTestServer(t)
+	topic := url.QueryEscape("arn:aws:sns:us-east-1:123456789012:t")
+	for _, form := range []string{
+		"Action=CreateTopic&Version=2010-03-31&Name=t",
+		"Action=Subscribe&Version=2010-03-31&TopicArn=" + topic + "&Protocol=sqs&Endpoint=" + url.QueryEscape("arn:aws:sqs:us-east-1:123456789012:q") +
+			"&Attributes.entry.1.key=FilterPolicy&Attributes.entry.1.value=" + url.QueryEscape(`{"k":[{"wildcard":"*`+strings.Repeat("a", 60_000)+`b*"}]}`),
+		"Action=Publish&Version=2010-03-31&TopicArn=" + topic + "&Message=m&MessageAttributes.entry.1.Name=k" +
+			"&MessageAttributes.entry.1.Value.DataType=String&MessageAttributes.entry.1.Value.StringValue=" + strings.Repeat("a", 120_000),
+	} {
+		w := serveSNS(t, s, form, "", "")
+		require.Equal(t, http.StatusOK, w.Code, w.Body.String())
+	}
+	w := serve(s, http.MethodGet, "/_sqsfake/topics", "127.0.0.1:9324", "X-Sqsfake-Control", "1")
+	require.Equal(t, http.StatusOK, w.Code)
+	assert.True(t, strings.Contains(w.Body.String(), `"Outcome": "filtered"`), "the publication was filtered")
+}
+
+// Attack 8: a 9,997-entry PublishBatch form was decoded in quadratic time; the decoder is
+// linear and stops when the client goes away.
+func TestAttackAPublishBatchOfManyEntriesThroughTheServer(t *testing.T) {
+	s := newTestServer(t)
+	w := serveSNS(t, s, "Action=CreateTopic&Version=2010-03-31&Name=t", "", "")
+	require.Equal(t, http.StatusOK, w.Code, w.Body.String())
+	var form strings.Builder
+	form.WriteString("Action=PublishBatch&Version=2010-03-31&TopicArn=" + url.QueryEscape("arn:aws:sns:us-east-1:123456789012:t"))
+	for i := 1; i <= 9_997; i++ {
+		p := "&PublishBatchRequestEntries.member." + strconv.Itoa(i)
+		form.WriteString(p + ".Id=e" + strconv.Itoa(i) + p + ".Message=m" + p + ".MessageAttributes.entry.1.Name=a" +
+			p + ".MessageAttributes.entry.1.Value.DataType=String" + p + ".MessageAttributes.entry.1.Value.StringValue=v")
+	}
+	w = serveSNS(t, s, form.String(), "", "")
+	assert.Contains(t, w.Body.String(), "<Code>TooManyEntriesInBatchRequest</Code>")
+	costWith := func(ctx context.Context) uint64 {
+		return memtest.BytesPerRun(1, func() {
+			r := httptest.NewRequestWithContext(ctx, http.MethodPost, "/", strings.NewReader(form.String()))
+			r.Host = "127.0.0.1:9324"
+			r.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+			s.ServeHTTP(httptest.NewRecorder(), r)
+		})
+	}
+	decoded := costWith(context.Background())
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	gone := costWith(ctx)
+	t.Logf("decoded: %d bytes; the client gone: %d", decoded, gone)
+	assert.Less(t, gone, decoded*2/3, "the decoder stopped when the client went away")
+}

@@ -13,6 +13,10 @@ func FuzzFilterPolicy(f *testing.F) {
 		`{"a":[{"anything-but":{"prefix":"x"}}]}`, `{"$or":[{"a":["1"]},{"b":[{"exists":false}]}]}`, `{"a":{"b":[{"wildcard":"*x*"}]}}`,
 		`{"a":[{"numeric":["=",1,">",2]}]}`, `not json`, `{"a":[[]]}`, `[]`, `{"a.b":[null,true,1e400]}`,
 		`{"b":{"c":["x"]}}`, `{"b":{"c":{"d":[{"exists":false}]}}}`,
+		// Issue 29: wildcards that cost the old matcher pattern × value; Jackson's faults;
+		// a nested policy counted by depth.
+		`{"a":[{"wildcard":"*a*a*a*a*a*a*a*a*b"}]}`, `{"a":[{"wildcard":"*aaaaaaaaaaaaaaaaaaaab*"}]}`, `{invalid}`, `invalid-json`,
+		`{"a":["b"`, `{"a" 1}`, `{"a":[01]}`, `{"key_a":{"key_b":{"key_c":["1","2","3","4"]}},"key_d":{"key_e":["1","2","3"]},"key_f":["1"]}`,
 	} {
 		f.Add(seed, `{"a":"10.1.2.3","b":[1,{"c":"x"}]}`, "10.1.2.3")
 	}

@@ -62,7 +62,7 @@ func (m *matcher) match(v *value) bool {
 	case kIgnoreCase:
 		return v.isStr && strings.EqualFold(v.s, m.str)
 	case kWildcard:
-		return v.isStr && wildcard(m.str, v.s)
+		return v.isStr && m.wild.match(v.s, nil)
 	case kNumeric:
 		if !v.isNum {
 			return false
@@ -96,30 +96,97 @@ func (m *matcher) match(v *value) bool {
 	return false
 }
 
-// wildcard matches s against a pattern whose * stands for any run of characters.
-func wildcard(p, s string) bool {
-	star, mark := -1, 0
-	i, j := 0, 0
-	for j < len(s) {
-		switch {
-		case i < len(p) && p[i] == '*':
-			star, mark = i, j
-			i++
-		case i < len(p) && p[i] == s[j]:
-			i++
-			j++
-		case star >= 0:
-			i = star + 1
-			mark++
-			j = mark
-		default:
-			return false
+// wildPattern is a compiled wildcard pattern, whose * stands for any run of characters: the
+// literal runs between its stars, each with its KMP failure table, so that a match costs
+// time linear in the pattern and the value (issue 29, attack 6). The value must begin with
+// the first run and end with the last; the runs between are found in order, each at its
+// leftmost place after the one before, which is where a match puts them if any does.
+type wildPattern struct {
+	star  bool     // the pattern has a star: else it matches itself only
+	first string   // the run before the first star
+	last  string   // the run after the last star
+	mids  []string // the non-empty runs between
+	fails [][]int32
+}
+
+func compileWildcard(p string) *wildPattern {
+	runs := strings.Split(p, "*")
+	w := &wildPattern{first: runs[0], star: len(runs) > 1}
+	if !w.star {
+		return w
+	}
+	w.last = runs[len(runs)-1]
+	for _, r := range runs[1 : len(runs)-1] {
+		if r != "" {
+			w.mids = append(w.mids, r)
+			w.fails = append(w.fails, failureTable(r))
 		}
 	}
-	for i < len(p) && p[i] == '*' {
-		i++
+	return w
+}
+
+// failureTable is KMP's: f[i] is the length of the longest proper border of r[:i+1].
+func failureTable(r string) []int32 {
+	f := make([]int32, len(r))
+	k := int32(0)
+	for i := 1; i < len(r); i++ {
+		for k > 0 && r[i] != r[k] {
+			k = f[k-1]
+		}
+		if r[i] == r[k] {
+			k++
+		}
+		f[i] = k
 	}
-	return i == len(p)
+	return f
+}
+
+// match reports whether s matches the pattern; steps, when not nil, counts the byte
+// comparisons (for the test of its cost).
+func (w *wildPattern) match(s string, steps *int) bool {
+	if !w.star {
+		return s == w.first
+	}
+	if len(s) < len(w.first)+len(w.last) || !strings.HasPrefix(s, w.first) || !strings.HasSuffix(s, w.last) {
+		return false
+	}
+	if steps != nil {
+		*steps += len(w.first) + len(w.last)
+	}
+	region := s[len(w.first) : len(s)-len(w.last)]
+	at := 0
+	for i, r := range w.mids {
+		end := kmpEnd(region, at, r, w.fails[i], steps)
+		if end < 0 {
+			return false
+		}
+		at = end
+	}
+	return true
+}
+
+// kmpEnd finds the leftmost r in s at or after from, and returns where it ends (-1: none),
+// comparing at most 2 × (len(s) - from) bytes.
+func kmpEnd(s string, from int, r string, f []int32, steps *int) int {
+	k := int32(0)
+	for j := from; j < len(s); j++ {
+		for k > 0 && s[j] != r[k] {
+			k = f[k-1]
+			if steps != nil {
+				*steps++
+			}
+		}
+		if steps != nil {
+			*steps++
+		}
+		if s[j] == r[k] {
+			k++
+			if int(k) == len(r) {
+				return j + 1
+			}
+		}
+	}
+	return -1
 }
 
 // existence reports what the rule's exists matchers say: want true/false, and whether it

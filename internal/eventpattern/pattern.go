@@ -4,14 +4,15 @@
 // Options). One compiler and one evaluator serve both; Options carries where the dialects
 // differ. Patterns are compiled once and matched without allocating against message
 // attributes, or against a message body parsed once per publish. SNS's refusals carry SNS's
-// texts (SPEC-sns.md §8.4) without Jackson's location suffix.
+// texts (SPEC-sns.md §8.4), and where SNS's end in the location its JSON parser stood at,
+// so do they (jackson.go): a policy is read in its text's order, its first fault refused.
 package eventpattern
 
 import (
-	"encoding/json"
 	"errors"
 	"math"
 	"net/netip"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -114,6 +115,7 @@ type matcher struct {
 	loInc  bool
 	hiInc  bool
 	prefix netip.Prefix
+	wild   *wildPattern // wildcard: compiled
 }
 
 // errNestedAttributes is SNS's text, which starts with a capital.
@@ -139,195 +141,186 @@ func Compile(text string, opts Options) (*Pattern, error) {
 	if opts.Limits && len(text) > MaxPolicyBytes {
 		return nil, fail("Filter policy is too large")
 	}
-	dec := json.NewDecoder(strings.NewReader(text))
-	dec.UseNumber()
-	var v any
-	if err := dec.Decode(&v); err != nil {
-		return nil, fail("failed to parse JSON. " + jacksonText(text))
+	root, jerr := parseJackson(text)
+	if jerr != nil {
+		return nil, fail("failed to parse JSON. " + jerr.msg + locationSuffix(text, jerr.off))
 	}
-	if dec.More() {
-		return nil, fail("failed to parse JSON. " + jacksonText(text))
+	c := compiler{text: text, opts: &opts}
+	if root.kind != jObject {
+		// Event-ruler's refusal of a policy that is no object (its text is UNVERIFIED; the
+		// location is where the parser stands, after the value's first token).
+		return nil, c.failAt("Filter is not an object", root.at)
 	}
-	m, ok := v.(map[string]any)
-	if !ok {
-		return nil, fail("failed to parse JSON. " + jacksonText(text))
-	}
-	if opts.Limits && len(m) > MaxKeys {
+	if opts.Limits && len(root.keys) > MaxKeys {
 		return nil, fail("Filter policy can not have more than 5 keys")
 	}
 	p := &Pattern{body: opts.Body, flat: opts.FlattenArrays}
 	var err error
-	if p.root, err = compileObject(m, &opts); err != nil {
+	if p.root, err = c.object(root); err != nil {
 		return nil, err
 	}
-	if opts.Limits && combinations(&p.root) > MaxCombinations {
+	if c.nested && !opts.Body {
+		return nil, errNestedAttributes
+	}
+	if opts.Limits && combinations(&p.root, 1) > MaxCombinations {
 		return nil, fail("Filter policy is too complex")
 	}
 	return p, nil
 }
 
-// jacksonText is the start of Jackson's parse error for text, as SNS prints it.
-func jacksonText(text string) string {
-	t := strings.TrimLeft(text, " \t\r\n")
-	if t == "" || t[0] == '{' || t[0] == '[' || t[0] == '"' {
-		if len(t) > 1 && t[0] == '{' {
-			c := strings.TrimLeft(t[1:], " \t\r\n")
-			if c != "" && c[0] != '"' && c[0] != '}' {
-				return "Unexpected character ('" + c[:1] + "' (code " + strconv.Itoa(int(c[0])) + ")): was expecting double-quote to start field name"
-			}
-		}
-		return "Unexpected end-of-input"
+// JSONError is SNS's text for a JSON document it cannot read (a RedrivePolicy, a filter
+// policy): Jackson's message and the location line it ends in, or "" when text is JSON.
+func JSONError(text string) string {
+	if _, err := parseJackson(text); err != nil {
+		return err.msg + locationSuffix(text, err.off)
 	}
-	end := strings.IndexAny(t, " \t\r\n,:{}[]\"")
-	if end < 0 {
-		end = len(t)
-	}
-	return "Unrecognized token '" + t[:end] + "': was expecting (JSON String, Number, Array, Object or token 'null', 'true' or 'false')"
+	return ""
 }
 
-func compileObject(m map[string]any, opts *Options) (object, error) {
+// compiler compiles one policy, document order first as SNS's reader meets it: the refusal
+// is of the first fault in the text, and ends in the location where SNS's parser stood when
+// it found it (SPEC-sns.md §8.4, the recorded locations: after a value's first token for a
+// wrong value, after an array's closing bracket for one too short).
+type compiler struct {
+	text   string
+	opts   *Options
+	nested bool // the policy nests an object
+}
+
+// failAt is a refusal that ends in the location of byte offset off.
+func (c *compiler) failAt(msg string, off int) error {
+	return fail(msg + locationSuffix(c.text, off))
+}
+
+func (c *compiler) object(n *jnode) (object, error) {
 	var o object
-	if opts.NoEmptyObjects && len(m) == 0 {
-		return o, fail("Empty objects are not allowed")
+	opts := c.opts
+	if opts.NoEmptyObjects && len(n.keys) == 0 {
+		return o, c.failAt("Empty objects are not allowed", n.end)
 	}
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sortStrings(keys)
-	for _, k := range keys {
-		v := m[k]
+	for i, k := range n.keys {
+		v := n.vals[i]
 		if k == "$or" && opts.refuses(Or) {
 			return o, &UnsupportedError{What: "$or"}
 		}
-		if k == "$or" {
-			if list, ok := v.([]any); ok && len(list) >= 2 && allObjects(list) {
-				var branches []object
-				for _, b := range list {
-					bo, err := compileObject(b.(map[string]any), opts)
-					if err != nil {
-						return o, err
-					}
-					branches = append(branches, bo)
+		if k == "$or" && v.kind == jArray && len(v.vals) >= 2 && allObjects(v.vals) {
+			var branches []object
+			for _, b := range v.vals {
+				bo, err := c.object(b)
+				if err != nil {
+					return o, err
 				}
-				o.ors = append(o.ors, branches)
-				continue
+				branches = append(branches, bo)
 			}
+			o.ors = append(o.ors, branches)
+			continue
 		}
-		switch x := v.(type) {
-		case []any:
-			if len(x) == 0 {
-				return o, fail("Empty arrays are not allowed")
+		switch v.kind {
+		case jArray:
+			if len(v.vals) == 0 {
+				return o, c.failAt("Empty arrays are not allowed", v.end)
 			}
 			r := keyRule{key: k}
-			for _, e := range x {
-				mt, err := compileMatcher(e, opts)
+			for _, e := range v.vals {
+				mt, err := c.matcher(e)
 				if err != nil {
 					return o, err
 				}
 				r.matchers = append(r.matchers, mt)
 			}
 			o.keys = append(o.keys, r)
-		case map[string]any:
-			if !opts.Body {
-				return o, errNestedAttributes
-			}
-			child, err := compileObject(x, opts)
+		case jObject:
+			c.nested = true // refused after the whole policy is read (test_validate_policy_string_operators)
+			child, err := c.object(v)
 			if err != nil {
 				return o, err
 			}
 			o.keys = append(o.keys, keyRule{key: k, child: &child})
 		default:
-			return o, fail(strconv.Quote(k) + " must be an object or an array")
+			return o, c.failAt(strconv.Quote(k)+" must be an object or an array", v.at)
 		}
 	}
+	// Matched in key order, whatever the text's.
+	slices.SortStableFunc(o.keys, func(a, b keyRule) int { return strings.Compare(a.key, b.key) })
 	return o, nil
 }
 
-func allObjects(list []any) bool {
+func allObjects(list []*jnode) bool {
 	for _, e := range list {
-		if _, ok := e.(map[string]any); !ok {
+		if e.kind != jObject {
 			return false
 		}
 	}
 	return true
 }
 
-func sortStrings(s []string) {
-	for i := 1; i < len(s); i++ {
-		for j := i; j > 0 && s[j] < s[j-1]; j-- {
-			s[j], s[j-1] = s[j-1], s[j]
-		}
-	}
-}
-
-func toFloat(n json.Number) (float64, bool) {
-	f, err := strconv.ParseFloat(string(n), 64)
+func toFloat(text string) (float64, bool) {
+	f, err := strconv.ParseFloat(text, 64)
 	return f, err == nil && !math.IsInf(f, 0)
 }
 
-func compileMatcher(e any, opts *Options) (matcher, error) {
-	switch x := e.(type) {
-	case string:
-		return matcher{k: kExactString, str: x}, nil
-	case json.Number:
-		f, ok := toFloat(x)
+func (c *compiler) matcher(e *jnode) (matcher, error) {
+	switch e.kind {
+	case jString:
+		return matcher{k: kExactString, str: e.text}, nil
+	case jNumber:
+		f, ok := toFloat(e.text)
 		if !ok {
-			return matcher{}, fail("Match value must be String, number, true, false, or null")
+			return matcher{}, c.failAt("Match value must be String, number, true, false, or null", e.at)
 		}
 		return matcher{k: kExactNumber, num: f}, nil
-	case nil:
+	case jNull:
 		return matcher{k: kExactNull}, nil
-	case bool:
-		return matcher{k: kExactBool, b: x}, nil
-	case map[string]any:
-		if len(x) != 1 {
-			if len(x) == 0 {
-				return matcher{}, fail("Empty objects are not allowed")
-			}
-			return matcher{}, fail("Only one key allowed in match expression")
+	case jTrue, jFalse:
+		return matcher{k: kExactBool, b: e.kind == jTrue}, nil
+	case jObject:
+		switch len(e.keys) {
+		case 0:
+			return matcher{}, c.failAt("Empty objects are not allowed", e.end)
+		case 1:
+			return c.operator(e.keys[0], e.vals[0])
 		}
-		for op, v := range x {
-			return compileOperator(op, v, opts)
-		}
+		return matcher{}, c.failAt("Only one key allowed in match expression", e.vals[1].at)
 	}
-	return matcher{}, fail("Match value must be String, number, true, false, or null")
+	return matcher{}, c.failAt("Match value must be String, number, true, false, or null", e.at)
 }
 
-func compileOperator(op string, v any, opts *Options) (matcher, error) {
+func (c *compiler) operator(op string, v *jnode) (matcher, error) {
+	opts := c.opts
 	switch {
 	case op == "wildcard" && opts.refuses(Wildcard), op == "cidr" && opts.refuses(CIDR):
 		return matcher{}, &UnsupportedError{What: op}
 	}
 	switch op {
 	case "prefix", "suffix", "equals-ignore-case", "wildcard":
-		s, ok := v.(string)
-		if !ok {
-			if _, obj := v.(map[string]any); obj && opts.refuses(ObjectOperand) {
+		if v.kind != jString {
+			if v.kind == jObject && opts.refuses(ObjectOperand) {
 				return matcher{}, &UnsupportedError{What: op + " with an object operand"}
 			}
-			return matcher{}, fail(op + " match pattern must be a string")
+			return matcher{}, c.failAt(op+" match pattern must be a string", v.at)
 		}
 		k := map[string]kind{"prefix": kPrefix, "suffix": kSuffix, "equals-ignore-case": kIgnoreCase, "wildcard": kWildcard}[op]
-		return matcher{k: k, str: s}, nil
+		m := matcher{k: k, str: v.text}
+		if k == kWildcard {
+			m.wild = compileWildcard(v.text)
+		}
+		return m, nil
 	case "exists":
-		b, ok := v.(bool)
-		if !ok {
-			return matcher{}, fail("exists match pattern must be either true or false.")
+		if v.kind != jTrue && v.kind != jFalse {
+			return matcher{}, c.failAt("exists match pattern must be either true or false.", v.at)
 		}
-		return matcher{k: kExists, b: b}, nil
+		return matcher{k: kExists, b: v.kind == jTrue}, nil
 	case "cidr":
-		s, ok := v.(string)
-		if !ok {
-			return matcher{}, fail("prefix match pattern must be a string")
+		if v.kind != jString {
+			return matcher{}, c.failAt("prefix match pattern must be a string", v.at)
 		}
-		return compileCIDR(s)
+		return compileCIDR(v.text)
 	case "numeric":
-		return compileNumeric(v)
+		return c.numeric(v)
 	case "anything-but":
-		return compileAnythingBut(v, opts)
+		return c.anythingBut(v)
 	}
-	return matcher{}, fail("Unrecognized match type " + op)
+	return matcher{}, c.failAt("Unrecognized match type "+op, v.at)
 }
 
 func compileCIDR(s string) (matcher, error) {
@@ -350,48 +343,57 @@ func compileCIDR(s string) (matcher, error) {
 	return matcher{k: kCIDR, prefix: p}, nil
 }
 
-// compileNumeric reads a numeric match: ["=", n], or one bound, or a lower bound (> >=)
-// then an upper one (< <=), with SNS's refusals in SNS's order (SPEC-sns.md §8.4).
-func compileNumeric(v any) (matcher, error) {
-	list, ok := v.([]any)
-	if !ok || len(list) == 0 {
-		return matcher{}, fail("Invalid member in numeric match: ]")
+// numeric reads a numeric match: ["=", n], or one bound, or a lower bound (> >=) then an
+// upper one (< <=), with SNS's refusals in SNS's order and at SNS's locations (SPEC-sns.md
+// §8.4: test_validate_policy_numeric_operator's twelve recorded cases).
+func (c *compiler) numeric(v *jnode) (matcher, error) {
+	if v.kind != jArray {
+		return matcher{}, c.failAt("Invalid member in numeric match: ]", v.at)
+	}
+	list := v.vals
+	if len(list) == 0 {
+		return matcher{}, c.failAt("Invalid member in numeric match: ]", v.end)
+	}
+	// next is where the parser stands once it has read the token after element i.
+	next := func(i int) int {
+		if i+1 < len(list) {
+			return list[i+1].at
+		}
+		return v.end
 	}
 	m := matcher{k: kNumeric, lo: math.Inf(-1), hi: math.Inf(1)}
 	haveLo, haveHi := false, false
 	for i := 0; i < len(list); i += 2 {
-		op, ok := list[i].(string)
-		if !ok {
+		e := list[i]
+		if e.kind != jString {
 			if i == 0 {
-				return matcher{}, fail("Invalid member in numeric match: " + scalarText(list[i]))
+				return matcher{}, c.failAt("Invalid member in numeric match: "+scalarText(e), e.at)
 			}
-			return matcher{}, fail("Bad value in numeric range: " + scalarText(list[i]))
+			return matcher{}, c.failAt("Bad value in numeric range: "+scalarText(e), e.at)
 		}
-		switch op {
-		case "=", "<", "<=", ">", ">=":
-		default:
-			return matcher{}, fail("Unrecognized numeric range operator: " + op)
-		}
+		op := e.text
 		switch {
 		case i > 0 && haveLo && haveHi:
-			return matcher{}, fail("Too many terms in numeric range expression")
-		case i > 0 && (haveHi || op == "="):
-			return matcher{}, fail("Too many elements in numeric expression")
+			return matcher{}, c.failAt("Too many terms in numeric range expression", e.at)
+		case i > 0 && haveHi:
+			return matcher{}, c.failAt("Too many elements in numeric expression", e.at)
 		case i > 0 && op != "<" && op != "<=":
-			return matcher{}, fail("Bad numeric range operator: " + op)
+			return matcher{}, c.failAt("Bad numeric range operator: "+op, e.end)
+		case i == 0 && op != "=" && op != "<" && op != "<=" && op != ">" && op != ">=":
+			return matcher{}, c.failAt("Unrecognized numeric range operator: "+op, next(i))
 		}
 		if i+1 >= len(list) {
-			return matcher{}, fail("Value of " + opName(op) + " must be numeric")
+			return matcher{}, c.failAt("Value of "+opName(op)+" must be numeric", v.end)
 		}
-		n, ok := list[i+1].(json.Number)
-		f, fine := toFloat(n)
-		if !ok || !fine {
-			return matcher{}, fail("Value of " + opName(op) + " must be numeric")
+		n := list[i+1]
+		f, fine := toFloat(n.text)
+		if n.kind != jNumber || !fine {
+			return matcher{}, c.failAt("Value of "+opName(op)+" must be numeric", n.at)
 		}
 		switch op {
 		case "=":
 			if len(list) > 2 {
-				return matcher{}, fail("Too many elements in numeric expression")
+				return matcher{}, c.failAt("Too many elements in numeric expression", list[2].at)
 			}
 			m.lo, m.hi, m.loInc, m.hiInc = f, f, true, true
 			return m, nil
@@ -402,7 +404,7 @@ func compileNumeric(v any) (matcher, error) {
 		}
 	}
 	if haveLo && haveHi && m.lo >= m.hi {
-		return matcher{}, fail("Bottom must be less than top")
+		return matcher{}, c.failAt("Bottom must be less than top", v.end)
 	}
 	return m, nil
 }
@@ -414,64 +416,60 @@ func opName(op string) string {
 	return op
 }
 
-func scalarText(v any) string {
-	switch x := v.(type) {
-	case json.Number:
-		return string(x)
-	case string:
-		return x
-	case bool:
-		return strconv.FormatBool(x)
-	case nil:
-		return "null"
+func scalarText(v *jnode) string {
+	switch v.kind {
+	case jNumber, jString, jTrue, jFalse, jNull:
+		return v.text
 	}
 	return "]"
 }
 
-func compileAnythingBut(v any, opts *Options) (matcher, error) {
+func (c *compiler) anythingBut(v *jnode) (matcher, error) {
 	m := matcher{k: kAnythingBut}
-	add := func(e any) error {
-		switch x := e.(type) {
-		case string:
-			m.strs = append(m.strs, x)
-		case json.Number:
-			f, ok := toFloat(x)
+	add := func(e *jnode) error {
+		switch e.kind {
+		case jString:
+			m.strs = append(m.strs, e.text)
+		case jNumber:
+			f, ok := toFloat(e.text)
 			if !ok {
-				return fail("Value of anything-but must be an array or single string/number value.")
+				return c.failAt("Value of anything-but must be an array or single string/number value.", e.at)
 			}
 			m.nums = append(m.nums, f)
 		default:
-			return fail("Value of anything-but must be an array or single string/number value.")
+			return c.failAt("Value of anything-but must be an array or single string/number value.", e.at)
 		}
 		return nil
 	}
-	switch x := v.(type) {
-	case []any:
-		if len(x) == 0 {
-			return m, fail("Empty arrays are not allowed")
+	switch v.kind {
+	case jArray:
+		if len(v.vals) == 0 {
+			return m, c.failAt("Empty arrays are not allowed", v.end)
 		}
-		for _, e := range x {
+		for _, e := range v.vals {
 			if err := add(e); err != nil {
 				return m, err
 			}
 		}
-	case map[string]any:
-		if opts.refuses(AnythingButOperator) {
+	case jObject:
+		if c.opts.refuses(AnythingButOperator) {
 			return m, &UnsupportedError{What: "anything-but with an operator"}
 		}
-		if len(x) != 1 {
-			return m, fail("Only one key allowed in match expression")
+		switch len(v.keys) {
+		case 0:
+			return m, c.failAt("Only one key allowed in match expression", v.end)
+		case 1:
+		default:
+			return m, c.failAt("Only one key allowed in match expression", v.vals[1].at)
 		}
-		for op, inner := range x {
-			if op != "prefix" {
-				return m, fail("Unsupported anything-but pattern: " + op)
-			}
-			s, ok := inner.(string)
-			if !ok {
-				return m, fail("prefix match pattern must be a string")
-			}
-			return matcher{k: kAnythingButPrefix, str: s}, nil
+		op, inner := v.keys[0], v.vals[0]
+		if op != "prefix" {
+			return m, c.failAt("Unsupported anything-but pattern: "+op, inner.at)
 		}
+		if inner.kind != jString {
+			return m, c.failAt("prefix match pattern must be a string", inner.at)
+		}
+		return matcher{k: kAnythingButPrefix, str: inner.text}, nil
 	default:
 		if err := add(v); err != nil {
 			return m, err
@@ -480,16 +478,21 @@ func compileAnythingBut(v any, opts *Options) (matcher, error) {
 	return m, nil
 }
 
-// combinations counts a policy's combinations: the product of its keys' alternatives, an
-// $or adding its branches' (SPEC-sns.md §8.3).
-func combinations(o *object) int {
+// combinations counts a policy's combinations, as SNS does (the filter policy constraints
+// guide; SPEC-sns.md §8.3): the product over its arrays of each one's length times its
+// nesting depth (a top-level key's array counts its length; one under a nested key twice
+// it), an $or adding its branches' counts. The guide's nested example counts 3×4 × 2×3 ×
+// 1×3 = 216, over 150 [AWS, test_sub_filter_policy_nested_property_constraints]; its $or
+// examples 4 × (6 + 4 × (4 + 4)) = 152 and 5 × 2×2 × (1×2 + 3×2) = 160 [AWS,
+// test_policy_complexity_with_or]. A product over 2^20 stops counting.
+func combinations(o *object, depth int) int {
 	n := 1
 	for i := range o.keys {
 		r := &o.keys[i]
 		if r.child != nil {
-			n *= combinations(r.child)
+			n *= combinations(r.child, depth+1)
 		} else {
-			n *= len(r.matchers)
+			n *= len(r.matchers) * depth
 		}
 		if n > 1<<20 {
 			return n
@@ -498,9 +501,15 @@ func combinations(o *object) int {
 	for _, branches := range o.ors {
 		sum := 0
 		for i := range branches {
-			sum += combinations(&branches[i])
+			sum += combinations(&branches[i], depth)
+			if sum > 1<<20 {
+				return sum
+			}
 		}
 		n *= sum
+		if n > 1<<20 {
+			return n
+		}
 	}
 	return n
 }

@@ -1,6 +1,8 @@
 package eventpattern
 
 import (
+	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -130,7 +132,8 @@ func TestInvalidPoliciesAreRefusedWithSNSsTexts(t *testing.T) {
 	for _, tt := range tests {
 		_, err := CompileFilterPolicy(tt.policy, false)
 		require.Error(t, err, tt.policy)
-		assert.Equal(t, tt.want, err.Error(), tt.policy)
+		text, _, _ := strings.Cut(err.Error(), "\n")
+		assert.Equal(t, tt.want, text, tt.policy)
 	}
 	_, err := CompileFilterPolicy(`{"a":[1,2,3],"b":[1,2,3,4],"c":[1,2],"d":[1,2,3]}`, false)
 	assert.NoError(t, err, "3×4×2×3 = 72 combinations pass")
@@ -160,4 +163,104 @@ func BenchmarkMatchAttributes(b *testing.B) {
 			b.Fatal("no match")
 		}
 	}
+}
+
+// SNS counts a nested policy's combinations with each array's nesting depth, and an $or's
+// branches summed (the recordings of test_sub_filter_policy_nested_property_constraints and
+// test_policy_complexity_with_or).
+func TestCombinationsCountNestingDepth(t *testing.T) {
+	for _, c := range []struct {
+		policy string
+		body   bool
+		ok     bool
+	}{
+		{`{"key_a":{"key_b":{"key_c":["1","2","3","4"]}},"key_d":{"key_e":["1","2","3"]},"key_f":["1","2","3"]}`, true, false},                                                                 // 216
+		{`{"source":["a","b","c","d"],"$or":[{"metricName":["1","2","3","4","5","6"]},{"metricType":["1","2","3","4"],"$or":[{"metricId":[1,2,3,4]},{"spaceId":[1,2,3,4]}]}]}`, false, false},  // 152
+		{`{"$or":[{"metricName":["a","b","c"]},{"namespace":["a","b"]}],"detail":{"scope":["a","b"],"$or":[{"source":["a"]},{"type":["a","b","c"]}]}}`, true, false},                           // 160
+		{`{"source":["a","b","c"],"$or":[{"metricName":["1","2","3","4","5","6"]},{"metricType":["1","2","3","4"],"$or":[{"metricId":[1,2,3,4]},{"spaceId":[1,2,3,4,5,6,7]}]}]}`, false, true}, // 150
+		{`{"a":{"b":["1","2","3","4","5"]},"c":["1","2","3","4","5"],"d":["1","2","3"]}`, true, true},                                                                                          // 150
+	} {
+		_, err := CompileFilterPolicy(c.policy, c.body)
+		if c.ok {
+			assert.NoError(t, err, c.policy)
+		} else {
+			assert.EqualError(t, err, "FilterPolicy: Filter policy is too complex", c.policy)
+		}
+	}
+}
+
+// SNS's refusals end in the location its parser stood at when it found the fault: the
+// policies and columns AWS recorded (test_sns_filter_policy.snapshot.json, 2024-05; the
+// source is REDACTED as AWS has written it since, with Jackson 2.16).
+func TestRefusalsEndInTheRecordedLocation(t *testing.T) {
+	for _, c := range []struct {
+		policy, message string
+		line, column    int
+	}{
+		{"{\"key\":[[\"value\"]]}", "FilterPolicy: Match value must be String, number, true, false, or null", 1, 10},                          // test_validate_policy
+		{"{\"key\":[{\"wrong-operator\":true}]}", "FilterPolicy: Unrecognized match type wrong-operator", 1, 31},                              // test_validate_policy
+		{"{\"key\":[{\"suffix\":\"value\",\"prefix\":\"value2\"}]}", "FilterPolicy: Only one key allowed in match expression", 1, 37},         // test_validate_policy
+		{"{\"key\":[]}", "FilterPolicy: Empty arrays are not allowed", 1, 10},                                                                 // test_validate_policy_string_operators
+		{"{\"key\":[{\"suffix\":100}]}", "FilterPolicy: suffix match pattern must be a string", 1, 22},                                        // test_validate_policy_string_operators
+		{"{\"key\":[{\"suffix\":null}]}", "FilterPolicy: suffix match pattern must be a string", 1, 23},                                       // test_validate_policy_string_operators
+		{"{\"key\":{\"suffix\":\"value\"}}", "FilterPolicy: \"suffix\" must be an object or an array", 1, 19},                                 // test_validate_policy_string_operators
+		{"{\"key\":[{\"suffix\":[]}]}", "FilterPolicy: suffix match pattern must be a string", 1, 20},                                         // test_validate_policy_string_operators
+		{"{\"key\":[{\"suffix\":[\"test\",\"test2\"]}]}", "FilterPolicy: suffix match pattern must be a string", 1, 20},                       // test_validate_policy_string_operators
+		{"{\"key\":{\"suffix\":\"value\",\"prefix\":\"value\"}}", "FilterPolicy: \"suffix\" must be an object or an array", 1, 19},            // test_validate_policy_string_operators
+		{"{\"key\":{\"not-an-operator\":\"value\"}}", "FilterPolicy: \"not-an-operator\" must be an object or an array", 1, 28},               // test_validate_policy_string_operators
+		{"{\"key\":[{\"cidr\":[\"bad-filter\"]}]}", "FilterPolicy: prefix match pattern must be a string", 1, 18},                             // test_validate_policy_string_operators
+		{"{\"key\":[{\"numeric\":[]}]}", "FilterPolicy: Invalid member in numeric match: ]", 1, 22},                                           // test_validate_policy_numeric_operator
+		{"{\"key\":[{\"numeric\":[\"operator\"]}]}", "FilterPolicy: Unrecognized numeric range operator: operator", 1, 32},                    // test_validate_policy_numeric_operator
+		{"{\"key\":[{\"numeric\":[1,\"<=\"]}]}", "FilterPolicy: Invalid member in numeric match: 1", 1, 22},                                   // test_validate_policy_numeric_operator
+		{"{\"key\":[{\"numeric\":[\"=\",\"000\"]}]}", "FilterPolicy: Value of equals must be numeric", 1, 26},                                 // test_validate_policy_numeric_operator
+		{"{\"key\":[{\"numeric\":[\">=\"]}]}", "FilterPolicy: Value of >= must be numeric", 1, 26},                                            // test_validate_policy_numeric_operator
+		{"{\"key\":[{\"numeric\":[\"<\",100,\">\",10]}]}", "FilterPolicy: Too many elements in numeric expression", 1, 30},                    // test_validate_policy_numeric_operator
+		{"{\"key\":[{\"numeric\":[\">=\",1,\">\",2]}]}", "FilterPolicy: Bad numeric range operator: >", 1, 31},                                // test_validate_policy_numeric_operator
+		{"{\"key\":[{\"numeric\":[\">\",3,\"<\",1]}]}", "FilterPolicy: Bottom must be less than top", 1, 33},                                  // test_validate_policy_numeric_operator
+		{"{\"key\":[{\"numeric\":[\">\",20,\"<=\"]}]}", "FilterPolicy: Value of <= must be numeric", 1, 33},                                   // test_validate_policy_numeric_operator
+		{"{\"key\":[{\"numeric\":[\">\",20,30]}]}", "FilterPolicy: Bad value in numeric range: 30", 1, 30},                                    // test_validate_policy_numeric_operator
+		{"{\"key\":[{\"numeric\":[\">\",20,\"test\"]}]}", "FilterPolicy: Bad numeric range operator: test", 1, 34},                            // test_validate_policy_numeric_operator
+		{"{\"key\":[{\"numeric\":[\">\",\"20\",\"<\",\"30\"]}]}", "FilterPolicy: Value of > must be numeric", 1, 26},                          // test_validate_policy_numeric_operator
+		{"{\"key\":[{\"numeric\":[\">\",20,\"<\",\"30\"]}]}", "FilterPolicy: Value of < must be numeric", 1, 33},                              // test_validate_policy_numeric_operator
+		{"{\"key\":[{\"numeric\":[\">\",20,\"<\",30,\"<\",50]}]}", "FilterPolicy: Too many terms in numeric range expression", 1, 36},         // test_validate_policy_numeric_operator
+		{"{\"key\":[{\"exists\":null}]}", "FilterPolicy: exists match pattern must be either true or false.", 1, 23},                          // test_validate_policy_exists_operator
+		{"{\"key\":[{\"exists\":\"no\"}]}", "FilterPolicy: exists match pattern must be either true or false.", 1, 20},                        // test_validate_policy_exists_operator
+		{"{\"key_a\":\"value_one\"}", "FilterPolicy: \"key_a\" must be an object or an array", 1, 11},                                         // test_sub_filter_policy_nested_property_constraints
+		{"{\"key\":[{\"anything-but\":{\"wrong-operator\":null}}]}", "FilterPolicy: Unsupported anything-but pattern: wrong-operator", 1, 47}, // test_validate_policy_nested_anything_but_operator
+		{"{\"key\":[{\"anything-but\":{\"suffix\":\"test\"}}]}", "FilterPolicy: Unsupported anything-but pattern: suffix", 1, 36},             // test_validate_policy_nested_anything_but_operator
+		{"{\"key\":[{\"anything-but\":{\"exists\":false}}]}", "FilterPolicy: Unsupported anything-but pattern: exists", 1, 40},                // test_validate_policy_nested_anything_but_operator
+		{"{\"key\":[{\"anything-but\":{\"prefix\":false}}]}", "FilterPolicy: prefix match pattern must be a string", 1, 40},                   // test_validate_policy_nested_anything_but_operator
+	} {
+		_, err := CompileFilterPolicy(c.policy, false)
+		require.Error(t, err, c.policy)
+		want := c.message + "\n at [Source: REDACTED (`StreamReadFeature.INCLUDE_SOURCE_IN_LOCATION` disabled); line: " +
+			strconv.Itoa(c.line) + ", column: " + strconv.Itoa(c.column) + "]"
+		assert.Equal(t, want, err.Error(), c.policy)
+	}
+}
+
+// A text that is not JSON is refused with Jackson's own words and location, as AWS recorded
+// them (test_subscribe_invalid_filter_policy, 2026-01; test_validate_set_sub_attributes,
+// 2025-10), and the like for the other faults Jackson names.
+func TestNotJSONIsRefusedAsJacksonRefusesIt(t *testing.T) {
+	const loc = "\n at [Source: REDACTED (`StreamReadFeature.INCLUDE_SOURCE_IN_LOCATION` disabled); line: "
+	for _, c := range []struct{ text, want string }{
+		{"invalid-json", "Unrecognized token 'invalid': was expecting (JSON String, Number, Array, Object or token 'null', 'true' or 'false')" + loc + "1, column: 8]"},
+		{"{invalidjson}", "Unexpected character ('i' (code 105)): was expecting double-quote to start field name" + loc + "1, column: 2]"},
+		{`{"a" 1}`, "Unexpected character ('1' (code 49)): was expecting a colon to separate field name and value" + loc + "1, column: 6]"},
+		{`{"a":["b"] "c"}`, "Unexpected character ('\"' (code 34)): was expecting comma to separate Object entries" + loc + "1, column: 12]"},
+		{`{"a":["b" "c"]}`, "Unexpected character ('\"' (code 34)): was expecting comma to separate Array entries" + loc + "1, column: 11]"},
+		{"{\n  \"a\": [tru]}", "Unrecognized token 'tru': was expecting (JSON String, Number, Array, Object or token 'null', 'true' or 'false')" + loc + "2, column: 12]"},
+		{`{"a":["b"]`, "Unexpected end-of-input: expected close marker for Object (start marker at [Source: REDACTED (`StreamReadFeature.INCLUDE_SOURCE_IN_LOCATION` disabled); line: 1, column: 1])" + loc + "1, column: 11]"},
+		{`{"a":["b`, "Unexpected end-of-input: was expecting closing quote for a string value" + loc + "1, column: 9]"},
+		{`{"a":[01]}`, "Invalid numeric value: Leading zeroes not allowed" + loc + "1, column: 8]"},
+		{`{"a":[1.]}`, "Unexpected character (']' (code 93)) in numeric value: Decimal point not followed by a digit" + loc + "1, column: 9]"},
+		{`{"a":[,]}`, "Unexpected character (',' (code 44)): expected a valid value (JSON String, Number, Array, Object or token 'null', 'true' or 'false')" + loc + "1, column: 7]"},
+	} {
+		_, err := CompileFilterPolicy(c.text, false)
+		require.Error(t, err, c.text)
+		assert.Equal(t, "FilterPolicy: failed to parse JSON. "+c.want, err.Error(), c.text)
+		assert.Equal(t, c.want, JSONError(c.text), c.text)
+	}
+	assert.Empty(t, JSONError(`{"deadLetterTargetArn":"x"}`))
 }

@@ -341,7 +341,8 @@ assert.deepEqual((await receiveAll(env.url)).map((m) => JSON.parse(m.Body).Messa
   assert.equal(empty.message, "Invalid parameter: Empty message");
   assert.equal(empty.$metadata.httpStatusCode, 400);
   const policy = await rejects(sns, new SetSubscriptionAttributesCommand({ SubscriptionArn: envSub, AttributeName: "FilterPolicy", AttributeValue: '{"kind":[]}' }), InvalidParameterException);
-  assert.equal(policy.message, "Invalid parameter: FilterPolicy: Empty arrays are not allowed");
+  assert.equal(policy.message, "Invalid parameter: FilterPolicy: Empty arrays are not allowed\n" +
+    " at [Source: REDACTED (`StreamReadFeature.INCLUDE_SOURCE_IN_LOCATION` disabled); line: 1, column: 11]");
   const ids = await rejects(sns, new PublishBatchCommand({
     TopicArn: topic,
     PublishBatchRequestEntries: [{ Id: "x", Message: "1" }, { Id: "x", Message: "2" }],
