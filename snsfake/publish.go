@@ -11,8 +11,8 @@ import (
 	"strings"
 	"sync"
 	"time"
-	"unsafe"
 	"unicode/utf8"
+	"unsafe"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/sns"
