@@ -539,6 +539,49 @@ function renderTopics() {
   $("topics-next").disabled = !tp.truncated;
 }
 
+// drawAttempts draws an HTTP/S delivery's POSTs on the clock, from the publish instant: a
+// dot for each attempt — green delivered, red failed (SNS retries it), purple refused (a 4xx
+// it does not retry) — and a hollow one for the next while it is retrying, each with its
+// instant, phase and status or error in its tooltip and in the list beneath.
+function drawAttempts(pub, d) {
+  const box = el("div", { class: "attempts" });
+  const t = (iso) => Date.parse(iso);
+  const t0 = t(pub.time);
+  let t1 = t0;
+  for (const a of d.attempts) t1 = Math.max(t1, t(a.time));
+  if (d.nextAttempt) t1 = Math.max(t1, t(d.nextAttempt));
+  if (t1 - t0 < 1000) t1 = t0 + 1000;
+  const L = 8, R = 60, W = 560, H = 40, Y = 14;
+  const x = (ms) => L + (ms - t0) / (t1 - t0) * (W - L - R);
+  const svg = sv("svg", { class: "attempt-strip", width: W, height: H, viewBox: "0 0 " + W + " " + H, role: "img",
+    "aria-label": d.attempts.length + " attempt(s) to deliver to " + d.endpoint });
+  svg.append(sv("line", { class: "lane", x1: L, x2: W - R, y1: Y, y2: Y }));
+  const steps = [1, 2, 5, 10, 15, 30, 60, 120, 300, 600, 900, 1800, 3600].map((s) => s * 1000);
+  const step = steps.find((s) => (t1 - t0) / s <= 6) || 3600000;
+  for (let v = 0; t0 + v <= t1; v += step) {
+    svg.append(sv("line", { class: "tick", x1: x(t0 + v), x2: x(t0 + v), y1: Y - 4, y2: Y + 4 }),
+      sv("text", { x: x(t0 + v), y: H - 4, "text-anchor": "middle" }, fmtDur(v)));
+  }
+  const what = (a) => "#" + a.n + " " + fmtTime(a.time).slice(11) + " " + a.phase + ": " + (a.status ? a.status + " " : "") + a.result + (a.error ? " (" + a.error + ")" : "");
+  let prev = null;
+  for (const a of d.attempts) {
+    // Attempts at one instant (the immediate phase) stack to the right, so each is seen.
+    const X = x(t(a.time)) + (prev !== null && t(a.time) === prev.at ? (prev.k += 1) * 5 : 0);
+    if (prev === null || t(a.time) !== prev.at) prev = { at: t(a.time), k: 0 };
+    svg.append(sv("circle", { class: "attempt attempt-" + a.result, "data-n": a.n, cx: X, cy: Y, r: 4.5 }, sv("title", {}, what(a))));
+  }
+  if (d.nextAttempt) {
+    svg.append(sv("circle", { class: "attempt attempt-next", cx: x(t(d.nextAttempt)), cy: Y, r: 4.5 },
+      sv("title", {}, "next attempt at " + fmtTime(d.nextAttempt))));
+  }
+  box.append(svg);
+  const list = el("ul", { class: "attempt-list mono" });
+  for (const a of d.attempts) list.append(el("li", { class: "attempt-" + a.result }, what(a)));
+  if (d.nextAttempt) list.append(el("li", { class: "dim" }, "next attempt at " + fmtTime(d.nextAttempt).slice(11)));
+  box.append(list);
+  return box;
+}
+
 // queueLink is a link that opens a queue, or a message's timeline in it; the queue's name
 // as text when the fake has no such queue (a lost delivery's).
 function queueLink(arn, messageId, text) {
@@ -585,8 +628,9 @@ function renderTopic() {
       if (d.raw) li.append(el("span", { class: "dim" }, " (raw)"));
       if (d.outcome === "delivered" && d.sqsMessageId) li.append(" as ", queueLink(d.endpoint, d.sqsMessageId, d.sqsMessageId));
       if (d.outcome === "dead-lettered") li.append(" into ", queueLink(d.deadLetterQueue, d.sqsMessageId, nameOfArn(d.deadLetterQueue)), " as ", queueLink(d.deadLetterQueue, d.sqsMessageId, d.sqsMessageId));
-      if (d.reason) li.append(el("div", { class: "reason" + (d.outcome === "lost" || d.outcome === "dead-lettered" ? " bad" : "") }, d.reason));
+      if (d.reason) li.append(el("div", { class: "reason" + (d.outcome === "lost" || d.outcome === "dead-lettered" || d.outcome === "discarded" ? " bad" : "") }, d.reason));
       if (d.filterPolicy && d.outcome === "filtered") li.append(el("div", { class: "reason mono" }, "filter " + d.filterPolicy));
+      if (d.attempts) li.append(drawAttempts(pub, d));
       ds.append(li);
     }
     if (!pub.deliveries.length) ds.append(el("li", { class: "dim" }, "no subscription received it"));

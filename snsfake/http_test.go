@@ -740,3 +740,21 @@ func TestNetworkDeliveryReachesLoopbackOnlyAndBoundsWhatItReads(t *testing.T) {
 	_, err = s.Subscribe(ctx, &sns.SubscribeInput{TopicArn: tp.TopicArn, Protocol: aws.String("https"), Endpoint: aws.String("https://hooks.example.com/x")})
 	require.NoError(t, err)
 }
+
+func TestPublicationPageShowsHTTPDeliveriesAsTheyStand(t *testing.T) {
+	ctx := context.Background()
+	f := sqsfake.New()
+	s := snsfake.New(f)
+	h := &hook{}
+	topic, _ := httpSetup(t, s, h, nil)
+	h.script = []int{503}
+	_, err := s.Publish(ctx, &sns.PublishInput{TopicArn: aws.String(topic), Message: aws.String("hi")})
+	require.NoError(t, err)
+	f.Advance(time.Minute)
+	page, err := s.PublicationPage(topic, 0, 10)
+	require.NoError(t, err)
+	require.NotEmpty(t, page.Publications)
+	d := page.Publications[0].Deliveries[0] // newest first
+	assert.Equal(t, snsfake.Delivered, d.Outcome)
+	assert.Len(t, d.Attempts, 2)
+}

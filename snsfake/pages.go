@@ -2,6 +2,8 @@ package snsfake
 
 import (
 	"slices"
+
+	"github.com/sqsfake/sqsfake/companion"
 )
 
 // Pages of the topics and of a topic's publications, for a page that lists them (the
@@ -109,6 +111,7 @@ type PublicationPage struct {
 // SubscriptionConfirmations SNS sent included — copied. A topic that does not exist, and
 // that no publication in the record names, is an error that wraps ErrNoTopic.
 func (s *Fake) PublicationPage(topic string, after, limit int) (PublicationPage, error) {
+	companion.CatchUp(s.sq) // on a benbjohnson mock, the HTTP/S attempts its own moves made due
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	arn, err := s.publishedTopicLocked(topic)
@@ -125,7 +128,7 @@ func (s *Fake) PublicationPage(topic string, after, limit int) (PublicationPage,
 		}
 		if page.Total >= after && page.Total < after+limit {
 			p.MessageAttributes = unpackAttrs(p.attrs)
-			p.Deliveries = slices.Clone(p.Deliveries)
+			p.Deliveries = cloneDeliveries(p.Deliveries) // HTTP/S ones as they stand
 			page.Publications = append(page.Publications, p)
 		}
 		page.Total++

@@ -72,6 +72,31 @@ type shownDelivery struct {
 	Reason          string `json:"reason,omitempty"`
 	SQSMessageID    string `json:"sqsMessageId,omitempty"`
 	DeadLetterQueue string `json:"deadLetterQueue,omitempty"`
+	// An HTTP/S delivery's POSTs, and its next one while it is retrying.
+	Attempts    []shownAttempt `json:"attempts,omitempty"`
+	NextAttempt *time.Time     `json:"nextAttempt,omitempty"`
+}
+
+// shownAttempt is one POST of an HTTP/S delivery, as the console draws it on the clock.
+type shownAttempt struct {
+	N      int       `json:"n"`
+	Time   time.Time `json:"time"`
+	Phase  string    `json:"phase"`
+	Status int       `json:"status,omitempty"`
+	Error  string    `json:"error,omitempty"`
+	Result string    `json:"result"`
+}
+
+// shownAttempts is a delivery's attempts for the console; nil for a queue's.
+func shownAttempts(as []snsfake.Attempt) []shownAttempt {
+	if len(as) == 0 {
+		return nil
+	}
+	out := make([]shownAttempt, 0, len(as))
+	for _, a := range as {
+		out = append(out, shownAttempt{N: a.N, Time: a.Time, Phase: a.Phase.String(), Status: a.Status, Error: a.Error, Result: a.Result.String()})
+	}
+	return out
 }
 
 func pagedSubs(subs []snsfake.SubscriptionSummary) []pagedSub {
@@ -163,7 +188,11 @@ func publicationsEndpoint(w http.ResponseWriter, r *http.Request, topics *snsfak
 		for _, d := range p.Deliveries {
 			sp.Deliveries = append(sp.Deliveries, shownDelivery{SubscriptionArn: d.SubscriptionArn, Endpoint: d.Endpoint, Raw: d.Raw,
 				FilterPolicy: d.FilterPolicy, Outcome: d.Outcome.String(), Reason: d.Reason, SQSMessageID: d.SQSMessageID,
-				DeadLetterQueue: d.DeadLetterQueue})
+				DeadLetterQueue: d.DeadLetterQueue, Attempts: shownAttempts(d.Attempts)})
+			if !d.NextAttempt.IsZero() {
+				next := d.NextAttempt
+				sp.Deliveries[len(sp.Deliveries)-1].NextAttempt = &next
+			}
 		}
 		out = append(out, sp)
 	}
