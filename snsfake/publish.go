@@ -12,6 +12,7 @@ import (
 	"sync"
 	"time"
 	"unicode/utf8"
+	"unsafe"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/sns"
@@ -723,6 +724,11 @@ func (st *publishState) reason(err error) string {
 // keepBody is what the record keeps of a delivery's body (record.go), one copy for the
 // deliveries of the publish whose bodies begin alike.
 func (st *publishState) keepBody(body string) string {
+	if body == st.e.message && unsafe.StringData(body) == unsafe.StringData(st.e.message) {
+		// A raw delivery's body is the message itself, which the publication keeps whole:
+		// its beginning shares that copy.
+		return prefixOf(body)
+	}
 	st.lastBody = keepBody(body, st.lastBody)
 	return st.lastBody
 }

@@ -120,18 +120,23 @@ func recordSize(p *Publication) int {
 // Error of at most maxAttemptError bytes.
 var attemptRecordBytes = int(unsafe.Sizeof(Attempt{})) + maxAttemptError
 
+// prefixOf is body's first RecordedBodyBytes, cut at a character boundary (no copy).
+func prefixOf(body string) string {
+	if len(body) <= RecordedBodyBytes {
+		return body
+	}
+	n := RecordedBodyBytes
+	for n > 0 && !utf8.RuneStart(body[n]) {
+		n--
+	}
+	return body[:n]
+}
+
 // keepBody is what the record keeps of a delivery's body: its first RecordedBodyBytes, cut
 // at a character boundary, copied — or prev itself when that is the same text, so that the
 // deliveries of one publication whose bodies begin alike share one copy.
 func keepBody(body, prev string) string {
-	cut := body
-	if len(cut) > RecordedBodyBytes {
-		n := RecordedBodyBytes
-		for n > 0 && !utf8.RuneStart(cut[n]) {
-			n--
-		}
-		cut = cut[:n]
-	}
+	cut := prefixOf(body)
 	if cut == prev {
 		return prev
 	}
